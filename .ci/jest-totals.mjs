@@ -1,0 +1,24 @@
+// Sums jest's JSON results over every package and prints "N passed, N failed".
+// Exits non-zero when anything failed or no package produced results.
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const roots = ['apps', 'packages'].flatMap((dir) =>
+  existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [],
+);
+roots.push('bench');
+let passed = 0;
+let failed = 0;
+let suitesFailed = 0;
+for (const root of roots) {
+  const file = join(root, 'test-output', 'jest-results.json');
+  if (!existsSync(file)) continue;
+  const result = JSON.parse(readFileSync(file, 'utf8'));
+  passed += result.numPassedTests;
+  failed += result.numFailedTests;
+  suitesFailed += result.numRuntimeErrorTestSuites ?? 0;
+}
+// A suite that crashed before running its tests counts as one failure so it cannot hide.
+failed += suitesFailed;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -1,0 +1,83 @@
+import express, { type Express, type Router } from 'express';
+import { pinoHttp } from 'pino-http';
+import { errorHandler } from './errors/error-handler.js';
+import { healthRoutes, type ReadinessCheck } from './health.js';
+import { createLogger, type Logger } from './logger.js';
+import { bearerAuth } from './middleware/bearer-auth.js';
+import { methodNotAllowed } from './middleware/method-not-allowed.js';
+import { requestIdOf } from './middleware/request-id.js';
+import { requireJsonBody } from './middleware/require-json.js';
+import { requestContext } from './request-context.js';
+
+export interface HttpAppOptions {
+  /** Service name, used in logs. */
+  name: string;
+  logger?: Logger;
+  /** When set, every route but the health routes and `publicPaths` needs `Authorization: Bearer <apiToken>`. */
+  apiToken?: string;
+  /** Largest accepted JSON body (express size string); larger bodies get 413. */
+  bodyLimit?: string;
+  /** Throws when the service cannot serve (e.g. its database is unreachable): `/readyz` answers 503. */
+  readiness?: ReadinessCheck;
+  /** Paths (exact, or prefixes ending in `/`) open without a token, e.g. the static review page. */
+  publicPaths?: string[];
+  /** The service's own routes. */
+  routes: Router;
+  /** Mounted before authentication and body parsing, e.g. static assets or security headers. */
+  configure?: (app: Express) => void;
+}
+
+const HEALTH_PATHS = ['/healthz', '/readyz'];
+
+function openPathMatcher(publicPaths: string[]): (path: string) => boolean {
+  const paths = [...HEALTH_PATHS, ...publicPaths];
+  return (path) =>
+    paths.some((open) => (open.endsWith('/') ? path.startsWith(open) : path === open));
+}
+
+/** An Express 5 app with the plumbing every service of this project shares. Never listens. */
+export function createHttpApp(options: HttpAppOptions): Express {
+  const logger = options.logger ?? createLogger({ name: options.name });
+  const app = express();
+  app.disable('x-powered-by');
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const id = requestIdOf(req);
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      customAttributeKeys: { reqId: 'request_id' },
+      autoLogging: { ignore: (req) => HEALTH_PATHS.includes(req.url ?? '') },
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({
+          method: req.method,
+          url: req.url,
+        }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
+    }),
+  );
+  app.use((req, _res, next) => {
+    requestContext.run({ requestId: String(req.id), log: req.log }, next);
+  });
+
+  const health = healthRoutes(options.readiness);
+  app.use(health);
+  options.configure?.(app);
+  if (options.apiToken)
+    app.use(bearerAuth(options.apiToken, openPathMatcher(options.publicPaths ?? [])));
+  app.use(requireJsonBody);
+  app.use(
+    express.json({
+      limit: options.bodyLimit ?? '1mb',
+      type: ['application/json', 'application/*+json'],
+    }),
+  );
+  app.use(options.routes);
+  app.use(methodNotAllowed([health, options.routes]));
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,61 @@
+import type { ErrorRequestHandler } from 'express';
+import { ZodError } from 'zod';
+import { HttpError } from './http-error.js';
+import { problemBody, sendProblem, type Problem } from './problem.js';
+
+/** body-parser's error types, mapped to the answer a client should get. */
+const bodyParserErrors: Record<string, [number, string, string]> = {
+  'entity.too.large': [
+    413,
+    'payload_too_large',
+    'The request body is larger than this service accepts.',
+  ],
+  'entity.parse.failed': [400, 'malformed_json', 'The request body is not valid JSON.'],
+  'encoding.unsupported': [
+    415,
+    'unsupported_encoding',
+    'The request body encoding is not supported.',
+  ],
+  'charset.unsupported': [415, 'unsupported_charset', 'The request body charset is not supported.'],
+  'request.aborted': [400, 'request_aborted', 'The request body was not received completely.'],
+};
+
+export function zodProblem(error: ZodError): Problem {
+  const errors = error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.') || '(body)',
+    message: issue.message,
+  }));
+  const detail = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+  return problemBody(400, 'validation_failed', detail, { errors });
+}
+
+function toProblem(error: unknown): Problem | undefined {
+  if (error instanceof HttpError)
+    return problemBody(error.status, error.code, error.detail, error.extra);
+  if (error instanceof ZodError) return zodProblem(error);
+  const type = (error as { type?: unknown } | null)?.type;
+  const known = typeof type === 'string' ? bodyParserErrors[type] : undefined;
+  return known ? problemBody(...known) : undefined;
+}
+
+/**
+ * The one error middleware: everything thrown in a request leaves here as problem details.
+ * Unexpected errors get a generic 500 body; the full error goes only to the log.
+ */
+export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  if (res.headersSent) {
+    req.log.error({ err: error }, 'error after the response started');
+    res.destroy();
+    return;
+  }
+  const problem = toProblem(error);
+  if (problem) {
+    if (error instanceof HttpError) res.set(error.headers);
+    if (problem.status >= 500) req.log.error({ err: error }, 'request failed');
+    else req.log.info({ code: problem.code }, 'request rejected');
+    sendProblem(res, problem);
+    return;
+  }
+  req.log.error({ err: error }, 'unexpected error');
+  sendProblem(res, problemBody(500, 'internal_error', 'An unexpected error occurred.'));
+};

@@ -1,0 +1,22 @@
+import { Router } from 'express';
+import { HttpError } from './errors/http-error.js';
+
+export type ReadinessCheck = () => Promise<void> | void;
+
+/** `/healthz`: the process answers. `/readyz`: its dependencies (e.g. the database) answer too. */
+export function healthRoutes(readiness?: ReadinessCheck): Router {
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', async (req, res) => {
+    try {
+      await readiness?.();
+    } catch (error) {
+      req.log.warn({ err: error }, 'readiness check failed');
+      throw new HttpError(503, 'not_ready', 'A dependency of this service is not available.');
+    }
+    res.json({ status: 'ready' });
+  });
+  return router;
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { openApiDocument } from '../src/index.js';
+
+describe('openApiDocument', () => {
+  test('when given zod schemas, then it emits an OpenAPI 3.1 document with their JSON schemas', () => {
+    const body = z.strictObject({ inbound: z.string().min(1).max(100) });
+    const doc = openApiDocument({
+      title: 'Demo',
+      version: '1.0.0',
+      paths: {
+        '/threads/{thread_id}': {
+          post: {
+            summary: 'Create',
+            params: z.object({ thread_id: z.string() }),
+            requestBody: body,
+            responses: {
+              201: { description: 'created', schema: z.object({ id: z.string() }) },
+              204: { description: 'none', schema: null },
+            },
+          },
+        },
+      },
+    });
+    expect(doc.openapi).toBe('3.1.0');
+    const op = doc.paths['/threads/{thread_id}']!.post!;
+    expect(op.parameters).toEqual([
+      expect.objectContaining({ name: 'thread_id', in: 'path', required: true }),
+    ]);
+    expect(op.requestBody!.content['application/json'].schema).toMatchObject({
+      type: 'object',
+      properties: { inbound: { type: 'string', minLength: 1, maxLength: 100 } },
+      additionalProperties: false,
+    });
+    expect(op.responses['204']).toEqual({ description: 'none' });
+  });
+});
