@@ -1,0 +1,23 @@
+import { parseArgs } from 'node:util';
+import { loadEnv } from './env.js';
+
+export interface CliOptions {
+  port: number;
+  host: string;
+  latencyMs: number;
+}
+
+/** The CLI's settings: `--port`, `--latency`, `--host` flags over EMULATOR_* variables over defaults. */
+export function cliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: { port: { type: 'string' }, latency: { type: 'string' }, host: { type: 'string' } },
+  });
+  const settings = loadEnv({
+    ...env,
+    ...(values.port !== undefined ? { EMULATOR_PORT: values.port } : {}),
+    ...(values.latency !== undefined ? { EMULATOR_LATENCY_MS: values.latency } : {}),
+    ...(values.host !== undefined ? { EMULATOR_HOST: values.host } : {}),
+  });
+  return { port: settings.EMULATOR_PORT, host: settings.EMULATOR_HOST, latencyMs: settings.EMULATOR_LATENCY_MS };
+}

@@ -1,0 +1,86 @@
+import { chooseTransfer, TRANSFER_TOOL } from './agent-transfer.js';
+import { feedbackText, isRevisionRequest, parseFeedback, withoutFeedback } from './feedback.js';
+import { bestMatch } from './intents.js';
+import { composeReply, composeSummary } from './reply-text.js';
+import { generateValue } from './schema-instance.js';
+import type { ValueContext, ValueMode } from './string-hints.js';
+import { indexText } from './text-index.js';
+import { composeToolAnswer } from './tool-answer.js';
+import type { Decision, ModelTask, ToolCall, ToolSpec } from './task.js';
+
+function latestUserIndex(task: ModelTask): number {
+  for (let i = task.turns.length - 1; i >= 0; i--) {
+    const turn = task.turns[i];
+    if (turn?.role === 'user' && turn.text.trim()) return i;
+  }
+  return -1;
+}
+
+/** The text the answer is about: the user's latest message, or the original one when the latest asks for a revision. */
+function sourceText(task: ModelTask, userIndex: number): string {
+  const latest = task.turns[userIndex];
+  const first = task.turns.find((t) => t.role === 'user' && t.text.trim());
+  const revision = isRevisionRequest(task, userIndex);
+  const text = revision && first?.role === 'user' ? first.text : latest?.role === 'user' ? latest.text : '';
+  return withoutFeedback(text);
+}
+
+function valueContext(task: ModelTask, userIndex: number, mode: ValueMode, root: Record<string, unknown>): ValueContext {
+  const userText = sourceText(task, userIndex);
+  const asEmail = /\b(e-?mail|draft|reply|respond|letter)\b/i.test(`${task.system}\n${userText}`);
+  let reply: string | undefined;
+  return {
+    root,
+    mode,
+    userText,
+    text: indexText(userText),
+    reply: () => (reply ??= composeReply(userText, parseFeedback(feedbackText(task, userIndex)), asEmail)),
+    summary: () => composeSummary(userText),
+  };
+}
+
+function callTool(task: ModelTask, tool: ToolSpec, userIndex: number): ToolCall {
+  const params = tool.parameters ?? {};
+  const args = generateValue(params, valueContext(task, userIndex, 'arguments', params));
+  return { name: tool.name, args: args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {} };
+}
+
+function answer(task: ModelTask, userIndex: number, text: string | undefined): Decision {
+  if (task.output.kind === 'json') {
+    const schema = task.output.schema ?? { type: 'object', properties: { response: { type: 'string' } } };
+    const ctx = valueContext(task, userIndex, 'response', schema);
+    if (text !== undefined) ctx.reply = () => text;
+    return { kind: 'text', text: JSON.stringify(generateValue(schema, ctx)) };
+  }
+  return { kind: 'text', text: text ?? valueContext(task, userIndex, 'response', {}).reply() };
+}
+
+/**
+ * What a cooperative model would do with this request: answer after tool results, transfer to the best-matching
+ * agent, call the best-matching tool, or reply. Decisions depend only on the request, so they are deterministic.
+ */
+export function decide(task: ModelTask): Decision {
+  const userIndex = latestUserIndex(task);
+  const callable =
+    task.toolMode === 'none'
+      ? []
+      : task.tools.filter((t) => task.allowedTools.length === 0 || task.allowedTools.includes(t.name));
+  const text = indexText(sourceText(task, userIndex));
+  const ownTools = callable.filter((t) => t.name !== TRANSFER_TOOL);
+
+  const results = task.turns.slice(userIndex + 1).filter((t) => t.role === 'tool');
+  if (results.length > 0 && task.toolMode !== 'required') {
+    return answer(task, userIndex, composeToolAnswer(results.map((r) => ({ name: r.name, result: r.result }))));
+  }
+
+  const transferTool = callable.find((t) => t.name === TRANSFER_TOOL);
+  const transfer = transferTool && chooseTransfer(transferTool, task.system, text, ownTools.length > 0);
+  if (transfer) return { kind: 'tool_calls', calls: [transfer] };
+
+  const { index } = bestMatch(ownTools.map((t) => `${t.name} ${t.description}`), text);
+  const forced = task.toolMode === 'required' && callable.length > 0;
+  const tool = ownTools[index] ?? (forced ? (ownTools[0] ?? callable[0]) : undefined);
+  if (tool) return { kind: 'tool_calls', calls: [callTool(task, tool, userIndex)] };
+
+  return answer(task, userIndex, undefined);
+}

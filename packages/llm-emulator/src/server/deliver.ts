@@ -1,0 +1,79 @@
+import type { ServerResponse } from 'node:http';
+import type { Fault } from '../control/faults.js';
+import { sendJson, sseEvent, sseHeaders } from './http-io.js';
+import type { Reply } from './reply.js';
+
+function serialise(reply: Extract<Reply, { kind: 'sse' }>): string[] {
+  const events = reply.events.map(sseEvent);
+  if (reply.done) events.push(sseEvent('[DONE]'));
+  return events;
+}
+
+function destroyAfter(res: ServerResponse, chunk: string): void {
+  res.write(chunk, () => res.socket?.destroy());
+}
+
+/** Closes the connection part-way through the response. */
+function disconnect(res: ServerResponse, reply: Reply): void {
+  if (reply.kind === 'sse') {
+    sseHeaders(res);
+    destroyAfter(res, serialise(reply)[0] ?? '');
+    return;
+  }
+  const text = JSON.stringify(reply.body);
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  destroyAfter(res, text.slice(0, Math.floor(text.length / 2)));
+}
+
+/** A 200 whose body is not valid JSON. */
+function malformed(res: ServerResponse, reply: Reply): void {
+  if (reply.kind === 'sse') {
+    sseHeaders(res);
+    res.end('data: {"id": "malformed", "choices": [{"index": 0,\n\n');
+    return;
+  }
+  const text = '{"id": "malformed", "object": "chat.completion", "choices": [{"index": 0, "message": ';
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/**
+ * Sends a reply, altered by a fault if one applies. Returns the status sent (0 when nothing is sent: a hang,
+ * which lasts until the client gives up or the emulator closes).
+ */
+export function deliver(
+  res: ServerResponse,
+  reply: Reply,
+  fault: Fault | undefined,
+  errorBody: (status: number, message: string) => unknown,
+): number {
+  switch (fault?.kind) {
+    case 'status': {
+      const headers: Record<string, string> = {};
+      const retryAfter = fault.retryAfterSeconds ?? (fault.status === 429 ? 0 : undefined);
+      if (retryAfter !== undefined) {
+        headers['retry-after'] = String(Math.ceil(retryAfter));
+        headers['retry-after-ms'] = String(Math.round(retryAfter * 1000));
+      }
+      sendJson(res, fault.status, errorBody(fault.status, `Injected fault: status ${fault.status}`), headers);
+      return fault.status;
+    }
+    case 'hang':
+      return 0;
+    case 'disconnect':
+      disconnect(res, reply);
+      return 200;
+    case 'malformed':
+      malformed(res, reply);
+      return 200;
+    default:
+      break;
+  }
+  if (reply.kind === 'json') {
+    sendJson(res, reply.status, reply.body, reply.headers);
+    return reply.status;
+  }
+  sseHeaders(res);
+  res.end(serialise(reply).join(''));
+  return 200;
+}
