@@ -1,0 +1,95 @@
+/**
+ * What went wrong with a model call, as far as retrying and answering the client are concerned.
+ * `status` is the provider's HTTP status; `network` a refused, reset or cut connection.
+ */
+export type ModelFailure =
+  | { kind: 'timeout'; detail: string }
+  | { kind: 'status'; status: number; detail: string }
+  | { kind: 'network'; detail: string }
+  | { kind: 'other'; detail: string };
+
+/** Error codes ADK carries on its error events (`event.errorCode`) for failures of our own naming. */
+export const MODEL_TIMEOUT_CODE = 'MODEL_TIMEOUT';
+export const MODEL_UNREACHABLE_CODE = 'MODEL_UNREACHABLE';
+export const MODEL_ERROR_CODE = 'MODEL_ERROR';
+
+const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+// undici reports a refused or dropped connection as "fetch failed" or "terminated"; by the time
+// @google/genai rethrows a body read that was cut, only the text ("TypeError: terminated") is left.
+const NETWORK_MESSAGE =
+  /\b(fetch failed|terminated|socket hang up|other side closed|ECONNRESET|ECONNREFUSED)\b/;
+
+function providerMessage(message: string): string {
+  // @google/genai's ApiError message is the provider's JSON error body.
+  try {
+    const body = JSON.parse(message) as { error?: { message?: unknown } };
+    if (typeof body.error?.message === 'string') return body.error.message;
+  } catch {
+    // not JSON: use it as it is
+  }
+  return message;
+}
+
+interface ErrorLike {
+  name?: unknown;
+  message?: unknown;
+  status?: unknown;
+  code?: unknown;
+  cause?: { code?: unknown };
+}
+
+export function classifyModelError(error: unknown, timedOut: boolean): ModelFailure {
+  if (timedOut) return { kind: 'timeout', detail: 'the model did not answer in time' };
+  // Duck-typed rather than `instanceof Error`: errors raised inside Node's own fetch (undici)
+  // belong to another realm when the code runs in a VM context (jest's ESM mode).
+  const e = (typeof error === 'object' && error !== null ? error : {}) as ErrorLike;
+  const message = typeof e.message === 'string' ? e.message : String(error);
+  if (e.name === 'ApiError' && typeof e.status === 'number') {
+    return { kind: 'status', status: e.status, detail: providerMessage(message) };
+  }
+  const code = e.cause?.code ?? e.code;
+  if ((typeof code === 'string' && NETWORK_CODES.has(code)) || NETWORK_MESSAGE.test(message)) {
+    return { kind: 'network', detail: message };
+  }
+  return { kind: 'other', detail: message };
+}
+
+/** Worth another attempt: rate limits, provider overload and outages, timeouts, dropped connections. */
+export function isTransient(failure: ModelFailure): boolean {
+  if (failure.kind === 'status') return TRANSIENT_STATUSES.has(failure.status);
+  return failure.kind === 'timeout' || failure.kind === 'network';
+}
+
+export function errorCodeOf(failure: ModelFailure): string {
+  switch (failure.kind) {
+    case 'timeout':
+      return MODEL_TIMEOUT_CODE;
+    case 'status':
+      return String(failure.status);
+    case 'network':
+      return MODEL_UNREACHABLE_CODE;
+    default:
+      return MODEL_ERROR_CODE;
+  }
+}
+
+/**
+ * The error handed back to ADK once retries are spent. ADK parses a JSON message of the shape
+ * `{ error: { code, message } }` into the error event's `errorCode` / `errorMessage`
+ * (LlmAgent.runAndHandleError), which is how the chat turn learns what failed.
+ */
+export function toAdkModelError(failure: ModelFailure, attempts: number): Error {
+  const message = `model call failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${failure.detail}`;
+  return new Error(JSON.stringify({ error: { code: errorCodeOf(failure), message } }));
+}

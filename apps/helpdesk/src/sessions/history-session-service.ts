@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import {
+  BaseSessionService,
+  type AppendEventRequest,
+  type CreateSessionRequest,
+  type DeleteSessionRequest,
+  type Event,
+  type GetSessionRequest,
+  type ListSessionsRequest,
+  type ListSessionsResponse,
+  type Session,
+} from '@google/adk';
+import { condenseHistory, type HistoryLimits } from './condense-history.js';
+
+const keyOf = (appName: string, userId: string, sessionId: string) =>
+  `${appName}\u0000${userId}\u0000${sessionId}`;
+
+/**
+ * ADK sessions in process memory, like ADK's InMemorySessionService, with two differences:
+ * - each session's history is condensed when a new message arrives (condenseHistory), so neither
+ *   memory nor the prompt grows with the length of a session;
+ * - `getSession` copies the session shallowly (events are shared, ADK never changes an event
+ *   once appended) instead of deep-cloning the whole history on every turn.
+ * It never evicts: SessionRegistry decides which sessions live and deletes the others here.
+ * Like ADK's, it has no locking: callers run one turn per session at a time.
+ */
+export class HistorySessionService extends BaseSessionService {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(private readonly historyLimits: HistoryLimits) {
+    super();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  async createSession({
+    appName,
+    userId,
+    state,
+    sessionId,
+  }: CreateSessionRequest): Promise<Session> {
+    const session: Session = {
+      id: sessionId ?? randomUUID(),
+      appName,
+      userId,
+      state: { ...state },
+      events: [],
+      lastUpdateTime: Date.now(),
+    };
+    this.sessions.set(keyOf(appName, userId, session.id), session);
+    return copyOf(session);
+  }
+
+  async getSession({
+    appName,
+    userId,
+    sessionId,
+    config,
+  }: GetSessionRequest): Promise<Session | undefined> {
+    const stored = this.sessions.get(keyOf(appName, userId, sessionId));
+    if (!stored) return undefined;
+    const copy = copyOf(stored);
+    if (config?.numRecentEvents) copy.events = copy.events.slice(-config.numRecentEvents);
+    if (config?.afterTimestamp) {
+      const after = config.afterTimestamp;
+      copy.events = copy.events.filter((event) => event.timestamp >= after);
+    }
+    return copy;
+  }
+
+  has(appName: string, userId: string, sessionId: string): boolean {
+    return this.sessions.has(keyOf(appName, userId, sessionId));
+  }
+
+  async listSessions({ appName, userId }: ListSessionsRequest): Promise<ListSessionsResponse> {
+    const prefix = keyOf(appName, userId, '');
+    const sessions: Session[] = [];
+    for (const [key, session] of this.sessions) {
+      if (key.startsWith(prefix)) sessions.push({ ...session, state: {}, events: [] });
+    }
+    return {
+      sessions,
+      page: 1,
+      limit: sessions.length,
+      totalItems: sessions.length,
+      totalPages: sessions.length ? 1 : 0,
+    };
+  }
+
+  async deleteSession({ appName, userId, sessionId }: DeleteSessionRequest): Promise<void> {
+    this.remove(appName, userId, sessionId);
+  }
+
+  remove(appName: string, userId: string, sessionId: string): boolean {
+    return this.sessions.delete(keyOf(appName, userId, sessionId));
+  }
+
+  override async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {
+    if (event.partial) return event;
+    const stored = this.sessions.get(keyOf(session.appName, session.userId, session.id));
+    if (event.author === 'user') {
+      // A new message closes the previous turn: condense before the runner reads the history.
+      // `session` is the runner's copy; both it and the stored session must change.
+      const condensed = condenseHistory(stored?.events ?? session.events, this.historyLimits);
+      session.events.splice(0, session.events.length, ...condensed);
+      if (stored && stored !== session) stored.events = condensed.slice();
+    }
+    await super.appendEvent({ session, event });
+    session.lastUpdateTime = event.timestamp;
+    if (stored && stored !== session) {
+      await super.appendEvent({ session: stored, event });
+      stored.lastUpdateTime = event.timestamp;
+    }
+    return event;
+  }
+}
+
+function copyOf(session: Session): Session {
+  return { ...session, state: { ...session.state }, events: session.events.slice() };
+}

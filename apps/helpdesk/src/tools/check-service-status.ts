@@ -1,0 +1,44 @@
+import { DeclaredOnceTool } from './declared-once-tool.js';
+import { z } from 'zod';
+import { SERVICES, type ServiceStatus } from './data/services.js';
+
+export const checkServiceStatusParameters = z.object({
+  service: z
+    .string()
+    .min(1)
+    .max(64)
+    .describe(`The service to check: one of ${SERVICES.map((s) => s.service).join(', ')}.`),
+});
+
+export type ServiceStatusCheck =
+  | ({ found: true } & ServiceStatus)
+  | { found: false; service: string; known_services: string[]; message: string };
+
+const KNOWN = SERVICES.map((s) => s.service);
+
+/**
+ * Reports whether a service is up. Names are matched loosely ("the API", "API service" → api),
+ * since the model passes what the user wrote.
+ */
+export function checkServiceStatus({
+  service,
+}: z.infer<typeof checkServiceStatusParameters>): ServiceStatusCheck {
+  const wanted = service.trim().toLowerCase();
+  const words = new Set(wanted.split(/[^a-z0-9]+/).filter(Boolean));
+  const match =
+    SERVICES.find((s) => s.service === wanted) ?? SERVICES.find((s) => words.has(s.service));
+  if (match) return { found: true, ...match };
+  return {
+    found: false,
+    service: service.trim(),
+    known_services: KNOWN,
+    message: `No service named "${service.trim()}". Known services: ${KNOWN.join(', ')}.`,
+  };
+}
+
+export const checkServiceStatusTool = new DeclaredOnceTool({
+  name: 'check_service_status',
+  description: 'Tells whether a service is operational, degraded or in an outage, with a message.',
+  parameters: checkServiceStatusParameters,
+  execute: checkServiceStatus,
+});

@@ -1,0 +1,49 @@
+import { randomInt } from 'node:crypto';
+import { DeclaredOnceTool } from './declared-once-tool.js';
+import { z } from 'zod';
+
+export const createTicketParameters = z.object({
+  summary: z.string().min(1).max(2000).describe('What the customer needs a human for.'),
+  priority: z
+    .enum(['low', 'normal', 'high', 'urgent'])
+    .optional()
+    .describe('How urgent the request is; normal when unsure.'),
+});
+
+export interface CreatedTicket {
+  ticket_id: string;
+  status: 'open';
+  priority: 'low' | 'normal' | 'high' | 'urgent';
+  summary: string;
+  message: string;
+}
+
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** `TCK-` and 8 random characters (no look-alikes such as 0/O, 1/I). */
+export function randomTicketId(): string {
+  let suffix = '';
+  for (let i = 0; i < 8; i += 1) suffix += ALPHABET[randomInt(ALPHABET.length)];
+  return `TCK-${suffix}`;
+}
+
+export function createTicket(
+  { summary, priority = 'normal' }: z.infer<typeof createTicketParameters>,
+  newTicketId: () => string = randomTicketId,
+): CreatedTicket {
+  const ticket_id = newTicketId();
+  return {
+    ticket_id,
+    status: 'open',
+    priority,
+    summary,
+    message: `Ticket ${ticket_id} was created; a human agent will contact the customer.`,
+  };
+}
+
+export const createTicketTool = new DeclaredOnceTool({
+  name: 'create_ticket',
+  description: 'Opens a support ticket so that a human agent takes over; returns the ticket id.',
+  parameters: createTicketParameters,
+  execute: (args) => createTicket(args),
+});

@@ -1,0 +1,46 @@
+import { Writable } from 'node:stream';
+import { getLogger } from '@google/adk';
+import { pino } from 'pino';
+import { routeAdkLogsTo } from '../src/adk-logging.js';
+import { createLogger } from '@repo/http-kit';
+
+function capture(level: string) {
+  const lines: Array<{ level: number; component?: string; msg: string }> = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  return { logger: pino({ level }, stream), lines };
+}
+
+describe("ADK's logging", () => {
+  afterAll(() => routeAdkLogsTo(createLogger({ name: 'helpdesk-test', level: 'silent' })));
+
+  it('when ADK logs at info (user text included), then the service logs it at debug only', () => {
+    const { logger, lines } = capture('info');
+    routeAdkLogsTo(logger);
+
+    getLogger().info('event:', '{"text":"my card number is 4111"}');
+    getLogger().warn('Event from an unknown agent');
+
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 40,
+      component: 'adk',
+      msg: 'Event from an unknown agent',
+    });
+  });
+
+  it('when LOG_LEVEL is debug, then ADK info lines appear at debug', () => {
+    const { logger, lines } = capture('debug');
+    routeAdkLogsTo(logger);
+
+    getLogger().info('Sending out request, model: gemini-2.5-flash');
+
+    expect(lines).toMatchObject([
+      { level: 20, component: 'adk', msg: 'Sending out request, model: gemini-2.5-flash' },
+    ]);
+  });
+});

@@ -1,0 +1,88 @@
+import {
+  callerOf,
+  HUMAN_REQUEST,
+  INVOICE_QUESTION,
+  OUTAGE_QUESTION,
+  startHelpdesk,
+  textsIn,
+  type HelpdeskUnderTest,
+} from './support/harness.js';
+
+describe('sessions', () => {
+  let helpdesk: HelpdeskUnderTest;
+
+  beforeAll(async () => {
+    helpdesk = await startHelpdesk();
+  });
+  afterAll(() => helpdesk.close());
+
+  it('when messages were exchanged, then GET /sessions/{id} lists them in order with the answering agents', async () => {
+    const billing = await helpdesk.send('turns-1', INVOICE_QUESTION).expect(200);
+    const escalation = await helpdesk.send('turns-1', HUMAN_REQUEST).expect(200);
+
+    const res = await helpdesk.http.get('/sessions/turns-1').expect(200);
+
+    expect(res.body.session_id).toBe('turns-1');
+    expect(res.body.turns).toEqual([
+      { role: 'user', agent: null, text: INVOICE_QUESTION, at: expect.any(String) },
+      { role: 'assistant', agent: 'billing', text: billing.body.reply, at: expect.any(String) },
+      { role: 'user', agent: null, text: HUMAN_REQUEST, at: expect.any(String) },
+      {
+        role: 'assistant',
+        agent: 'escalation',
+        text: escalation.body.reply,
+        ticket_id: escalation.body.ticket_id,
+        at: expect.any(String),
+      },
+    ]);
+    const times = (res.body.turns as Array<{ at: string }>).map((t) => Date.parse(t.at));
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+  });
+
+  it('when the session id is unknown, then GET answers 404 with problem details', async () => {
+    const res = await helpdesk.http.get('/sessions/never-seen').expect(404);
+
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: 404, code: 'session_not_found' });
+  });
+
+  it('when a session is deleted, then it answers 204, is gone, and its next message starts afresh', async () => {
+    await helpdesk.send('deleted-1', INVOICE_QUESTION).expect(200);
+
+    await helpdesk.http.delete('/sessions/deleted-1').expect(204);
+    await helpdesk.http.get('/sessions/deleted-1').expect(404);
+    await helpdesk.http.delete('/sessions/deleted-1').expect(204);
+
+    helpdesk.emulator.requests.clear();
+    await helpdesk.send('deleted-1', OUTAGE_QUESTION).expect(200);
+    const coordinatorCall = helpdesk.modelCalls().find((c) => callerOf(c) === 'coordinator')!;
+    expect(textsIn(coordinatorCall)).not.toContain('INV-1001');
+    const after = await helpdesk.http.get('/sessions/deleted-1').expect(200);
+    expect(after.body.turns).toHaveLength(2);
+  });
+
+  it('when two sessions talk at the same time, then neither sees the other in its history or its prompts', async () => {
+    helpdesk.emulator.requests.clear();
+    await Promise.all([
+      helpdesk.send('isolated-a', INVOICE_QUESTION).expect(200),
+      helpdesk.send('isolated-b', OUTAGE_QUESTION).expect(200),
+    ]);
+    await helpdesk.send('isolated-a', 'And what about invoice INV-1003?').expect(200);
+    await helpdesk.send('isolated-b', 'Is the dashboard down?').expect(200);
+
+    const a = await helpdesk.http.get('/sessions/isolated-a').expect(200);
+    const b = await helpdesk.http.get('/sessions/isolated-b').expect(200);
+    const aTexts = (a.body.turns as Array<{ text: string }>).map((t) => t.text).join('\n');
+    const bTexts = (b.body.turns as Array<{ text: string }>).map((t) => t.text).join('\n');
+    expect(aTexts).toContain('INV-1003');
+    expect(aTexts).not.toMatch(/dashboard|Is the API down/);
+    expect(bTexts).toContain('dashboard');
+    expect(bTexts).not.toMatch(/INV-100/);
+
+    // What the model was shown: no prompt mixes the two conversations.
+    for (const call of helpdesk.modelCalls()) {
+      const shown = textsIn(call);
+      expect(shown.includes('INV-100') && /API down|dashboard/.test(shown)).toBe(false);
+    }
+  });
+});

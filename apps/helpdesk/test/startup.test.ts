@@ -1,0 +1,82 @@
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { startEmulator, type Emulator } from '@repo/llm-emulator';
+import { INVOICE_QUESTION, waitFor } from './support/harness.js';
+
+const appDir = resolve(process.cwd());
+const serverJs = resolve(appDir, 'dist/server.js');
+
+/** Only what the server needs: nothing leaks in from the test's own environment. */
+const baseEnv = { PATH: process.env['PATH'] ?? '', NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0' };
+
+function runServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, [serverJs], {
+    env: { ...baseEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return { child, output, exited };
+}
+
+describe('start-up', () => {
+  let emulator: Emulator;
+
+  beforeAll(async () => {
+    // The server runs as users run it: the compiled dist/server.js, built from the current sources.
+    await promisify(execFile)(resolve(appDir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], {
+      cwd: appDir,
+    });
+    emulator = await startEmulator({ port: 0 });
+  }, 120_000);
+  afterAll(() => emulator?.close());
+
+  it('when AGENT_LLM_API_KEY is missing, then the server exits 1 with one line naming it', async () => {
+    const { output, exited } = runServer({ AGENT_LLM_BASE_URL: emulator.url });
+
+    expect(await exited).toBe(1);
+    expect(output.stderr.trim().split('\n')).toHaveLength(1);
+    expect(output.stderr).toMatch(/AGENT_LLM_API_KEY is required/);
+    expect(output.stdout).not.toMatch(/listening/);
+  });
+
+  it('when a setting is invalid, then the server exits 1 naming it', async () => {
+    const { output, exited } = runServer({ AGENT_LLM_API_KEY: 'k', MAX_SESSIONS: 'lots' });
+
+    expect(await exited).toBe(1);
+    expect(output.stderr).toMatch(/MAX_SESSIONS/);
+  });
+
+  it('when configured, then it serves chat, keeps user text out of its info logs, and exits 0 on SIGTERM', async () => {
+    const { child, output, exited } = runServer({
+      AGENT_LLM_API_KEY: 'secret-key-value',
+      AGENT_LLM_BASE_URL: emulator.url,
+      LOG_LEVEL: 'info',
+    });
+    try {
+      await waitFor(() => /helpdesk listening/.test(output.stdout), 20_000, 'the server to listen');
+      const started = output.stdout
+        .split('\n')
+        .find((line) => line.includes('helpdesk listening'))!;
+      const { url } = JSON.parse(started) as { url: string };
+
+      const res = await fetch(`${url}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ session_id: 'from-dist', message: INVOICE_QUESTION }),
+      });
+
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ agent: 'billing' });
+      expect(output.stdout).not.toContain(INVOICE_QUESTION);
+      expect(output.stdout).not.toContain('secret-key-value');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 30_000);
+});

@@ -1,0 +1,129 @@
+import { startEmulator, type Emulator, type LoggedRequest } from '@repo/llm-emulator';
+import { createLogger } from '@repo/http-kit';
+import type { Express } from 'express';
+import request from 'supertest';
+import { routeAdkLogsTo } from '../../src/adk-logging.js';
+import { createRootAgent } from '../../src/agents/agent-tree.js';
+import type { ModelSettings } from '../../src/agents/model.js';
+import { createApp } from '../../src/app.js';
+import {
+  createChatService,
+  type ChatService,
+  type ChatServiceOptions,
+} from '../../src/chat/chat-service.js';
+
+export const INVOICE_QUESTION = 'What is the amount due on invoice INV-1001?';
+export const OUTAGE_QUESTION = 'Is the API down?';
+export const HUMAN_REQUEST =
+  'This is ridiculous, nothing works! I want to talk to a human manager now.';
+
+/** A clock tests move by hand. */
+export class ManualClock {
+  constructor(public now = Date.UTC(2025, 0, 1)) {}
+  readonly read = () => this.now;
+  advance(ms: number): void {
+    this.now += ms;
+  }
+}
+
+export interface HelpdeskUnderTest {
+  emulator: Emulator;
+  app: Express;
+  chat: ChatService;
+  http: ReturnType<typeof request>;
+  send(sessionId: string, message: string): request.Test;
+  /** Model calls the emulator received (Gemini only), oldest first. */
+  modelCalls(): LoggedRequest[];
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  model?: Partial<ModelSettings>;
+  chat?: Partial<Omit<ChatServiceOptions, 'agent'>>;
+  apiToken?: string;
+  latencyMs?: number;
+}
+
+const silent = createLogger({ name: 'helpdesk-test', level: 'silent' });
+routeAdkLogsTo(silent);
+
+/** The real service (real ADK, real @google/genai over HTTP) against the emulator. */
+export async function startHelpdesk(options: HarnessOptions = {}): Promise<HelpdeskUnderTest> {
+  const emulator = await startEmulator({ port: 0, latencyMs: options.latencyMs ?? 0 });
+  const agent = createRootAgent({
+    apiKey: 'test-key',
+    model: 'gemini-2.5-flash',
+    baseUrl: emulator.url,
+    timeoutMs: 5_000,
+    maxRetries: 2,
+    retryBaseDelayMs: 10,
+    ...options.model,
+  });
+  const chat = createChatService({
+    agent,
+    appName: 'helpdesk',
+    sessionTtlMs: 3_600_000,
+    maxSessions: 1_000,
+    ...options.chat,
+  });
+  const app = createApp({ chat, logger: silent, apiToken: options.apiToken });
+  const http = request(app);
+  return {
+    emulator,
+    app,
+    chat,
+    http,
+    send: (sessionId, message) => http.post('/chat').send({ session_id: sessionId, message }),
+    modelCalls: () => emulator.requests.list().filter((r) => r.provider === 'gemini'),
+    close: () => emulator.close(),
+  };
+}
+
+interface GeminiBody {
+  systemInstruction?: { parts?: Array<{ text?: string }> };
+  contents?: Array<{ role?: string; parts?: Array<Record<string, unknown>> }>;
+}
+
+/** The agent a model call was made for, from ADK's identity line in the system instruction. */
+export function callerOf(call: LoggedRequest): string | undefined {
+  const system = ((call.body as GeminiBody).systemInstruction?.parts ?? [])
+    .map((p) => p.text ?? '')
+    .join('\n');
+  return /Your internal name is "([^"]+)"/.exec(system)?.[1];
+}
+
+/** Function responses sent back to the model in a call, by tool name. */
+export function functionResponsesIn(
+  call: LoggedRequest,
+): Array<{ name: string; response: Record<string, unknown> }> {
+  const found: Array<{ name: string; response: Record<string, unknown> }> = [];
+  for (const content of (call.body as GeminiBody).contents ?? []) {
+    for (const part of content.parts ?? []) {
+      const response = part['functionResponse'] as
+        { name: string; response: Record<string, unknown> } | undefined;
+      if (response) found.push(response);
+    }
+  }
+  return found;
+}
+
+/** Every text the model was shown in a call (contents only). */
+export function textsIn(call: LoggedRequest): string {
+  return ((call.body as GeminiBody).contents ?? [])
+    .flatMap((c) => c.parts ?? [])
+    .map((p) => (typeof p['text'] === 'string' ? p['text'] : ''))
+    .join('\n');
+}
+
+/** Polls until `check` is true; fails after `timeoutMs`. */
+export async function waitFor(
+  check: () => boolean,
+  timeoutMs = 5_000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

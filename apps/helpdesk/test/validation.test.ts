@@ -1,0 +1,137 @@
+import { INVOICE_QUESTION, startHelpdesk, type HelpdeskUnderTest } from './support/harness.js';
+
+describe('request validation', () => {
+  let helpdesk: HelpdeskUnderTest;
+
+  beforeAll(async () => {
+    helpdesk = await startHelpdesk();
+  });
+  afterAll(() => helpdesk.close());
+
+  const invalidBodies: Array<[string, unknown]> = [
+    ['session_id is missing', { message: 'hello' }],
+    ['message is missing', { session_id: 's-1' }],
+    ['session_id is empty', { session_id: '', message: 'hello' }],
+    ['session_id is longer than 128 characters', { session_id: 'a'.repeat(129), message: 'hello' }],
+    ['session_id has a space', { session_id: 'a b', message: 'hello' }],
+    ['session_id has a slash', { session_id: 'a/b', message: 'hello' }],
+    ['session_id is not a string', { session_id: 42, message: 'hello' }],
+    ['message is empty', { session_id: 's-1', message: '' }],
+    ['message is only whitespace', { session_id: 's-1', message: '   \n ' }],
+    ['message is longer than 8000 characters', { session_id: 's-1', message: 'x'.repeat(8001) }],
+    ['message is not a string', { session_id: 's-1', message: ['hello'] }],
+    ['there is an unknown field', { session_id: 's-1', message: 'hello', user: 'bob' }],
+    ['the body is an array', [{ session_id: 's-1', message: 'hello' }]],
+    ['the body is a JSON string', 'hello'],
+    ['the body is null', null],
+  ];
+
+  it.each(invalidBodies)(
+    'when %s, then POST /chat answers 400 without calling the model',
+    async (_case, body) => {
+      helpdesk.emulator.requests.clear();
+
+      const res = await helpdesk.http
+        .post('/chat')
+        .set('content-type', 'application/json')
+        .send(JSON.stringify(body))
+        .expect(400);
+
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(res.body).toMatchObject({
+        status: 400,
+        code: expect.any(String),
+        detail: expect.any(String),
+      });
+      expect(helpdesk.modelCalls()).toHaveLength(0);
+    },
+  );
+
+  it('when the body is not valid JSON, then POST /chat answers 400', async () => {
+    const res = await helpdesk.http
+      .post('/chat')
+      .set('content-type', 'application/json')
+      .send('{"session_id": "s-1", "message": ')
+      .expect(400);
+
+    expect(res.body.code).toBe('malformed_json');
+  });
+
+  it('when there is no body at all, then POST /chat answers 400', async () => {
+    await helpdesk.http.post('/chat').expect(400);
+  });
+
+  it('when the limits are met exactly, then the message is accepted', async () => {
+    const res = await helpdesk.send(
+      'a'.repeat(128),
+      `${INVOICE_QUESTION} ${'x'.repeat(8000 - INVOICE_QUESTION.length - 1)}`,
+    );
+
+    expect(res.status).toBe(200);
+  });
+
+  it('when the body is larger than the service accepts, then POST /chat answers 413', async () => {
+    const res = await helpdesk.http
+      .post('/chat')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ session_id: 's-1', message: 'x'.repeat(200_000) }))
+      .expect(413);
+
+    expect(res.body).toMatchObject({ status: 413 });
+  });
+
+  it('when the body is not JSON, then POST /chat answers 415', async () => {
+    const res = await helpdesk.http
+      .post('/chat')
+      .set('content-type', 'text/plain')
+      .send('session_id=s-1&message=hello')
+      .expect(415);
+
+    expect(res.body).toMatchObject({ status: 415 });
+  });
+
+  it('when the session id in the path is invalid, then GET and DELETE answer 400', async () => {
+    await helpdesk.http.get(`/sessions/${'a'.repeat(129)}`).expect(400);
+    await helpdesk.http.get('/sessions/bad%20id').expect(400);
+    await helpdesk.http.delete('/sessions/bad%20id').expect(400);
+  });
+
+  it('when the method is not supported, then the service answers 405', async () => {
+    await helpdesk.http.get('/chat').expect(405);
+  });
+
+  it('when GET /openapi.json is called, then it describes the routes from the same schemas', async () => {
+    const res = await helpdesk.http.get('/openapi.json').expect(200);
+
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/chat', '/sessions/{session_id}']),
+    );
+    const body = res.body.paths['/chat'].post.requestBody.content['application/json'].schema;
+    expect(body.required).toEqual(['session_id', 'message']);
+    expect(body.additionalProperties).toBe(false);
+    expect(body.properties.message.maxLength).toBe(8000);
+  });
+});
+
+describe('bearer authentication', () => {
+  let helpdesk: HelpdeskUnderTest;
+
+  beforeAll(async () => {
+    helpdesk = await startHelpdesk({ apiToken: 'secret-token' });
+  });
+  afterAll(() => helpdesk.close());
+
+  it('when API_TOKEN is set and the token is missing or wrong, then the routes answer 401', async () => {
+    await helpdesk.send('auth-1', INVOICE_QUESTION).expect(401);
+    await helpdesk.http.get('/sessions/auth-1').set('authorization', 'Bearer wrong').expect(401);
+  });
+
+  it('when API_TOKEN is set and the token is right, then chat works and the OpenAPI document stays public', async () => {
+    await helpdesk
+      .send('auth-1', INVOICE_QUESTION)
+      .set('authorization', 'Bearer secret-token')
+      .expect(200);
+    await helpdesk.http.get('/openapi.json').expect(200);
+  });
+});
