@@ -1,0 +1,112 @@
+import type { RunnableConfig } from '@langchain/core/runnables';
+import type {
+  ChannelVersions,
+  Checkpoint,
+  CheckpointMetadata,
+  PendingWrite,
+} from '@langchain/langgraph-checkpoint';
+import { WRITES_IDX_MAP } from '@langchain/langgraph-checkpoint';
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import type pg from 'pg';
+import { table } from '../persistence/sql-names.js';
+
+/**
+ * LangGraph's PostgreSQL checkpointer with its two write paths reduced to one statement each.
+ *
+ * The stock `put` checks out a connection and sends BEGIN, one INSERT per changed channel, the
+ * checkpoint row and COMMIT: about ten round trips for a new thread. Here the blobs and the
+ * checkpoint row go in one statement (atomic on its own), through `unnest` of parameter arrays.
+ * Tables, rows and serialisation are exactly the stock ones (the same protected `_dump*` helpers),
+ * so reads, `setup()` and the stock saver itself all work on the same data.
+ */
+export class PostgresCheckpointer extends PostgresSaver {
+  private readonly putSql: string;
+  private readonly putWritesSql: Record<'upsert' | 'insert', string>;
+
+  constructor(
+    private readonly db: pg.Pool,
+    schema: string,
+  ) {
+    super(db, undefined, { schema });
+    const blobs = table(schema, 'checkpoint_blobs');
+    const checkpoints = table(schema, 'checkpoints');
+    const writes = table(schema, 'checkpoint_writes');
+    this.putSql = `
+      WITH blobs AS (
+        INSERT INTO ${blobs} (thread_id, checkpoint_ns, channel, version, type, blob)
+        SELECT $1, $2, b.channel, b.version, b.type, b.blob
+        FROM unnest($7::text[], $8::text[], $9::text[], $10::bytea[]) AS b(channel, version, type, blob)
+        ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING
+      )
+      INSERT INTO ${checkpoints} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
+      VALUES ($1, $2, $3, $4, $5, $6)
+      ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
+      DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`;
+    const insertWrites = `
+      INSERT INTO ${writes} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+      SELECT $1, $2, $3, $4, w.idx, w.channel, w.type, w.blob
+      FROM unnest($5::int[], $6::text[], $7::text[], $8::bytea[]) AS w(idx, channel, type, blob)
+      ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
+    this.putWritesSql = {
+      // Same conflict rules as the stock saver: special channels overwrite, others keep the first write.
+      upsert: `${insertWrites} DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob`,
+      insert: `${insertWrites} DO NOTHING`,
+    };
+  }
+
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    if (config.configurable === undefined)
+      throw new Error('Missing "configurable" field in "config" param');
+    const { thread_id, checkpoint_ns = '', checkpoint_id } = config.configurable;
+    const [blobs, serializedMetadata] = await Promise.all([
+      this._dumpBlobs(thread_id, checkpoint_ns, checkpoint.channel_values, newVersions),
+      this._dumpMetadata(metadata),
+    ]);
+    await this.db.query(this.putSql, [
+      thread_id,
+      checkpoint_ns,
+      checkpoint.id,
+      checkpoint_id,
+      this._dumpCheckpoint(checkpoint),
+      serializedMetadata,
+      blobs.map((blob) => blob[2]),
+      blobs.map((blob) => blob[3]),
+      blobs.map((blob) => blob[4]),
+      blobs.map((blob) => blob[5] ?? null),
+    ]);
+    return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
+  }
+
+  override async putWrites(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+  ): Promise<void> {
+    if (writes.length === 0) return;
+    const { thread_id, checkpoint_ns, checkpoint_id } = config.configurable ?? {};
+    const rows = await this._dumpWrites(thread_id, checkpoint_ns, checkpoint_id, taskId, writes);
+    const sql = writes.every(([channel]) => channel in WRITES_IDX_MAP)
+      ? this.putWritesSql.upsert
+      : this.putWritesSql.insert;
+    await this.db.query(sql, [
+      thread_id,
+      checkpoint_ns,
+      checkpoint_id,
+      taskId,
+      rows.map((row) => row[4]),
+      rows.map((row) => row[5]),
+      rows.map((row) => row[6]),
+      rows.map((row) => row[7]),
+    ]);
+  }
+}
+
+/** The checkpointer on the service's own pool, in the configured schema. */
+export function createPostgresCheckpointer(pool: pg.Pool, schema: string): PostgresCheckpointer {
+  return new PostgresCheckpointer(pool, schema);
+}

@@ -1,0 +1,42 @@
+import type { Logger } from '@repo/http-kit';
+import type OpenAI from 'openai';
+import { createApp } from './app.js';
+import { createOutboxMailer } from './mailer/outbox-mailer.js';
+import type { Mailer } from './mailer/mailer.js';
+import type { Persistence } from './persistence/persistence.js';
+import { createThreadService } from './threads/thread-service.js';
+import { createEmailGraph } from './workflow/graph.js';
+
+export interface EmailReviewDeps {
+  persistence: Persistence;
+  llm: OpenAI;
+  model: string;
+  logger: Logger;
+  /** Defaults to the outbox mailer over `persistence.outbox`. */
+  mailer?: Mailer;
+  apiToken?: string;
+  clock?: () => Date;
+}
+
+/** Wires the workflow, the thread service and the HTTP app over one persistence. */
+export function createEmailReview(deps: EmailReviewDeps) {
+  const mailer = deps.mailer ?? createOutboxMailer(deps.persistence.outbox, deps.logger);
+  const graph = createEmailGraph(
+    { llm: deps.llm, model: deps.model, mailer, ...(deps.clock ? { clock: deps.clock } : {}) },
+    deps.persistence.checkpointer,
+  );
+  const threads = createThreadService({
+    graph,
+    threads: deps.persistence.threads,
+    locks: deps.persistence.locks,
+    logger: deps.logger,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+  const app = createApp({
+    threads,
+    logger: deps.logger,
+    ...(deps.apiToken ? { apiToken: deps.apiToken } : {}),
+    ...(deps.persistence.readiness ? { readiness: deps.persistence.readiness } : {}),
+  });
+  return { app, graph, threads };
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { intFromEnv, loadOpenAiSettings, parseEnv, type OpenAiSettings } from '@repo/llm-config';
+
+type Env = Record<string, string | undefined>;
+
+const serviceEnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  /** All interfaces by default, as a container needs; tests bind 127.0.0.1. */
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL')
+    .optional(),
+  /** Schema holding the checkpoint tables and the thread index; lets several deployments (or test runs) share a database. */
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+    .default('public'),
+  PG_POOL_MAX: intFromEnv(10),
+  API_TOKEN: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type ServiceEnv = z.infer<typeof serviceEnvSchema> & { openai: OpenAiSettings };
+
+/** The whole configuration of the service. Throws ConfigError naming the first bad variable. */
+export function loadServiceEnv(env: Env): ServiceEnv {
+  return { ...parseEnv(serviceEnvSchema, env), openai: loadOpenAiSettings(env) };
+}
+
+/** Only the model settings: what the graph needs when LangGraph's own server hosts it. */
+export function loadWorkflowEnv(env: Env): OpenAiSettings {
+  return loadOpenAiSettings(env);
+}

@@ -1,0 +1,16 @@
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { ThreadLocks } from '../locks/thread-locks.js';
+import type { Outbox } from '../mailer/outbox.js';
+import type { ThreadStore } from '../threads/thread-store.js';
+
+/** Everything the service keeps, in one of two flavours: PostgreSQL, or memory (lost on restart). */
+export interface Persistence {
+  kind: 'postgres' | 'memory';
+  checkpointer: BaseCheckpointSaver;
+  threads: ThreadStore;
+  outbox: Outbox;
+  locks: ThreadLocks;
+  /** Throws when the store cannot serve, for `/readyz`. */
+  readiness?: () => Promise<void>;
+  close(): Promise<void>;
+}

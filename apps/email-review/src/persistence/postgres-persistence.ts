@@ -1,0 +1,53 @@
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { createPostgresCheckpointer } from '../checkpointer/postgres-checkpointer.js';
+import { PostgresThreadLocks } from '../locks/postgres-thread-locks.js';
+import { PostgresOutbox } from '../mailer/postgres-outbox.js';
+import { PostgresThreadStore } from '../threads/postgres-thread-store.js';
+import type { Persistence } from './persistence.js';
+import { useNamedStatements } from './named-statements.js';
+import { setupDatabase } from './setup-database.js';
+
+export interface PostgresOptions {
+  connectionString: string;
+  schema: string;
+  /** Connections for queries; the lock pool (one connection per thread being changed) gets as many. */
+  poolMax: number;
+  logger: Logger;
+}
+
+/** Opens the service's pools, sets the schema up, and returns the PostgreSQL-backed persistence. */
+export async function openPostgresPersistence(options: PostgresOptions): Promise<Persistence> {
+  const pool = useNamedStatements(
+    new pg.Pool({ connectionString: options.connectionString, max: options.poolMax }),
+  );
+  const lockPool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolMax,
+  });
+  for (const p of [pool, lockPool]) {
+    // An idle connection dropped by the server must not crash the process; the pool replaces it.
+    p.on('error', (error) => options.logger.warn({ err: error }, 'idle database connection lost'));
+  }
+  const close = async () => {
+    await Promise.all([pool.end(), lockPool.end()]);
+  };
+  try {
+    const checkpointer = createPostgresCheckpointer(pool, options.schema);
+    await setupDatabase(pool, options.schema, checkpointer);
+    return {
+      kind: 'postgres',
+      checkpointer,
+      threads: new PostgresThreadStore(pool, options.schema),
+      outbox: new PostgresOutbox(pool, options.schema),
+      locks: new PostgresThreadLocks(lockPool, options.logger),
+      readiness: async () => {
+        await pool.query('SELECT 1');
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,32 @@
+import type { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import type pg from 'pg';
+import { outboxMigration } from '../mailer/postgres-outbox.js';
+import { threadStoreMigration } from '../threads/postgres-thread-store.js';
+
+/** Advisory-lock key of the schema set-up, apart from the thread locks' key space. */
+const SETUP_LOCK = [0x454d4c53, 0] as const;
+
+/**
+ * Creates the checkpoint tables (LangGraph's migrations) and the service's own tables. Several
+ * instances starting at once would race on `CREATE ... IF NOT EXISTS` (it is not atomic), so the
+ * whole set-up runs under one advisory lock; late starters wait, then find everything in place.
+ */
+export async function setupDatabase(
+  pool: pg.Pool,
+  schema: string,
+  checkpointer: PostgresSaver,
+): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1, $2)', [...SETUP_LOCK]);
+    try {
+      // setup() takes a second connection from the pool: the pool must allow at least two.
+      await checkpointer.setup();
+      await client.query(threadStoreMigration(schema) + outboxMigration(schema));
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1, $2)', [...SETUP_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,49 @@
+import { createLogger, serve } from '@repo/http-kit';
+import { loadOrExit } from '@repo/llm-config';
+import { createEmailReview } from './email-review.js';
+import { loadServiceEnv } from './env.js';
+import { createOpenAiClient } from './llm/openai-client.js';
+import { createMemoryPersistence } from './persistence/memory-persistence.js';
+import type { Persistence } from './persistence/persistence.js';
+import { openPostgresPersistence } from './persistence/postgres-persistence.js';
+
+const env = loadOrExit(() => loadServiceEnv(process.env), 'email-review');
+const logger = createLogger({ name: 'email-review', level: env.LOG_LEVEL });
+
+const persistence: Persistence = env.DATABASE_URL
+  ? await openPostgresPersistence({
+      connectionString: env.DATABASE_URL,
+      schema: env.DATABASE_SCHEMA,
+      poolMax: env.PG_POOL_MAX,
+      logger,
+    })
+  : createMemoryPersistence();
+
+const { app } = createEmailReview({
+  persistence,
+  llm: createOpenAiClient(env.openai),
+  model: env.openai.model,
+  logger,
+  ...(env.API_TOKEN ? { apiToken: env.API_TOKEN } : {}),
+});
+
+const running = await serve(app, {
+  port: env.PORT,
+  host: env.HOST,
+  logger,
+  onClose: [() => persistence.close()],
+});
+
+const storage =
+  persistence.kind === 'postgres'
+    ? `checkpointer=postgres schema=${env.DATABASE_SCHEMA}`
+    : 'checkpointer=memory (threads are lost on restart; set DATABASE_URL to keep them)';
+logger.info(
+  {
+    url: running.url,
+    checkpointer: persistence.kind,
+    model: env.openai.model,
+    auth: Boolean(env.API_TOKEN),
+  },
+  `email-review listening on ${running.url} ${storage}`,
+);

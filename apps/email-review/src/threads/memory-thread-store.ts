@@ -1,0 +1,45 @@
+import type { Thread } from './thread.js';
+import type { ListQuery, ThreadPage, ThreadStore } from './thread-store.js';
+
+/** The thread index for memory mode: lost with the process, like MemorySaver's checkpoints. */
+export class MemoryThreadStore implements ThreadStore {
+  private readonly threads = new Map<string, Thread>();
+  private readonly byIdempotencyKey = new Map<string, string>();
+  /** Thread ids in creation order; a thread's position is its index + 1. */
+  private readonly order: string[] = [];
+
+  async create(thread: Thread, idempotencyKey?: string) {
+    if (idempotencyKey !== undefined) {
+      const existingId = this.byIdempotencyKey.get(idempotencyKey);
+      if (existingId !== undefined)
+        return { thread: { ...this.threads.get(existingId)! }, created: false };
+      this.byIdempotencyKey.set(idempotencyKey, thread.thread_id);
+    }
+    this.threads.set(thread.thread_id, { ...thread });
+    this.order.push(thread.thread_id);
+    return { thread: { ...thread }, created: true };
+  }
+
+  async get(threadId: string) {
+    const thread = this.threads.get(threadId);
+    return thread && { ...thread };
+  }
+
+  async save(thread: Thread) {
+    if (this.threads.has(thread.thread_id)) this.threads.set(thread.thread_id, { ...thread });
+  }
+
+  async list(query: ListQuery): Promise<ThreadPage> {
+    const threads: Thread[] = [];
+    let last = 0;
+    const start = Math.min(query.before ?? Infinity, this.order.length + 1) - 1;
+    for (let position = start; position >= 1; position -= 1) {
+      const thread = this.threads.get(this.order[position - 1]!)!;
+      if (query.status && thread.status !== query.status) continue;
+      if (threads.length === query.limit) return { threads, next: last };
+      threads.push({ ...thread });
+      last = position;
+    }
+    return { threads };
+  }
+}

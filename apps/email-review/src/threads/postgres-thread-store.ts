@@ -1,0 +1,80 @@
+import type pg from 'pg';
+import { table } from '../persistence/sql-names.js';
+import type { Thread } from './thread.js';
+import type { ListQuery, ThreadPage, ThreadStore } from './thread-store.js';
+
+/** Creates the index table; run by the database set-up under its advisory lock. */
+export function threadStoreMigration(schema: string): string {
+  const threads = table(schema, 'email_threads');
+  return `
+    CREATE TABLE IF NOT EXISTS ${threads} (
+      thread_id text PRIMARY KEY,
+      seq bigserial NOT NULL UNIQUE,
+      status text NOT NULL,
+      idempotency_key text UNIQUE,
+      view jsonb NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS email_threads_status_seq ON ${threads} (status, seq DESC);`;
+}
+
+interface ViewRow {
+  view: Thread;
+}
+
+/** The thread index in PostgreSQL, beside the checkpoint tables. One round trip per call on the common paths. */
+export class PostgresThreadStore implements ThreadStore {
+  private readonly sql: Record<'insert' | 'byKey' | 'get' | 'save' | 'list', string>;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    schema: string,
+  ) {
+    const threads = table(schema, 'email_threads');
+    this.sql = {
+      insert: `INSERT INTO ${threads} (thread_id, status, idempotency_key, view) VALUES ($1, $2, $3, $4)
+               ON CONFLICT (idempotency_key) DO NOTHING RETURNING thread_id`,
+      byKey: `SELECT view FROM ${threads} WHERE idempotency_key = $1`,
+      get: `SELECT view FROM ${threads} WHERE thread_id = $1`,
+      save: `UPDATE ${threads} SET status = $2, view = $3 WHERE thread_id = $1`,
+      list: `SELECT seq, view FROM ${threads}
+             WHERE ($1::text IS NULL OR status = $1) AND ($2::bigint IS NULL OR seq < $2)
+             ORDER BY seq DESC LIMIT $3`,
+    };
+  }
+
+  async create(thread: Thread, idempotencyKey?: string) {
+    const inserted = await this.pool.query(this.sql.insert, [
+      thread.thread_id,
+      thread.status,
+      idempotencyKey ?? null,
+      thread,
+    ]);
+    if (inserted.rowCount === 1) return { thread, created: true };
+    // The key is taken (possibly by a request that committed a moment ago): answer with its thread.
+    const existing = await this.pool.query<ViewRow>(this.sql.byKey, [idempotencyKey]);
+    return { thread: existing.rows[0]!.view, created: false };
+  }
+
+  async get(threadId: string) {
+    const result = await this.pool.query<ViewRow>(this.sql.get, [threadId]);
+    return result.rows[0]?.view;
+  }
+
+  async save(thread: Thread) {
+    await this.pool.query(this.sql.save, [thread.thread_id, thread.status, thread]);
+  }
+
+  async list(query: ListQuery): Promise<ThreadPage> {
+    const result = await this.pool.query<ViewRow & { seq: string }>(this.sql.list, [
+      query.status ?? null,
+      query.before ?? null,
+      query.limit + 1,
+    ]);
+    const rows = result.rows.slice(0, query.limit);
+    const more = result.rows.length > query.limit;
+    return {
+      threads: rows.map((row) => row.view),
+      ...(more ? { next: Number(rows[rows.length - 1]!.seq) } : {}),
+    };
+  }
+}

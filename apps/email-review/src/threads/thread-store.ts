@@ -1,0 +1,34 @@
+import type { Thread, ThreadStatus } from './thread.js';
+
+export interface ListQuery {
+  status?: ThreadStatus;
+  limit: number;
+  /** Continue below this position (from the previous page's `next`). */
+  before?: number;
+}
+
+export interface ThreadPage {
+  threads: Thread[];
+  /** Position to pass as `before` for the next page; absent on the last page. */
+  next?: number;
+}
+
+/**
+ * The thread index: each thread's API view (kept current after every workflow step, so reads need no
+ * checkpoint), its idempotency key, and newest-first listing. The graph's checkpoints stay the
+ * workflow's own record; this is what the API serves.
+ *
+ * Positions are an insertion sequence, so "newest first" is a total order without ties.
+ */
+export interface ThreadStore {
+  /**
+   * Adds a new thread. When `idempotencyKey` already belongs to a thread, nothing is added and
+   * that thread is returned with `created: false`.
+   */
+  create(thread: Thread, idempotencyKey?: string): Promise<{ thread: Thread; created: boolean }>;
+  get(threadId: string): Promise<Thread | undefined>;
+  /** Replaces the stored view of an existing thread. */
+  save(thread: Thread): Promise<void>;
+  /** Newest first. */
+  list(query: ListQuery): Promise<ThreadPage>;
+}

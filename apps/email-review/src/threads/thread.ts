@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { categorySchema, urgencySchema } from '../workflow/classification.js';
+
+export const THREAD_STATUSES = [
+  'drafting',
+  'awaiting_review',
+  'sent',
+  'rejected',
+  'failed',
+] as const;
+export const threadStatusSchema = z.enum(THREAD_STATUSES);
+export type ThreadStatus = z.infer<typeof threadStatusSchema>;
+
+export const threadErrorSchema = z.object({
+  code: z.string().describe('Stable machine-readable reason, e.g. `llm_unavailable`.'),
+  message: z.string(),
+});
+export type ThreadError = z.infer<typeof threadErrorSchema>;
+
+/** A thread as the API returns it (and as the thread index stores it). */
+export const threadSchema = z.object({
+  thread_id: z.string(),
+  status: threadStatusSchema,
+  inbound: z.string(),
+  classification: z
+    .object({ category: categorySchema, urgency: urgencySchema, summary: z.string() })
+    .nullable(),
+  draft: z
+    .string()
+    .nullable()
+    .describe('The current draft reply (after sending: the text that was sent).'),
+  revision: z
+    .number()
+    .int()
+    .min(0)
+    .describe('How many drafts there have been: model drafts and text edits.'),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+  sent_at: z.iso.datetime().nullable(),
+  error: threadErrorSchema.nullable().describe('Why the thread is `failed`; null otherwise.'),
+});
+export type Thread = z.infer<typeof threadSchema>;

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/**
+ * The closed set of categories the classifier chooses from (documented in the README).
+ * Adding one is an API change: clients filter and route on these values.
+ */
+export const CATEGORIES = [
+  'billing',
+  'technical_support',
+  'account',
+  'sales',
+  'complaint',
+  'feedback',
+  'spam',
+  'other',
+] as const;
+
+export const URGENCIES = ['low', 'normal', 'high'] as const;
+
+export const categorySchema = z.enum(CATEGORIES);
+export const urgencySchema = z.enum(URGENCIES);
+
+/** What the classify step produces; also the model's structured-output schema. */
+export const classificationSchema = z.object({
+  category: categorySchema.describe('The single category that best fits the email.'),
+  urgency: urgencySchema.describe('How soon the sender needs an answer.'),
+  summary: z.string().describe('One line, at most 200 characters, saying what the sender wants.'),
+});
+
+export type Classification = z.infer<typeof classificationSchema>;
+
+const SUMMARY_MAX = 200;
+
+/** Models sometimes answer with several lines or run long; the API promises one short line. */
+export function oneLineSummary(summary: string): string {
+  const line = summary.replace(/\s+/g, ' ').trim();
+  return line.length > SUMMARY_MAX ? `${line.slice(0, SUMMARY_MAX - 1).trimEnd()}…` : line;
+}

@@ -1,0 +1,35 @@
+import { END, START, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
+import type { WorkflowDeps } from './deps.js';
+import { classifyNode } from './nodes/classify.js';
+import { draftNode } from './nodes/draft.js';
+import { sendNode } from './nodes/send.js';
+import { EmailState } from './state.js';
+
+/** The human review happens here: every run stops before `send` until someone approves. */
+export const PAUSE_BEFORE = ['send'] as const;
+
+/** classify → draft → (pause for review) → send. */
+export function buildEmailGraph(deps: WorkflowDeps) {
+  return new StateGraph(EmailState)
+    .addNode('classify', classifyNode(deps))
+    .addNode('draft', draftNode(deps))
+    .addNode('send', sendNode(deps))
+    .addEdge(START, 'classify')
+    .addEdge('classify', 'draft')
+    .addEdge('draft', 'send')
+    .addEdge('send', END);
+}
+
+/**
+ * The compiled graph. Without a checkpointer (LangGraph's own server supplies one) it still
+ * pauses before `send`.
+ */
+export function createEmailGraph(deps: WorkflowDeps, checkpointer?: BaseCheckpointSaver) {
+  return buildEmailGraph(deps).compile({
+    ...(checkpointer ? { checkpointer } : {}),
+    interruptBefore: [...PAUSE_BEFORE],
+    name: 'email_review',
+  });
+}
+
+export type EmailGraph = ReturnType<typeof createEmailGraph>;

@@ -1,0 +1,35 @@
+import { Annotation } from '@langchain/langgraph';
+import type { Classification } from './classification.js';
+
+/** The send step's record: when the message left and exactly what it said. */
+export interface SentRecord {
+  at: string;
+  text: string;
+}
+
+/**
+ * The graph's state. Keys may not share a node's name, hence `reply` (the API's `draft`) and
+ * `sent` (written by `send`). Every key is a channel persisted per checkpoint, so keep them few.
+ */
+export const EmailState = Annotation.Root({
+  /** The inbound email text, as the client sent it. */
+  inbound: Annotation<string>,
+  classification: Annotation<Classification | null>({
+    reducer: (_, next) => next,
+    default: () => null,
+  }),
+  /** The current draft reply. */
+  reply: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
+  /**
+   * Drafts so far. Writers send increments (1), not totals, so a text edit recorded through
+   * `updateState` counts from the checkpoint's value rather than from a possibly stale copy.
+   */
+  revision: Annotation<number>({ reducer: (total, step) => total + step, default: () => 0 }),
+  /** The reviewer's redraft instructions, consumed (reset to null) by the next draft. */
+  instructions: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
+  sent: Annotation<SentRecord | null>({ reducer: (_, next) => next, default: () => null }),
+  rejected_at: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
+});
+
+export type EmailStateValues = typeof EmailState.State;
+export type EmailStateUpdate = typeof EmailState.Update;

@@ -1,0 +1,24 @@
+/**
+ * Entry point for LangGraph's own tooling (`langgraph.json`: the dev server, LangGraph Studio). It
+ * serves this graph with its own checkpointer, so none is attached here; sends only reach the log.
+ */
+import { createLogger } from '@repo/http-kit';
+import { loadWorkflowEnv } from '../env.js';
+import { createOpenAiClient } from '../llm/openai-client.js';
+import { createEmailGraph } from './graph.js';
+
+const settings = loadWorkflowEnv(process.env);
+const logger = createLogger({ name: 'email-review-graph' });
+
+export const graph = createEmailGraph({
+  llm: createOpenAiClient(settings),
+  model: settings.model,
+  mailer: {
+    async send(email) {
+      logger.info(
+        { thread_id: email.thread_id, chars: email.text.length },
+        'email sent (log only)',
+      );
+    },
+  },
+});

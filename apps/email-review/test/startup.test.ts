@@ -1,0 +1,79 @@
+import { startEmulator, type Emulator } from '@repo/llm-emulator';
+import {
+  dropSchema,
+  freshSchema,
+  postgresTestsEnabled,
+  TEST_DATABASE_URL,
+} from './support/database.js';
+import { startServer, spawnServer } from './support/server-process.js';
+
+const withPostgres = await postgresTestsEnabled();
+
+describe('start-up', () => {
+  const schema = freshSchema('startup');
+  let emulator: Emulator;
+  let llmEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    emulator = await startEmulator();
+    llmEnv = { LLM_A_API_KEY: 'test-key', LLM_A_BASE_URL: `${emulator.url}/v1` };
+  });
+  afterAll(async () => {
+    await emulator?.close();
+    if (withPostgres) await dropSchema(schema);
+  });
+
+  test('when LLM_A_API_KEY is missing, then the service exits 1 with a message naming it', async () => {
+    const server = spawnServer({ LLM_A_BASE_URL: `${emulator.url}/v1` });
+
+    const { code } = await server.exited;
+
+    expect(code).toBe(1);
+    expect(server.stderr()).toContain('LLM_A_API_KEY');
+    expect(server.stdout()).not.toContain('listening');
+  });
+
+  test('when DATABASE_URL is not set, then the start-up line says checkpointer=memory and that threads are lost on restart', async () => {
+    const { process: server, url } = await startServer(llmEnv);
+
+    const line = server
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('listening on'))!;
+    expect(line).toContain('checkpointer=memory');
+    expect(line).toMatch(/lost on restart/);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+
+  (withPostgres ? test : test.skip)(
+    'when DATABASE_URL is set, then the start-up line says checkpointer=postgres and SIGTERM closes cleanly',
+    async () => {
+      const { process: server, url } = await startServer({
+        ...llmEnv,
+        DATABASE_URL: TEST_DATABASE_URL,
+        DATABASE_SCHEMA: schema,
+      });
+
+      expect(server.stdout()).toContain('checkpointer=postgres');
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+      expect(server.stdout()).toContain('"msg":"stopped"');
+    },
+  );
+
+  test('when DATABASE_SCHEMA is not a plain identifier, then start-up fails naming it', async () => {
+    const server = spawnServer({
+      ...llmEnv,
+      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_SCHEMA: 'x"; drop',
+    });
+
+    expect((await server.exited).code).toBe(1);
+    expect(server.stderr()).toContain('DATABASE_SCHEMA');
+  });
+});

@@ -1,0 +1,87 @@
+/* global URLSearchParams */
+import { forgetToken, readToken } from './token.js';
+
+/** A failed call, carrying the problem-details `code` and `detail` the service answered with. */
+export class ApiError extends Error {
+  constructor(status, code, detail) {
+    super(detail);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+let askForToken = async () => {
+  throw new ApiError(401, 'unauthorized', 'A valid API token is required.');
+};
+let pendingPrompt;
+
+/** `prompt(reason)` resolves once the reviewer has given a token (stored by then). */
+export function onTokenNeeded(prompt) {
+  askForToken = prompt;
+}
+
+async function send(method, path, body) {
+  const headers = { accept: 'application/json' };
+  const token = readToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  try {
+    return await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'network_error', 'The service could not be reached. Check the connection and try again.');
+  }
+}
+
+async function request(method, path, body) {
+  let response = await send(method, path, body);
+  // A 401 is answered before the service does anything, so asking for a token and repeating the
+  // call is safe even for the POSTs. Parallel calls share one prompt.
+  while (response.status === 401) {
+    const hadToken = readToken() !== '';
+    forgetToken();
+    pendingPrompt ??= askForToken(
+      hadToken ? 'That token was not accepted. Enter a valid API token.' : undefined,
+    ).finally(() => {
+      pendingPrompt = undefined;
+    });
+    await pendingPrompt;
+    response = await send(method, path, body);
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    throw new ApiError(
+      response.status,
+      data?.code ?? `http_${response.status}`,
+      data?.detail ?? `The service answered with status ${response.status}.`,
+    );
+  }
+  return data;
+}
+
+const threadPath = (id, action = '') =>
+  `threads/${encodeURIComponent(id)}${action ? `/${action}` : ''}`;
+
+export const api = {
+  listThreads(status, cursor) {
+    const query = new URLSearchParams({ status, limit: '50' });
+    if (cursor) query.set('cursor', cursor);
+    return request('GET', `threads?${query}`);
+  },
+  getThread: (id) => request('GET', threadPath(id)),
+  saveDraft: (id, draft) => request('POST', threadPath(id, 'edit'), { draft }),
+  redraft: (id, instructions) => request('POST', threadPath(id, 'edit'), { instructions }),
+  approve: (id) => request('POST', threadPath(id, 'approve'), {}),
+  reject: (id) => request('POST', threadPath(id, 'reject'), {}),
+  retry: (id) => request('POST', threadPath(id, 'retry'), {}),
+};

@@ -1,0 +1,237 @@
+/* global navigator */
+import { h } from './dom.js';
+import { fullDate, humanize, statusLabel, threadTitle } from './format.js';
+
+const isMac = /Mac|iPhone|iPad/.test(navigator.platform ?? '');
+const SAVE_KEYS = isMac ? '⌘ Enter' : 'Ctrl + Enter';
+
+/** Ctrl/Cmd+Enter inside a text area submits it. */
+function submitOnModEnter(action) {
+  return (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      action();
+    }
+  };
+}
+
+function section(id, title, ...content) {
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': id },
+    h('h3', { id, class: 'card-title', text: title }),
+    ...content,
+  );
+}
+
+function header(thread, actions, onBack) {
+  const meta = [
+    h('span', {
+      class: `chip status-${thread.status}`,
+      'data-field': 'status',
+      text: statusLabel(thread.status),
+    }),
+    h('span', { class: 'meta-item', 'data-field': 'revision', text: `Revision ${thread.revision}` }),
+    h('span', { class: 'meta-item', text: `Received ${fullDate(thread.created_at)}` }),
+    thread.sent_at && h('span', { class: 'meta-item', text: `Sent ${fullDate(thread.sent_at)}` }),
+  ];
+  return h(
+    'header',
+    { class: 'thread-head' },
+    h('button', { type: 'button', class: 'button ghost back', onclick: onBack, text: '← Inbox' }),
+    h(
+      'div',
+      { class: 'thread-head-row' },
+      h(
+        'div',
+        { class: 'thread-head-text' },
+        h('h2', { id: 'thread-title', tabindex: '-1', text: threadTitle(thread) }),
+        h('div', { class: 'thread-meta' }, ...meta),
+      ),
+      actions,
+    ),
+  );
+}
+
+function noticeBox(notice) {
+  if (!notice) return null;
+  // Errors interrupt (role=alert); other news is read out by the page's persistent live region.
+  const role = notice.kind === 'error' ? 'alert' : undefined;
+  return h('div', { class: `notice notice-${notice.kind}`, role, id: 'notice', text: notice.text });
+}
+
+function busyBar(busy) {
+  return h(
+    'div',
+    { class: 'busy', id: 'busy', hidden: !busy },
+    h('span', { class: 'spinner', 'aria-hidden': 'true' }),
+    h('span', { text: busy ?? '' }),
+  );
+}
+
+function classification(thread) {
+  const c = thread.classification;
+  if (!c) return section('cls-title', 'Classification', h('p', { class: 'muted', text: 'Not classified yet.' }));
+  return section(
+    'cls-title',
+    'Classification',
+    h(
+      'dl',
+      { class: 'facts' },
+      h('div', {}, h('dt', { text: 'Category' }), h('dd', { 'data-field': 'category' }, h('span', { class: 'chip', text: humanize(c.category) }))),
+      h('div', {}, h('dt', { text: 'Urgency' }), h('dd', { 'data-field': 'urgency' }, h('span', { class: `chip urgency-${c.urgency}`, text: humanize(c.urgency) }))),
+      h('div', { class: 'facts-wide' }, h('dt', { text: 'Summary' }), h('dd', { 'data-field': 'summary', text: c.summary })),
+    ),
+  );
+}
+
+function inbound(thread) {
+  return section('inbound-title', 'Inbound email', h('pre', { class: 'email-text', id: 'inbound-text', text: thread.inbound }));
+}
+
+function failure(thread, locked, on) {
+  const message = thread.error
+    ? `${thread.error.message} (${thread.error.code})`
+    : 'The workflow stopped before the draft was ready.';
+  return h(
+    'section',
+    { class: 'card card-failed', 'aria-labelledby': 'failed-title' },
+    h('h3', { id: 'failed-title', class: 'card-title', text: 'The workflow stopped' }),
+    h('p', { id: 'failure-text', text: message }),
+    h('p', { class: 'muted', text: 'Retry resumes it from the step that failed; steps already done are not repeated.' }),
+    h('div', { class: 'row' }, h('button', { type: 'button', id: 'retry', class: 'button primary', disabled: locked, onclick: on.retry, text: 'Retry' })),
+  );
+}
+
+function readOnlyDraft(thread) {
+  const title = thread.status === 'sent' ? 'Sent reply' : 'Draft reply';
+  return section(
+    'draft-title',
+    `${title} · revision ${thread.revision}`,
+    thread.draft === null
+      ? h('p', { class: 'muted', text: 'No draft yet.' })
+      : h('pre', { class: 'email-text draft-text', id: 'draft-text', text: thread.draft }),
+  );
+}
+
+function editor(thread, state, locked, on) {
+  const textarea = h('textarea', {
+    id: 'draft',
+    class: 'draft-input',
+    rows: '12',
+    spellcheck: 'true',
+    'aria-describedby': 'draft-hint',
+    disabled: locked,
+    value: state.draftValue ?? thread.draft ?? '',
+  });
+  const save = h('button', { type: 'button', id: 'save-draft', class: 'button', text: 'Save draft' });
+  const approve = h('button', { type: 'button', id: 'approve', class: 'button primary', text: 'Approve & send' });
+  const discard = h('button', { type: 'button', id: 'discard-draft', class: 'button ghost', text: 'Discard changes' });
+  const dirtyHint = h('span', { class: 'dirty-hint', id: 'dirty-hint', text: 'Unsaved changes: save or discard them before approving.' });
+  const syncDirty = () => {
+    const dirty = textarea.value !== (thread.draft ?? '');
+    save.disabled = locked || !dirty || textarea.value.trim() === '';
+    approve.disabled = locked || dirty;
+    dirtyHint.hidden = !dirty;
+    discard.hidden = !dirty;
+    discard.disabled = locked;
+    on.draftInput(dirty ? textarea.value : null);
+  };
+  const doSave = () => {
+    if (!save.disabled) on.save(textarea.value);
+  };
+  textarea.addEventListener('input', syncDirty);
+  textarea.addEventListener('keydown', submitOnModEnter(doSave));
+  save.addEventListener('click', doSave);
+  discard.addEventListener('click', () => {
+    textarea.value = thread.draft ?? '';
+    syncDirty();
+    textarea.focus();
+  });
+  approve.addEventListener('click', on.approve);
+
+  const instructions = h('textarea', {
+    id: 'instructions',
+    class: 'instructions-input',
+    rows: '2',
+    placeholder: 'e.g. Shorter, and offer a call back tomorrow',
+    'aria-describedby': 'instructions-hint',
+    disabled: locked,
+    value: state.instructionsValue ?? '',
+  });
+  const redraft = h('button', { type: 'button', id: 'redraft', class: 'button', text: 'Redraft' });
+  const syncInstructions = () => {
+    redraft.disabled = locked || instructions.value.trim() === '';
+    on.instructionsInput(instructions.value);
+  };
+  const doRedraft = () => {
+    if (!redraft.disabled) on.redraft(instructions.value.trim());
+  };
+  instructions.addEventListener('input', syncInstructions);
+  instructions.addEventListener('keydown', submitOnModEnter(doRedraft));
+  redraft.addEventListener('click', doRedraft);
+
+  const reject = h('button', { type: 'button', id: 'reject', class: 'button danger', disabled: locked, onclick: on.reject, text: 'Reject' });
+  syncDirty();
+  syncInstructions();
+
+  const sections = [
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'draft-title' },
+      h('h3', { class: 'card-title', id: 'draft-title' }, h('label', { for: 'draft', text: 'Draft reply' }), h('span', { class: 'card-aside', text: `revision ${thread.revision}` })),
+      textarea,
+      h('div', { class: 'row' }, save, discard, h('span', { class: 'hint', id: 'draft-hint', text: `${SAVE_KEYS} saves` }), dirtyHint),
+    ),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'instructions-title' },
+      h('h3', { class: 'card-title', id: 'instructions-title' }, h('label', { for: 'instructions', text: 'Ask for a redraft' })),
+      instructions,
+      h('div', { class: 'row' }, redraft, h('span', { class: 'hint', id: 'instructions-hint', text: `The model rewrites the draft with your instructions · ${SAVE_KEYS} sends` })),
+    ),
+  ];
+  return {
+    sections,
+    decision: h('div', { class: 'decision', role: 'group', 'aria-label': 'Decision' }, approve, reject),
+  };
+}
+
+/**
+ * The open thread. `state`: { busy: label | null, notice, draftValue, instructionsValue };
+ * `on`: the reviewer's actions (save, redraft, approve, reject, retry, back, draftInput, instructionsInput).
+ */
+export function threadView(thread, state, on) {
+  const locked = Boolean(state.busy);
+  const context = [inbound(thread), classification(thread)];
+  const reply = [];
+  if (thread.status === 'failed') reply.push(failure(thread, locked, on));
+  if (thread.status === 'drafting')
+    reply.push(h('p', { class: 'notice notice-info', text: 'The model is still drafting this reply. Refresh in a moment.' }));
+  let decision = null;
+  if (thread.status === 'awaiting_review') {
+    const edit = editor(thread, state, locked, on);
+    reply.push(...edit.sections);
+    decision = edit.decision;
+  } else reply.push(readOnlyDraft(thread));
+
+  return h(
+    'article',
+    {
+      class: 'thread',
+      'aria-labelledby': 'thread-title',
+      'aria-busy': String(locked),
+      'data-thread-id': thread.thread_id,
+      'data-status': thread.status,
+    },
+    header(thread, decision, on.back),
+    noticeBox(state.notice),
+    busyBar(state.busy),
+    h(
+      'div',
+      { class: 'thread-body' },
+      h('div', { class: 'column column-context' }, ...context),
+      h('div', { class: 'column column-reply' }, ...reply),
+    ),
+  );
+}
