@@ -1,0 +1,61 @@
+import { redactSecrets } from '@repo/llm-config';
+import type { RunMode, ServiceSpec } from './service-plan.js';
+import type { Terminal } from './terminal.js';
+import { emailFlowSteps, helpdeskSteps, type TryItStep } from './try-it.js';
+
+/** Which checkpointer email-review uses, as the runner can tell from the environment it passes on. */
+export function storageLine(databaseUrl: string | undefined): string {
+  return databaseUrl
+    ? `email-review storage: postgres (DATABASE_URL=${redactSecrets(databaseUrl)}); paused threads survive restarts`
+    : 'email-review storage: memory (DATABASE_URL is not set); threads are lost when the demo stops';
+}
+
+export function modeLine(mode: RunMode, emulatorUrl: string | undefined): string {
+  return mode === 'emulator'
+    ? `LLM provider: the local emulator at ${emulatorUrl} (dummy keys, no network needed)`
+    : 'LLM provider: the real APIs (LLM_A_API_KEY for OpenAI, AGENT_LLM_API_KEY for Gemini)';
+}
+
+function stepLines(terminal: Terminal, steps: TryItStep[]): string[] {
+  return steps.flatMap((step) => [terminal.paint(`# ${step.comment}`, 'dim'), step.command]);
+}
+
+/** What the person sees once every service answers /healthz: where things are and what to paste to try them. */
+export function readyBanner(input: {
+  terminal: Terminal;
+  services: ServiceSpec[];
+  mode: RunMode;
+  databaseUrl: string | undefined;
+  withToken: boolean;
+}): string {
+  const { terminal, services, mode, withToken } = input;
+  const url = (name: ServiceSpec['name']) => services.find((service) => service.name === name)?.url;
+  const emailUrl = url('email-review') ?? '';
+  const helpdeskUrl = url('helpdesk') ?? '';
+  const rule = terminal.paint('─'.repeat(72), 'dim');
+  return [
+    '',
+    rule,
+    terminal.paint('Ready.', 'green'),
+    modeLine(mode, url('llm-emulator')),
+    storageLine(input.databaseUrl),
+    '',
+    ...services.map((service) => `  ${service.name.padEnd(13)} ${service.url}`),
+    `  ${'API docs'.padEnd(13)} ${emailUrl}/openapi.json  ${helpdeskUrl}/openapi.json`,
+    '',
+    withToken
+      ? 'API_TOKEN is set: export the same API_TOKEN in the shell where you paste these.'
+      : '',
+    terminal.paint('Email review, in order (paste into another terminal):', 'bold'),
+    ...stepLines(terminal, emailFlowSteps(emailUrl, { withToken })),
+    '',
+    terminal.paint('Helpdesk, one message per specialist:', 'bold'),
+    ...stepLines(terminal, helpdeskSteps(helpdeskUrl, { withToken })),
+    '',
+    'Press Ctrl-C to stop everything.',
+    rule,
+    '',
+  ]
+    .filter((line, index, lines) => line !== '' || lines[index - 1] !== '')
+    .join('\n');
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+/**
+ * `pnpm demo` / `pnpm start`: runs the services of this repo together from their built `dist/`, with prefixed
+ * logs, and stops every one of them on Ctrl-C. `--real` (what `pnpm start` passes) uses the real providers;
+ * without it the local LLM emulator stands in for them.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadOrExit } from '@repo/llm-config';
+import { modeLine, readyBanner, storageLine } from './banner.js';
+import { loadDemoEnv } from './env.js';
+import { ServiceGroup, type Exit } from './service-group.js';
+import { planServices, type RunMode } from './service-plan.js';
+import { processTerminal } from './terminal.js';
+import { waitUntilHealthy } from './wait-until-healthy.js';
+
+const { values: flags } = parseArgs({ options: { real: { type: 'boolean', default: false } } });
+const mode: RunMode = flags.real ? 'real' : 'emulator';
+const env = loadOrExit(() => loadDemoEnv(process.env), 'demo');
+const terminal = processTerminal({
+  color: Boolean(process.stdout.isTTY) && env.NO_COLOR === undefined,
+});
+const say = (text: string) =>
+  terminal.out(`${terminal.paint('demo'.padEnd(12), 'green')} | ${text}`);
+const complain = (text: string) =>
+  terminal.err(`${terminal.paint('demo'.padEnd(12), 'red')} | ${text}`);
+
+if (mode === 'real') {
+  const missing = (['LLM_A_API_KEY', 'AGENT_LLM_API_KEY'] as const).filter((name) => !env[name]);
+  if (missing.length > 0) {
+    complain(
+      `pnpm start uses the real providers and needs ${missing.join(' and ')}; run pnpm demo to use the emulator`,
+    );
+    process.exit(1);
+  }
+}
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const services = planServices({ mode, repoRoot, env, inherited: process.env });
+const unbuilt = services.filter((spec) => !existsSync(join(spec.cwd, spec.args[0] ?? '')));
+if (unbuilt.length > 0) {
+  complain(
+    `not built: ${unbuilt.map((spec) => spec.name).join(', ')}; run pnpm demo (it builds first) or pnpm build`,
+  );
+  process.exit(1);
+}
+
+let exitCode: number | undefined;
+const group = new ServiceGroup(terminal, (service, exit) => {
+  complain(`${service.spec.name} exited unexpectedly (${describeExit(exit)}); stopping the others`);
+  void stop(1);
+});
+
+/** Stops every child, then exits; a second call (another Ctrl-C) kills whatever is left at once. */
+async function stop(code: number): Promise<void> {
+  if (exitCode !== undefined) {
+    say('stopping now');
+    group.killAll();
+    return;
+  }
+  exitCode = code;
+  say('stopping all services…');
+  await group.stopAll();
+  say('all services stopped');
+  process.exit(exitCode);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+  process.on(signal, () => void stop(0));
+
+function describeExit(exit: Exit): string {
+  return exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
+}
+
+async function startAll(): Promise<void> {
+  say(modeLine(mode, services.find((spec) => spec.name === 'llm-emulator')?.url));
+  say(storageLine(env.DATABASE_URL));
+  // The emulator must answer before the apps start talking to it; the two apps then start side by side.
+  const batches = mode === 'emulator' ? [services.slice(0, 1), services.slice(1)] : [services];
+  for (const batch of batches) {
+    if (exitCode !== undefined) return;
+    await Promise.all(
+      batch.map((spec) => {
+        const running = group.start(spec);
+        return waitUntilHealthy(`${spec.url}${spec.healthPath}`, {
+          name: spec.name,
+          timeoutMs: env.DEMO_READY_TIMEOUT_MS,
+          exited: running.exited,
+        });
+      }),
+    );
+  }
+  terminal.out(
+    readyBanner({
+      terminal,
+      services,
+      mode,
+      databaseUrl: env.DATABASE_URL,
+      withToken: env.API_TOKEN !== undefined,
+    }),
+  );
+}
+
+startAll().catch((error: unknown) => {
+  if (exitCode !== undefined) return;
+  complain(error instanceof Error ? error.message : String(error));
+  void stop(1);
+});

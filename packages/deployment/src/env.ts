@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { parseEnv } from '@repo/llm-config';
+
+const port = (defaultPort: number) =>
+  z.coerce.number().int().min(1).max(65_535).default(defaultPort);
+
+const demoEnvSchema = z.object({
+  DEMO_EMULATOR_PORT: port(4010),
+  DEMO_EMAIL_PORT: port(3001),
+  DEMO_HELPDESK_PORT: port(3002),
+  /** How long each service may take to answer /healthz after it was spawned. */
+  DEMO_READY_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  DATABASE_URL: z.string().trim().min(1).optional(),
+  API_TOKEN: z.string().trim().min(1).optional(),
+  LLM_A_API_KEY: z.string().trim().min(1).optional(),
+  AGENT_LLM_API_KEY: z.string().trim().min(1).optional(),
+  NO_COLOR: z.string().optional(),
+});
+
+export type DemoEnv = z.infer<typeof demoEnvSchema>;
+
+/** The runner's own settings; the services read theirs themselves from the environment they inherit. */
+export function loadDemoEnv(env: Record<string, string | undefined>): DemoEnv {
+  return parseEnv(demoEnvSchema, env);
+}

@@ -1,0 +1,74 @@
+import { join } from 'node:path';
+import type { DemoEnv } from './env.js';
+
+/** `emulator`: everything offline against the local provider emulator. `real`: the providers named by the keys. */
+export type RunMode = 'emulator' | 'real';
+
+export type ServiceName = 'llm-emulator' | 'email-review' | 'helpdesk';
+
+/** One child process of the demo: a built Node entry point started with plain `node`. */
+export interface ServiceSpec {
+  name: ServiceName;
+  cwd: string;
+  /** Arguments after `node`; the first one is the entry script, relative to `cwd`. */
+  args: string[];
+  env: Record<string, string | undefined>;
+  url: string;
+  healthPath: string;
+}
+
+/** Any non-empty key satisfies the emulator; this one says in logs where it came from. */
+export const EMULATOR_KEY = 'demo-key-for-the-local-emulator';
+
+const localUrl = (port: number) => `http://127.0.0.1:${port}`;
+
+/**
+ * The services to start, in start order. In emulator mode both apps get dummy keys and base URLs pointing at the
+ * emulator, so real keys exported in the shell are never sent anywhere; in real mode the environment passes as is.
+ */
+export function planServices(input: {
+  mode: RunMode;
+  repoRoot: string;
+  env: DemoEnv;
+  inherited: Record<string, string | undefined>;
+}): ServiceSpec[] {
+  const { mode, repoRoot, env, inherited } = input;
+  const emulatorUrl = localUrl(env.DEMO_EMULATOR_PORT);
+  // A demo on a laptop: listen on loopback only, not on every interface as the services do in a container.
+  const host = { HOST: '127.0.0.1' };
+  const llmOverrides =
+    mode === 'emulator'
+      ? {
+          LLM_A_API_KEY: EMULATOR_KEY,
+          LLM_A_BASE_URL: `${emulatorUrl}/v1`,
+          AGENT_LLM_API_KEY: EMULATOR_KEY,
+          AGENT_LLM_BASE_URL: emulatorUrl,
+        }
+      : {};
+
+  const emulator: ServiceSpec = {
+    name: 'llm-emulator',
+    cwd: join(repoRoot, 'packages/llm-emulator'),
+    args: ['dist/cli.js', '--port', String(env.DEMO_EMULATOR_PORT), '--host', '127.0.0.1'],
+    env: { ...inherited, EMULATOR_PORT: String(env.DEMO_EMULATOR_PORT) },
+    url: emulatorUrl,
+    healthPath: '/healthz',
+  };
+  const emailReview: ServiceSpec = {
+    name: 'email-review',
+    cwd: join(repoRoot, 'apps/email-review'),
+    args: ['dist/server.js'],
+    env: { ...inherited, ...llmOverrides, ...host, PORT: String(env.DEMO_EMAIL_PORT) },
+    url: localUrl(env.DEMO_EMAIL_PORT),
+    healthPath: '/healthz',
+  };
+  const helpdesk: ServiceSpec = {
+    name: 'helpdesk',
+    cwd: join(repoRoot, 'apps/helpdesk'),
+    args: ['dist/server.js'],
+    env: { ...inherited, ...llmOverrides, ...host, PORT: String(env.DEMO_HELPDESK_PORT) },
+    url: localUrl(env.DEMO_HELPDESK_PORT),
+    healthPath: '/healthz',
+  };
+  return mode === 'emulator' ? [emulator, emailReview, helpdesk] : [emailReview, helpdesk];
+}

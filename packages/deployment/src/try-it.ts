@@ -1,0 +1,80 @@
+/** A command to paste into a shell, with the one-line comment printed above it. */
+export interface TryItStep {
+  comment: string;
+  command: string;
+}
+
+/** Example inbound email; no single quotes, so it sits inside the single-quoted JSON of the curl line. */
+export const SAMPLE_INBOUND =
+  'Hello, I was charged twice for invoice INV-1001 this month. Please refund the duplicate payment. Thanks, Dana';
+export const SAMPLE_EDITED_DRAFT =
+  'Hi Dana, sorry about the double charge on INV-1001. We have refunded the duplicate payment; it reaches your card within 5 business days. Best regards, Support';
+export const SAMPLE_INSTRUCTIONS =
+  'Keep it short and say that the refund takes up to 5 business days.';
+
+export const HELPDESK_SESSION = 'demo-session';
+export const HELPDESK_MESSAGES = {
+  billing: 'What is the status of invoice INV-1001?',
+  technical: 'Is the API down?',
+  escalation:
+    'This is the third time I am writing and nothing works. I am furious, get me a human now!',
+} as const;
+
+interface CurlOptions {
+  /** When the services require a bearer token, the commands send `$API_TOKEN` from the user's shell. */
+  withToken: boolean;
+}
+
+function curl(method: 'GET' | 'POST', url: string, body: unknown, options: CurlOptions): string {
+  const parts = ['curl -s'];
+  if (method !== 'GET') parts.push(`-X ${method}`);
+  parts.push(url);
+  if (options.withToken) parts.push('-H "authorization: Bearer $API_TOKEN"');
+  if (body !== undefined)
+    parts.push(`-H 'content-type: application/json' -d '${JSON.stringify(body)}'`);
+  return parts.join(' ');
+}
+
+const READ_THREAD_ID = `node -pe 'JSON.parse(require("fs").readFileSync(0)).thread_id'`;
+
+/** The whole review flow of email-review; the first step keeps the new thread's id in $THREAD for the others. */
+export function emailFlowSteps(baseUrl: string, options: CurlOptions): TryItStep[] {
+  const thread = `${baseUrl}/threads/$THREAD`;
+  return [
+    {
+      comment:
+        'Create a thread: the workflow classifies the email, drafts a reply and pauses for review',
+      command: `THREAD=$(${curl('POST', `${baseUrl}/threads`, { inbound: SAMPLE_INBOUND }, options)} | ${READ_THREAD_ID}); echo "THREAD=$THREAD"`,
+    },
+    {
+      comment: 'Read it (status awaiting_review, with the draft)',
+      command: `${curl('GET', thread, undefined, options)}; echo`,
+    },
+    {
+      comment: 'Edit by text: your own words replace the draft',
+      command: `${curl('POST', `${thread}/edit`, { draft: SAMPLE_EDITED_DRAFT }, options)}; echo`,
+    },
+    {
+      comment: 'Edit by instructions: the model redrafts following them',
+      command: `${curl('POST', `${thread}/edit`, { instructions: SAMPLE_INSTRUCTIONS }, options)}; echo`,
+    },
+    {
+      comment: 'Approve: the send step runs once (status sent)',
+      command: `${curl('POST', `${thread}/approve`, undefined, options)}; echo`,
+    },
+  ];
+}
+
+/** One message per specialist; all in one session, since every message starts again at the coordinator. */
+export function helpdeskSteps(baseUrl: string, options: CurlOptions): TryItStep[] {
+  const chat = (message: string) =>
+    `${curl('POST', `${baseUrl}/chat`, { session_id: HELPDESK_SESSION, message }, options)}; echo`;
+  return [
+    { comment: 'An invoice question goes to billing', command: chat(HELPDESK_MESSAGES.billing) },
+    { comment: 'A service question goes to technical', command: chat(HELPDESK_MESSAGES.technical) },
+    {
+      comment: 'An angry request for a human goes to escalation, which opens a ticket',
+      command: chat(HELPDESK_MESSAGES.escalation),
+    },
+  ];
+}

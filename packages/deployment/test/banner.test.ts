@@ -1,0 +1,57 @@
+import { readyBanner, storageLine } from '../src/banner.js';
+import { planServices } from '../src/service-plan.js';
+import { loadDemoEnv } from '../src/env.js';
+import type { Terminal } from '../src/terminal.js';
+
+const plain: Terminal = { out: () => undefined, err: () => undefined, paint: (text) => text };
+
+describe('storageLine', () => {
+  test('when DATABASE_URL is set, then it says postgres and hides the password', () => {
+    const line = storageLine('postgres://app:s3cret@db.internal:5432/mail');
+    expect(line).toMatch(/^email-review storage: postgres /);
+    expect(line).not.toContain('s3cret');
+  });
+
+  test('when DATABASE_URL is not set, then it says memory', () => {
+    expect(storageLine(undefined)).toMatch(/^email-review storage: memory /);
+  });
+});
+
+describe('readyBanner', () => {
+  const services = planServices({
+    mode: 'emulator',
+    repoRoot: '/repo',
+    env: loadDemoEnv({}),
+    inherited: {},
+  });
+
+  test('when no token is required, then the curl lines send none', () => {
+    const text = readyBanner({
+      terminal: plain,
+      services,
+      mode: 'emulator',
+      databaseUrl: undefined,
+      withToken: false,
+    });
+    const commands = text.split('\n').filter((line) => /^(THREAD=|curl )/.test(line));
+    expect(commands).toHaveLength(8);
+    expect(text).not.toContain('authorization');
+    expect(
+      commands.slice(1, 5).every((line) => line.includes('http://127.0.0.1:3001/threads/$THREAD')),
+    ).toBe(true);
+  });
+
+  test('when API_TOKEN is set, then every curl line sends it from the shell, never its value', () => {
+    const text = readyBanner({
+      terminal: plain,
+      services,
+      mode: 'emulator',
+      databaseUrl: undefined,
+      withToken: true,
+    });
+    const curls = text.split('\n').filter((line) => line.includes('curl '));
+    expect(curls.every((line) => line.includes('-H "authorization: Bearer $API_TOKEN"'))).toBe(
+      true,
+    );
+  });
+});

@@ -1,0 +1,174 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { appEnv, emulatorEnv } from './support/app-env.js';
+import { readRepoFile, repoRoot } from './support/repo.js';
+
+interface ComposeService {
+  image?: string;
+  build?: { context: string; dockerfile: string };
+  profiles?: string[];
+  ports?: string[];
+  environment?: Record<string, string>;
+  entrypoint?: string[];
+  command?: string[];
+  depends_on?: Record<string, { condition: string; required?: boolean }>;
+  healthcheck?: { test: string[] };
+  restart?: string;
+  volumes?: string[];
+}
+
+interface ComposeFile {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+}
+
+const composeText = readRepoFile('docker-compose.yml');
+const compose = parse(composeText) as ComposeFile;
+const service = (name: string): ComposeService => {
+  const found = compose.services[name];
+  if (!found) throw new Error(`no service ${name} in docker-compose.yml`);
+  return found;
+};
+
+/** Resolves `${VAR:-default}` to its default, as Compose does with nothing set. */
+const withDefaults = (value: string) => value.replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1');
+
+/** "HOST:CONTAINER" → CONTAINER. */
+const containerPort = (mapping: string) => Number(withDefaults(mapping).split(':').at(-1));
+
+const APPS = ['email-review', 'helpdesk'] as const;
+/** Left to the image's defaults on purpose: inside a container the service listens on all interfaces. */
+const NOT_IN_COMPOSE = new Set(['HOST']);
+
+describe('docker-compose.yml', () => {
+  test('when parsed, then it defines postgres, both apps and the emulator, the emulator only under the offline profile', () => {
+    expect(Object.keys(compose.services).sort()).toEqual([
+      'email-review',
+      'helpdesk',
+      'llm-emulator',
+      'postgres',
+    ]);
+    expect(service('llm-emulator').profiles).toEqual(['offline']);
+    for (const name of ['postgres', ...APPS]) expect(service(name).profiles).toBeUndefined();
+  });
+
+  test('when postgres is read, then it is the official image at a pinned major version, on a named volume, checked with pg_isready', () => {
+    const postgres = service('postgres');
+    expect(postgres.image).toMatch(/^postgres:\d+(\.\d+)?(-[a-z0-9]+)?$/);
+    const volume = postgres.volumes?.[0]?.split(':')[0] ?? '';
+    expect(Object.keys(compose.volumes ?? {})).toContain(volume);
+    expect(postgres.healthcheck?.test.join(' ')).toMatch(/pg_isready/);
+  });
+
+  test('when email-review is read, then its DATABASE_URL names the postgres service and it waits for postgres to be healthy', () => {
+    const emailReview = service('email-review');
+    const url = new URL(withDefaults(emailReview.environment?.DATABASE_URL ?? ''));
+    expect(url.protocol).toBe('postgres:');
+    expect(url.hostname).toBe('postgres');
+    expect(compose.services[url.hostname]).toBeDefined();
+    expect(emailReview.depends_on?.postgres).toEqual({ condition: 'service_healthy' });
+  });
+
+  test.each(Object.keys(compose.services))(
+    'when %s is read, then it has a healthcheck and restarts unless stopped',
+    (name) => {
+      expect(service(name).healthcheck?.test.length).toBeGreaterThan(1);
+      expect(service(name).restart).toBe('unless-stopped');
+    },
+  );
+
+  test.each(APPS)(
+    'when %s is read, then its container port, PORT and healthcheck agree with the port the app defaults to',
+    (app) => {
+      const { defaultPort } = appEnv(app);
+      const spec = service(app);
+      expect(spec.ports?.map(containerPort)).toEqual([defaultPort]);
+      expect(Number(spec.environment?.PORT)).toBe(defaultPort);
+      expect(spec.healthcheck?.test.join(' ')).toContain(`127.0.0.1:${defaultPort}/healthz`);
+    },
+  );
+
+  test.each(APPS)(
+    'when %s is read, then its environment names exactly the variables the app reads',
+    (app) => {
+      const { names } = appEnv(app);
+      // A sanity check of the extraction itself: it must see the variables every app has.
+      expect([...names]).toEqual(expect.arrayContaining(['PORT', 'API_TOKEN', 'LOG_LEVEL']));
+      const expected = [...names].filter((name) => !NOT_IN_COMPOSE.has(name)).sort();
+      expect(Object.keys(service(app).environment ?? {}).sort()).toEqual(expected);
+    },
+  );
+
+  test.each([
+    ['email-review', 'LLM_A_API_KEY', 'LLM_A_BASE_URL', '/v1'],
+    ['helpdesk', 'AGENT_LLM_API_KEY', 'AGENT_LLM_BASE_URL', ''],
+  ] as const)(
+    'when the offline profile runs, then %s waits for the emulator and its entrypoint points %s and %s at it',
+    (app, keyName, baseUrlName, path) => {
+      const { names } = appEnv(app);
+      expect(names.has(keyName) && names.has(baseUrlName)).toBe(true);
+      const spec = service(app);
+      expect(spec.depends_on?.['llm-emulator']).toEqual({
+        condition: 'service_healthy',
+        required: false,
+      });
+      const emulatorPort = containerPort(service('llm-emulator').ports?.[0] ?? '');
+      const script = spec.entrypoint?.join('\n') ?? '';
+      expect(script).toContain('getent hosts llm-emulator');
+      expect(script).toMatch(new RegExp(`export [^\\n]*${keyName}=\\S+`));
+      expect(script).toContain(`${baseUrlName}=http://llm-emulator:${emulatorPort}${path}\n`);
+      // `$$` is Compose's escape for a literal `$`, so the shell (not Compose) expands the command's arguments.
+      expect(script).toContain('exec "$$@"');
+      expect(spec.command).toEqual(['node', 'dist/server.js']);
+    },
+  );
+
+  test('when the emulator service is read, then it sets only variables the emulator reads, listening on all interfaces', () => {
+    const emulator = service('llm-emulator');
+    const { names, defaultPort } = emulatorEnv();
+    expect(names.has('EMULATOR_HOST')).toBe(true);
+    for (const name of Object.keys(emulator.environment ?? {})) expect(names).toContain(name);
+    expect(emulator.environment?.EMULATOR_HOST).toBe('0.0.0.0');
+    expect(Number(emulator.environment?.EMULATOR_PORT)).toBe(
+      containerPort(emulator.ports?.[0] ?? ''),
+    );
+    expect(containerPort(emulator.ports?.[0] ?? '')).toBe(defaultPort);
+  });
+
+  test('when a service is built, then its Dockerfile exists and the context is the repository root', () => {
+    for (const name of [...APPS, 'llm-emulator']) {
+      const build = service(name).build;
+      expect(build?.context).toBe('.');
+      expect(existsSync(join(repoRoot, build?.dockerfile ?? 'missing'))).toBe(true);
+    }
+  });
+});
+
+describe('.env.example', () => {
+  const example = readRepoFile('.env.example');
+  const lines = example.split('\n');
+  const documented = new Map<string, number>();
+  lines.forEach((line, index) => {
+    const match = /^([A-Z][A-Z0-9_]*)=/.exec(line);
+    if (match) documented.set(match[1]!, index);
+  });
+
+  test('when read, then every variable the compose file and the apps use is listed', () => {
+    const fromCompose = [...composeText.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map(
+      (match) => match[1]!,
+    );
+    const fromApps = APPS.flatMap((app) => [...appEnv(app).names]);
+    for (const name of new Set([...fromCompose, ...fromApps]))
+      expect([...documented.keys()]).toContain(name);
+  });
+
+  test('when read, then each variable has a comment above it and no value that looks like a secret', () => {
+    for (const [name, index] of documented) {
+      let above = index - 1;
+      while (above >= 0 && /^[A-Z][A-Z0-9_]*=/.test(lines[above]!)) above -= 1;
+      expect([name, lines[above]?.startsWith('#')]).toEqual([name, true]);
+      expect([name, lines[index]]).toEqual([name, `${name}=`]);
+    }
+  });
+});

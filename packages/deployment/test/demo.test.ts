@@ -1,0 +1,242 @@
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { startEmulator } from '@repo/llm-emulator';
+import { HELPDESK_MESSAGES, SAMPLE_EDITED_DRAFT } from '../src/try-it.js';
+import type pg from 'pg';
+import { connectOrSkip, freshSchemaName, TEST_DATABASE_URL } from './support/postgres.js';
+import {
+  descendantsOf,
+  freePort,
+  isAlive,
+  minimalEnv,
+  waitFor,
+  WatchedProcess,
+} from './support/processes.js';
+import { repoRoot } from './support/repo.js';
+
+const run = promisify(execFile);
+const demoScript = join(repoRoot, 'packages/deployment/dist/demo.js');
+const READY = /Press Ctrl-C to stop everything\./;
+
+async function demoPorts() {
+  return {
+    DEMO_EMULATOR_PORT: await freePort(),
+    DEMO_EMAIL_PORT: await freePort(),
+    DEMO_HELPDESK_PORT: await freePort(),
+  };
+}
+
+/** The demo as a developer starts it, on free ports, in memory mode and without a token (whatever this shell has). */
+function startDemo(
+  ports: Record<string, number>,
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): WatchedProcess {
+  return new WatchedProcess(process.execPath, [demoScript, ...(options.args ?? [])], {
+    cwd: repoRoot,
+    env: minimalEnv({
+      ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
+      // Real keys in the developer's shell must not matter in emulator mode; this one would fail loudly if used.
+      LLM_A_API_KEY: 'sk-real-key-that-must-not-be-used',
+      ...options.env,
+    }),
+  });
+}
+
+/** The lines of the banner a person pastes into a shell: the THREAD= line and the curl lines, in order. */
+function printedCommands(output: string): string[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('THREAD=') || line.startsWith('curl '));
+}
+
+/** Runs the printed lines, exactly as printed, in one bash (the first one sets $THREAD for the others). */
+async function runAsPasted(commands: string[]): Promise<string[]> {
+  const marker = '@@@ next command @@@';
+  const script = commands.map((command) => `echo '${marker}'\n${command}`).join('\n');
+  const { stdout } = await run('bash', ['-c', script], {
+    timeout: 60_000,
+    maxBuffer: 4 * 1024 * 1024,
+  });
+  return stdout
+    .split(`${marker}\n`)
+    .slice(1)
+    .map((output) => output.trim());
+}
+
+async function expectAllGone(pids: number[]): Promise<void> {
+  await waitFor(
+    'every child process to be gone',
+    () => (pids.every((pid) => !isAlive(pid)) ? true : undefined),
+    5_000,
+  );
+}
+
+async function expectPortFree(port: number): Promise<void> {
+  const server: Server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+describe('pnpm demo (the built runner)', () => {
+  let demo: WatchedProcess | undefined;
+  let pool: pg.Pool | undefined;
+  const schema = freshSchemaName('demo_email_review');
+
+  beforeAll(async () => {
+    pool = await connectOrSkip('the demo test with DATABASE_URL');
+    await pool?.query(`CREATE SCHEMA ${schema}`);
+  });
+
+  afterAll(async () => {
+    await pool?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await pool?.end();
+  });
+
+  afterEach(async () => {
+    // Only if a test failed half-way: a passing test has stopped the demo itself.
+    if (demo) {
+      const children = descendantsOf(demo.child.pid!);
+      await demo.stop();
+      children.forEach((pid) => isAlive(pid) && process.kill(pid, 'SIGKILL'));
+      demo = undefined;
+    }
+  });
+
+  test('when the printed curl commands are pasted (PostgreSQL when available), then the thread ends sent, the chat reaches billing, technical and escalation, and Ctrl-C leaves no process', async () => {
+    const ports = await demoPorts();
+    // With PostgreSQL when there is one (as a developer with DATABASE_URL exported); another test covers memory.
+    const database = pool
+      ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema }
+      : undefined;
+    demo = startDemo(ports, { env: database });
+    await demo.waitForOutput(READY, 90_000);
+    const storage = database ? 'postgres' : 'memory';
+    expect(demo.stdout).toContain(`email-review storage: ${storage}`);
+    expect(demo.stdout).toMatch(new RegExp(`^email-review +\\| .*checkpointer=${storage}`, 'm'));
+
+    const commands = printedCommands(demo.stdout);
+    expect(commands).toHaveLength(8);
+    const [
+      created,
+      read,
+      editedByText,
+      editedByInstructions,
+      approved,
+      billing,
+      technical,
+      escalation,
+    ] = await runAsPasted(commands);
+
+    const threadId = /^THREAD=([0-9a-f-]{36})$/.exec(created ?? '')?.[1];
+    expect(threadId).toBeDefined();
+    expect(JSON.parse(read!)).toMatchObject({
+      thread_id: threadId,
+      status: 'awaiting_review',
+      revision: 1,
+    });
+    expect(JSON.parse(editedByText!)).toMatchObject({
+      status: 'awaiting_review',
+      revision: 2,
+      draft: SAMPLE_EDITED_DRAFT,
+    });
+    expect(JSON.parse(editedByInstructions!)).toMatchObject({
+      status: 'awaiting_review',
+      revision: 3,
+    });
+    expect(JSON.parse(approved!)).toMatchObject({
+      thread_id: threadId,
+      status: 'sent',
+      sent_at: expect.any(String),
+    });
+
+    expect(JSON.parse(billing!)).toMatchObject({ agent: 'billing' });
+    expect(JSON.parse(technical!)).toMatchObject({ agent: 'technical' });
+    const ticket = JSON.parse(escalation!) as { agent: string; ticket_id?: string; reply: string };
+    expect(ticket.agent).toBe('escalation');
+    expect(ticket.ticket_id).toMatch(/^TCK-/);
+    expect(ticket.reply).toContain(ticket.ticket_id);
+
+    const children = descendantsOf(demo.child.pid!);
+    expect(children).toHaveLength(3);
+    demo.child.kill('SIGINT');
+    const exit = await demo.exited;
+    expect(exit.code).toBe(0);
+    await expectAllGone(children);
+    for (const port of Object.values(ports)) await expectPortFree(port);
+    demo = undefined;
+  }, 150_000);
+
+  test('when a service cannot start (its port is taken), then the demo says which, stops the others and exits 1', async () => {
+    const ports = await demoPorts();
+    // It drops every connection, so the demo's health checks of that port fail rather than hang.
+    const squatter = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) =>
+      squatter.listen(ports.DEMO_HELPDESK_PORT, '127.0.0.1', resolve),
+    );
+    try {
+      demo = startDemo(ports);
+      // Both apps start together once the emulator is up: by then the emulator and email-review are running.
+      await demo.waitForOutput(/helpdesk exited unexpectedly/, 60_000);
+      const children = descendantsOf(demo.child.pid!);
+      const exit = await demo.exited;
+      expect(exit.code).toBe(1);
+      await expectAllGone(children);
+      expect(demo.stdout).not.toMatch(READY);
+      demo = undefined;
+    } finally {
+      await new Promise<void>((resolve) => squatter.close(() => resolve()));
+    }
+  }, 90_000);
+
+  test('when pnpm start (--real) runs without the keys, then it names the missing key and starts nothing', async () => {
+    demo = startDemo(await demoPorts(), { args: ['--real'], env: { LLM_A_API_KEY: '' } });
+    const exit = await demo.exited;
+    expect(exit.code).toBe(1);
+    expect(demo.stderr).toMatch(/needs LLM_A_API_KEY and AGENT_LLM_API_KEY/);
+    expect(demo.stdout).not.toMatch(/email-review +\|/);
+    demo = undefined;
+  });
+
+  test('when pnpm start (--real) runs with keys, then no emulator starts and both services use the providers the environment names', async () => {
+    // A stand-in for the real providers at the base URLs a user may export (e.g. a proxy), so no network is needed.
+    const provider = await startEmulator({ port: 0 });
+    try {
+      const ports = await demoPorts();
+      demo = startDemo(ports, {
+        args: ['--real'],
+        env: {
+          LLM_A_API_KEY: 'sk-from-shell',
+          LLM_A_BASE_URL: `${provider.url}/v1`,
+          AGENT_LLM_API_KEY: 'g-from-shell',
+          AGENT_LLM_BASE_URL: provider.url,
+        },
+      });
+      await demo.waitForOutput(READY, 60_000);
+      expect(demo.stdout).toContain('LLM provider: the real APIs');
+      expect(demo.stdout).toMatch(/^email-review +\| .*checkpointer=memory/m);
+      expect(demo.stdout).not.toMatch(/^llm-emulator/m);
+      expect(descendantsOf(demo.child.pid!)).toHaveLength(2);
+
+      const response = await fetch(`http://127.0.0.1:${ports.DEMO_HELPDESK_PORT}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ session_id: 'real-mode', message: HELPDESK_MESSAGES.billing }),
+      });
+      expect(response.status).toBe(200);
+      expect(provider.requests.list().some((request) => request.provider === 'gemini')).toBe(true);
+
+      const children = descendantsOf(demo.child.pid!);
+      demo.child.kill('SIGTERM');
+      expect((await demo.exited).code).toBe(0);
+      await expectAllGone(children);
+      demo = undefined;
+    } finally {
+      await provider.close();
+    }
+  }, 90_000);
+});

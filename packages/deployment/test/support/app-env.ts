@@ -1,0 +1,41 @@
+import { readRepoFile } from './repo.js';
+
+/** UPPER_CASE keys of the zod objects in a source file: the environment variables that file reads. */
+function upperCaseKeys(source: string): string[] {
+  return [...source.matchAll(/^\s*([A-Z][A-Z0-9_]{1,}):/gm)].map((match) => match[1]!);
+}
+
+const LLM_SETTINGS_FILES: Record<string, string> = {
+  loadOpenAiSettings: 'packages/llm-config/src/openai-settings.ts',
+  loadGeminiSettings: 'packages/llm-config/src/gemini-settings.ts',
+};
+
+export interface AppEnv {
+  /** Every variable the app reads: its own env.ts and the @repo/llm-config loader it calls. */
+  names: Set<string>;
+  defaultPort: number;
+}
+
+/**
+ * What an app actually reads, derived from its source (not from a copy kept here), so that a variable added to or
+ * renamed in an app's env.ts shows up as a mismatch with the deployment files.
+ */
+export function appEnv(app: 'email-review' | 'helpdesk'): AppEnv {
+  const envSource = readRepoFile(`apps/${app}/src/env.ts`);
+  const names = new Set(upperCaseKeys(envSource));
+  for (const [loader, file] of Object.entries(LLM_SETTINGS_FILES)) {
+    if (envSource.includes(`${loader}(`))
+      upperCaseKeys(readRepoFile(file)).forEach((name) => names.add(name));
+  }
+  const port = /^\s*PORT:.*\.default\((\d+)\)/m.exec(envSource)?.[1];
+  if (!port) throw new Error(`no default PORT found in apps/${app}/src/env.ts`);
+  return { names, defaultPort: Number(port) };
+}
+
+/** The variables the emulator's CLI reads, and the port it defaults to. */
+export function emulatorEnv(): AppEnv {
+  const source = readRepoFile('packages/llm-emulator/src/env.ts');
+  const port = /^\s*EMULATOR_PORT:.*\.default\((\d+)\)/m.exec(source)?.[1];
+  if (!port) throw new Error('no default EMULATOR_PORT found in packages/llm-emulator/src/env.ts');
+  return { names: new Set(upperCaseKeys(source)), defaultPort: Number(port) };
+}
