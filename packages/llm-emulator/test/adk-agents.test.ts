@@ -117,4 +117,18 @@ describe('@google/adk LlmAgent tree routed by the emulator', () => {
     expect(coordinatorCalls).toHaveLength(3);
     for (const call of coordinatorCalls) expect(JSON.stringify(call.body)).toContain('"name":"transfer_to_agent"');
   });
+
+  // Runs last: it continues the session above, so each specialist now sees its own earlier reply (role
+  // "model") and the others' replies rewritten by ADK as "For context:" text.
+  it('when later turns of the session ask about another invoice and service in words that read like feedback, then each turn is about its own subject', async () => {
+    const billing = await ask(runner, sessionId, 'Does invoice INV-1002 include VAT?');
+    expect(billing.find((e) => e.actions.transferToAgent)?.actions.transferToAgent).toBe('billing_agent');
+    expect(toolCalls).toEqual([{ tool: 'lookup_invoice', args: { invoiceId: 'INV-1002' } }]);
+    expect(finalText(billing)).toContain('INV-1002');
+
+    toolCalls.length = 0;
+    const technical = await ask(runner, sessionId, 'Is the email service down? Please state the message.');
+    expect(technical.find((e) => e.actions.transferToAgent)?.actions.transferToAgent).toBe('technical_agent');
+    expect(toolCalls).toEqual([{ tool: 'check_service_status', args: { service: 'email' } }]);
+  });
 });

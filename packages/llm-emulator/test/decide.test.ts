@@ -124,6 +124,49 @@ describe('free-text replies', () => {
     expect(textOf(task({ turns }))).toContain('the login page shows an error');
   });
 
+  it('when a follow-up question happens to use a feedback word ("more details", "include"), then it is answered as a new question', () => {
+    const tools = [{ name: 'lookup_invoice', description: 'Look up an invoice by id', parameters: { type: 'object', properties: { invoice_id: { type: 'string' } } } }];
+    const history: Turn[] = [
+      { role: 'user', text: 'What is the status of invoice INV-1001?' },
+      { role: 'assistant', text: 'Invoice INV-1001 is open.', toolCalls: [] },
+    ];
+    for (const followUp of ['Can you give me more details on invoice INV-1002?', 'Does invoice INV-1002 include VAT?', 'What about invoice INV-1002? Please include the due date.']) {
+      expect(decide(task({ tools, turns: [...history, { role: 'user', text: followUp }] }))).toEqual({
+        kind: 'tool_calls',
+        calls: [{ name: 'lookup_invoice', args: { invoice_id: 'INV-1002' } }],
+      });
+    }
+  });
+
+  it('when "make it shorter" follows a draft, then the redraft is a shorter reply to the original message', () => {
+    const system = 'Draft a reply to the customer email.';
+    const first = textOf(task({ system, user: email }));
+    for (const ask of ['make it shorter', 'Can you make it shorter?']) {
+      const turns: Turn[] = [
+        { role: 'user', text: email },
+        { role: 'assistant', text: first, toolCalls: [] },
+        { role: 'user', text: ask },
+      ];
+      const second = textOf(task({ system, turns }));
+      expect(second).toMatch(/^Hi Jane,/);
+      expect(second.length).toBeLessThan(first.length);
+    }
+  });
+
+  it('when a chat has several requests, then a revision request revises the latest one, not the first', () => {
+    const turns: Turn[] = [
+      { role: 'user', text: 'My invoice is wrong.' },
+      { role: 'assistant', text: 'Sorry to hear that.', toolCalls: [] },
+      { role: 'user', text: 'My order arrived broken.' },
+      { role: 'assistant', text: textOf(task({ user: 'My order arrived broken.' })), toolCalls: [] },
+      { role: 'user', text: 'Please mention the refund.' },
+    ];
+    const reply = textOf(task({ turns }));
+    expect(reply).toMatch(/the refund/);
+    expect(reply).toContain('My order arrived broken');
+    expect(reply).not.toMatch(/invoice/i);
+  });
+
   it('when a redraft carries "the reviewer\'s instructions", then the new draft is shorter and says what was asked', () => {
     const inbound = 'Hi,\n\nI was charged twice for invoice #4411 in March. Please refund the duplicate charge.\n\nThanks,\nDana';
     const system = 'You draft replies to customer emails.';

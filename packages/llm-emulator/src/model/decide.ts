@@ -1,7 +1,8 @@
 import { chooseTransfer, TRANSFER_TOOL } from './agent-transfer.js';
-import { feedbackText, isRevisionRequest, parseFeedback, withoutFeedback } from './feedback.js';
+import { feedbackText, parseFeedback, withoutFeedback } from './feedback.js';
 import { bestMatch } from './intents.js';
 import { composeReply, composeSummary } from './reply-text.js';
+import { requestIndex } from './revision.js';
 import { generateValue } from './schema-instance.js';
 import type { ValueContext, ValueMode } from './string-hints.js';
 import { indexText } from './text-index.js';
@@ -16,25 +17,24 @@ function latestUserIndex(task: ModelTask): number {
   return -1;
 }
 
-/** The text the answer is about: the user's latest message, or the original one when the latest asks for a revision. */
-function sourceText(task: ModelTask, userIndex: number): string {
-  const latest = task.turns[userIndex];
-  const first = task.turns.find((t) => t.role === 'user' && t.text.trim());
-  const revision = isRevisionRequest(task, userIndex);
-  const text = revision && first?.role === 'user' ? first.text : latest?.role === 'user' ? latest.text : '';
-  return withoutFeedback(text);
+/** The text of the request the answer is about (the latest message, or the one a revision request revises). */
+function requestText(task: ModelTask, request: number): string {
+  const turn = task.turns[request];
+  return withoutFeedback(turn?.role === 'user' ? turn.text : '');
 }
 
 function valueContext(task: ModelTask, userIndex: number, mode: ValueMode, root: Record<string, unknown>): ValueContext {
-  const userText = sourceText(task, userIndex);
+  const request = requestIndex(task, userIndex);
+  const userText = requestText(task, request);
   const asEmail = /\b(e-?mail|draft|reply|respond|letter)\b/i.test(`${task.system}\n${userText}`);
+  const feedback = () => parseFeedback(feedbackText(task, request, userIndex, request !== userIndex));
   let reply: string | undefined;
   return {
     root,
     mode,
     userText,
     text: indexText(userText),
-    reply: () => (reply ??= composeReply(userText, parseFeedback(feedbackText(task, userIndex)), asEmail)),
+    reply: () => (reply ??= composeReply(userText, feedback(), asEmail)),
     summary: () => composeSummary(userText),
   };
 }
@@ -65,7 +65,7 @@ export function decide(task: ModelTask): Decision {
     task.toolMode === 'none'
       ? []
       : task.tools.filter((t) => task.allowedTools.length === 0 || task.allowedTools.includes(t.name));
-  const text = indexText(sourceText(task, userIndex));
+  const text = indexText(requestText(task, requestIndex(task, userIndex)));
   const ownTools = callable.filter((t) => t.name !== TRANSFER_TOOL);
 
   const results = task.turns.slice(userIndex + 1).filter((t) => t.role === 'tool');

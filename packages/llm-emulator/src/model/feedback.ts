@@ -16,30 +16,28 @@ const MENTION =
   /\b(?:mention|include|add|reference|talk about|say|state|tell (?:them|the customer|her|him)|refer to|note)\s+(?:that\s+)?(.+?)(?=\s+and\s+(?:make|mention|include|add|be|keep|say|state|use)\b|[.;!?\n]|,\s|$)/gi;
 
 /**
- * Text holding feedback: whatever follows a "feedback:"-like marker in any message, plus the latest user
- * message when it follows an earlier assistant draft (a revision request in a chat).
+ * Text holding feedback: whatever follows a "feedback:"-like marker in the system prompt or in the user's
+ * messages from the request on, plus the latest message itself when it is a revision request.
  */
-export function feedbackText(task: ModelTask, latestUserIndex: number): string {
+export function feedbackText(task: ModelTask, request: number, latest: number, revision: boolean): string {
   const parts: string[] = [];
-  const texts = [task.system, ...task.turns.map((t) => (t.role === 'tool' ? '' : t.text))];
+  const texts = [task.system, ...task.turns.slice(Math.max(request, 0), latest + 1).map((t) => (t.role === 'user' ? t.text : ''))];
   for (const text of texts) {
     const m = MARKER.exec(text);
     if (m) parts.push(text.slice(m.index + m[0].length).split(/\n\s*\n/)[0] ?? '');
   }
-  if (isRevisionRequest(task, latestUserIndex)) parts.push((task.turns[latestUserIndex] as { text: string }).text);
+  const message = task.turns[latest];
+  if (revision && message?.role === 'user') parts.push(message.text);
   return parts.join('\n');
 }
 
-function asksForChanges(feedback: Feedback): boolean {
-  return feedback.shorter || feedback.longer || feedback.formal || feedback.apologize || feedback.mentions.length > 0;
+/** Whether the text carries explicit instructions such as "Reviewer feedback: …". */
+export function hasFeedbackMarker(text: string): boolean {
+  return MARKER.test(text);
 }
 
-/** Whether the latest user message asks to revise an earlier draft ("make it shorter") rather than asking something new. */
-export function isRevisionRequest(task: ModelTask, latestUserIndex: number): boolean {
-  const latest = task.turns[latestUserIndex];
-  if (latest?.role !== 'user') return false;
-  const earlier = task.turns.slice(0, latestUserIndex).some((t) => (t.role === 'assistant' || t.role === 'user') && t.text);
-  return earlier && asksForChanges(parseFeedback(latest.text));
+export function asksForChanges(feedback: Feedback): boolean {
+  return feedback.shorter || feedback.longer || feedback.formal || feedback.apologize || feedback.mentions.length > 0;
 }
 
 export function parseFeedback(text: string): Feedback {
