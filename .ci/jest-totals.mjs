@@ -12,7 +12,13 @@ let failed = 0;
 let suitesFailed = 0;
 for (const root of roots) {
   const file = join(root, 'test-output', 'jest-results.json');
-  if (!existsSync(file)) continue;
+  if (!existsSync(join(root, 'package.json'))) continue;
+  if (!existsSync(file)) {
+    // A package whose jest crashed before writing results must not vanish from the totals.
+    console.error(`no jest results in ${root}`);
+    failed += 1;
+    continue;
+  }
   const result = JSON.parse(readFileSync(file, 'utf8'));
   passed += result.numPassedTests;
   failed += result.numFailedTests;

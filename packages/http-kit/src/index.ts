@@ -5,5 +5,10 @@ export { HttpError } from './errors/http-error.js';
 export { problemBody, type Problem } from './errors/problem.js';
 export { validate } from './validate.js';
 export { requestContext, currentLogger, type RequestContext } from './request-context.js';
-export { openApiDocument, type OpenApiInput, type OperationSpec } from './openapi.js';
+export {
+  openApiDocument,
+  problemSchema,
+  type OpenApiInput,
+  type OperationSpec,
+} from './openapi.js';
 export type { ReadinessCheck } from './health.js';

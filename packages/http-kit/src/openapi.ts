@@ -8,7 +8,7 @@ export interface OperationSpec {
   requestBody?: z.ZodType;
   /** Extra request headers, e.g. `Idempotency-Key`. */
   headers?: Record<string, { description: string; required?: boolean }>;
-  /** Status → body schema; `null` for a response without a body. */
+  /** Status → body schema; `null` for a response without a body (errors, 4xx/5xx, always carry a Problem). */
   responses: Record<number, { description: string; schema: z.ZodType | null }>;
 }
 
@@ -20,18 +20,19 @@ export interface OpenApiInput {
   paths: Record<string, Record<string, OperationSpec>>;
 }
 
-const problemSchema = {
-  type: 'object',
-  required: ['type', 'title', 'status', 'detail', 'code'],
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    code: { type: 'string' },
-    request_id: { type: 'string' },
-  },
-};
+/** The problem-details body every error answer carries (RFC 9457 plus a stable `code`). */
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string(),
+    request_id: z.string().optional(),
+  })
+  .catchall(z.unknown());
+
+const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
   z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
@@ -48,6 +49,19 @@ function parameters(location: 'path' | 'query', schema: z.ZodObject | undefined)
     required: location === 'path' || (shape.required ?? []).includes(name),
     schema: property,
   }));
+}
+
+function responseContent(status: number, schema: z.ZodType | null) {
+  if (status >= 400) {
+    return {
+      content: {
+        'application/problem+json': { schema: schema ? jsonSchema(schema, 'output') : PROBLEM_REF },
+      },
+    };
+  }
+  return schema
+    ? { content: { 'application/json': { schema: jsonSchema(schema, 'output') } } }
+    : {};
 }
 
 function operation(spec: OperationSpec) {
@@ -78,15 +92,7 @@ function operation(spec: OperationSpec) {
         status,
         {
           description: response.description,
-          ...(response.schema
-            ? {
-                content: {
-                  [Number(status) >= 400 ? 'application/problem+json' : 'application/json']: {
-                    schema: jsonSchema(response.schema, 'output'),
-                  },
-                },
-              }
-            : {}),
+          ...responseContent(Number(status), response.schema),
         },
       ]),
     ),
@@ -107,7 +113,7 @@ export function openApiDocument(input: OpenApiInput) {
       ]),
     ),
     components: {
-      schemas: { Problem: problemSchema },
+      schemas: { Problem: jsonSchema(problemSchema, 'output') },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     },
   };

@@ -34,3 +34,25 @@ describe('openApiDocument', () => {
     expect(op.responses['204']).toEqual({ description: 'none' });
   });
 });
+
+describe('openApiDocument error responses', () => {
+  test('when an error status has no schema, then it refers to the shared Problem schema', () => {
+    const doc = openApiDocument({
+      title: 'Demo',
+      version: '1.0.0',
+      paths: {
+        '/x': {
+          get: { summary: 'x', responses: { 404: { description: 'missing', schema: null } } },
+        },
+      },
+    });
+    expect(doc.paths['/x']!.get!.responses['404']).toEqual({
+      description: 'missing',
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    });
+    expect(doc.components.schemas.Problem).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['type', 'title', 'status', 'detail', 'code']),
+    });
+  });
+});

@@ -69,3 +69,21 @@ describe('errors as problem details', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/hunter2|at .*\.ts|Error:/);
   });
 });
+
+describe('client errors raised by Express itself', () => {
+  test('when the path is not valid percent-encoding, then 400 problem details, not 500', async () => {
+    const res = await request(app).get('/items/%ZZ');
+    expectProblem(res, 400, 'bad_request');
+  });
+
+  test('when the body claims gzip but is not, then a 4xx problem, not 500', async () => {
+    const res = await request(app)
+      .post('/echo')
+      .set('content-type', 'application/json')
+      .set('content-encoding', 'gzip')
+      .send('{"name":"a"}');
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+});

@@ -24,7 +24,10 @@ describe('serve', () => {
     });
 
     const response = fetch(`${running.url}/slow`);
-    while (!events.includes('request started')) await new Promise((r) => setImmediate(r));
+    const deadline = Date.now() + 5000;
+    while (!events.includes('request started') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
     const closed = running.close();
     release();
     const body = await (await response).json();

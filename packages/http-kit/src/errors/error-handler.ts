@@ -33,9 +33,19 @@ function toProblem(error: unknown): Problem | undefined {
   if (error instanceof HttpError)
     return problemBody(error.status, error.code, error.detail, error.extra);
   if (error instanceof ZodError) return zodProblem(error);
-  const type = (error as { type?: unknown } | null)?.type;
+  const { type, status, expose } = (error ?? {}) as {
+    type?: unknown;
+    status?: unknown;
+    expose?: unknown;
+  };
   const known = typeof type === 'string' ? bodyParserErrors[type] : undefined;
-  return known ? problemBody(...known) : undefined;
+  if (known) return problemBody(...known);
+  // Other client errors raised by Express and its parsers (http-errors style: a 4xx `status`), such as a
+  // path that is not valid percent-encoding or a body whose Content-Encoding does not decode.
+  if (typeof status === 'number' && status >= 400 && status < 500 && expose !== false) {
+    return problemBody(status, 'bad_request', 'The request could not be understood.');
+  }
+  return undefined;
 }
 
 /**
