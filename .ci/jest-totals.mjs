@@ -12,7 +12,8 @@ let failed = 0;
 let suitesFailed = 0;
 for (const root of roots) {
   const file = join(root, 'test-output', 'jest-results.json');
-  if (!existsSync(join(root, 'package.json'))) continue;
+  const manifest = join(root, 'package.json');
+  if (!existsSync(manifest) || !JSON.parse(readFileSync(manifest, 'utf8')).scripts?.test) continue;
   if (!existsSync(file)) {
     // A package whose jest crashed before writing results must not vanish from the totals.
     console.error(`no jest results in ${root}`);
