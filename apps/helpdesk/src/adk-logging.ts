@@ -1,6 +1,41 @@
 import { LogLevel, setLogger, type Logger as AdkLogger } from '@google/adk';
 import type { Logger } from '@repo/http-kit';
 
+interface ErrorLike {
+  message: string;
+  stack?: string;
+}
+
+// Duck-typed: errors from Node's own fetch belong to another realm under jest's ESM mode.
+function isErrorLike(value: unknown): value is ErrorLike {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { message?: unknown }).message === 'string' &&
+    'stack' in value
+  );
+}
+
+/**
+ * One pino line from ADK's console-style arguments: strings and numbers make the message, the
+ * first error goes under `err` (pino's error serializer), other objects under `details` as they
+ * are, not flattened to "[object Object]".
+ */
+function logEntry(args: unknown[]): [Record<string, unknown>, string] {
+  const words: string[] = [];
+  const details: unknown[] = [];
+  let err: ErrorLike | undefined;
+  for (const arg of args) {
+    if (isErrorLike(arg) && !err) err = arg;
+    else if (typeof arg === 'object' && arg !== null) details.push(arg);
+    else words.push(String(arg));
+  }
+  const fields: Record<string, unknown> = {};
+  if (err) fields['err'] = err;
+  if (details.length > 0) fields['details'] = details;
+  return [fields, words.join(' ')];
+}
+
 /**
  * Sends ADK's own log lines into the service's pino logger. ADK 1.2.0 logs every session event,
  * user text included, at INFO; here its info and debug lines go to debug, so they stay out of the
@@ -9,9 +44,9 @@ import type { Logger } from '@repo/http-kit';
 export function routeAdkLogsTo(logger: Logger): void {
   const adk = logger.child({ component: 'adk' });
   const write = (level: LogLevel, args: unknown[]) => {
-    if (level >= LogLevel.ERROR) adk.error(args.map(String).join(' '));
-    else if (level === LogLevel.WARN) adk.warn(args.map(String).join(' '));
-    else if (adk.isLevelEnabled('debug')) adk.debug(args.map(String).join(' '));
+    if (level >= LogLevel.ERROR) adk.error(...logEntry(args));
+    else if (level === LogLevel.WARN) adk.warn(...logEntry(args));
+    else if (adk.isLevelEnabled('debug')) adk.debug(...logEntry(args));
   };
   const adapter: AdkLogger = {
     log: (level, ...args) => write(level, args),

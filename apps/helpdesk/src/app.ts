@@ -8,7 +8,7 @@ import { addSessionRoutes } from './routes/sessions.js';
 export interface AppDeps {
   chat: ChatService;
   logger?: Logger;
-  /** When set, every route but health and /openapi.json needs `Authorization: Bearer <token>`. */
+  /** When set, every route but health (/healthz, /readyz) needs `Authorization: Bearer <token>`. */
   apiToken?: string;
 }
 
@@ -25,7 +25,6 @@ export function createApp(deps: AppDeps): Express {
     apiToken: deps.apiToken,
     // A message is at most 8 000 characters; even fully \u-escaped it fits well within this.
     bodyLimit: '64kb',
-    publicPaths: ['/openapi.json'],
     routes,
   });
 }

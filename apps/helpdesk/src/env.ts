@@ -22,7 +22,7 @@ export function loadServiceEnv(env: Env = process.env): ServiceEnv {
   return { ...parseEnv(serviceEnvSchema, env), gemini: loadGeminiSettings(env) };
 }
 
-/** Only the model settings: what the agent tree needs when ADK's own server hosts it. */
+/** Only the model settings, for agents/agent.ts (the benchmark's `adk api_server` peer). */
 export function loadAgentEnv(env: Env = process.env): GeminiSettings {
   return loadGeminiSettings(env);
 }

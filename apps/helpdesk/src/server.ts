@@ -6,7 +6,7 @@ import { createApp } from './app.js';
 import { createChatService } from './chat/chat-service.js';
 import { loadServiceEnv } from './env.js';
 
-const env = loadOrExit(() => loadServiceEnv(process.env), 'helpdesk');
+const env = loadOrExit(() => loadServiceEnv(), 'helpdesk');
 const logger = createLogger({ name: 'helpdesk', level: env.LOG_LEVEL });
 routeAdkLogsTo(logger);
 

@@ -5,7 +5,13 @@ import { routeAdkLogsTo } from '../src/adk-logging.js';
 import { createLogger } from '@repo/http-kit';
 
 function capture(level: string) {
-  const lines: Array<{ level: number; component?: string; msg: string }> = [];
+  const lines: Array<{
+    level: number;
+    component?: string;
+    msg: string;
+    err?: { message?: string; type?: string };
+    details?: unknown[];
+  }> = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
       lines.push(JSON.parse(String(chunk)));
@@ -42,5 +48,26 @@ describe("ADK's logging", () => {
     expect(lines).toMatchObject([
       { level: 20, component: 'adk', msg: 'Sending out request, model: gemini-2.5-flash' },
     ]);
+  });
+
+  it('when ADK logs objects and errors, then they are logged as structured fields, not "[object Object]"', () => {
+    const { logger, lines } = capture('info');
+    routeAdkLogsTo(logger);
+
+    getLogger().warn('Tool result', { tool: 'lookup_invoice', found: false });
+    getLogger().error('Model call failed:', new Error('boom'), { attempt: 2 });
+
+    expect(JSON.stringify(lines)).not.toContain('[object Object]');
+    expect(lines[0]).toMatchObject({
+      level: 40,
+      msg: 'Tool result',
+      details: [{ tool: 'lookup_invoice', found: false }],
+    });
+    expect(lines[1]).toMatchObject({
+      level: 50,
+      msg: 'Model call failed:',
+      err: { message: 'boom', type: 'Error' },
+      details: [{ attempt: 2 }],
+    });
   });
 });

@@ -65,44 +65,61 @@ describe('concurrency', () => {
     }
   });
 
-  it('when 50 sessions send a message at once, then all are answered, each from its own history', async () => {
+  it('when 50 sessions send a message at once, then their model calls overlap and each is answered from its own history', async () => {
     const ids = Array.from({ length: 50 }, (_, i) => `parallel-${i}`);
+    // Each model answer takes 200 ms, so calls of sessions running in parallel are in flight together.
+    helpdesk.emulator.setLatency(200);
+    try {
+      const sending = Promise.all(
+        ids.map((id, i) => helpdesk.send(id, i % 2 ? OUTAGE_QUESTION : INVOICE_QUESTION)),
+      );
+      // Serialized sessions would never have more than one model call in flight.
+      await waitFor(
+        () => helpdesk.pendingModelCalls() >= 10,
+        20_000,
+        '10 model calls in flight at once',
+      );
+      const responses = await sending;
 
-    const responses = await Promise.all(
-      ids.map((id, i) => helpdesk.send(id, i % 2 ? OUTAGE_QUESTION : INVOICE_QUESTION)),
-    );
-
-    expect(responses.map((r) => r.status)).toEqual(Array(50).fill(200));
-    responses.forEach((res, i) => {
-      expect(res.body.session_id).toBe(ids[i]);
-      expect(res.body.agent).toBe(i % 2 ? 'technical' : 'billing');
-    });
+      expect(responses.map((r) => r.status)).toEqual(Array(50).fill(200));
+      responses.forEach((res, i) => {
+        expect(res.body.session_id).toBe(ids[i]);
+        expect(res.body.agent).toBe(i % 2 ? 'technical' : 'billing');
+      });
+    } finally {
+      helpdesk.emulator.setLatency(5);
+    }
     const histories = await Promise.all(
       ids.map((id) => helpdesk.http.get(`/sessions/${id}`).expect(200)),
     );
     for (const history of histories) expect(history.body.turns).toHaveLength(2);
-  });
+  }, 30_000);
 
-  it('when one session waits on a slow model call, then another session is answered meanwhile', async () => {
-    helpdesk.emulator.requests.clear();
-    helpdesk.emulator.faults.add({ provider: 'gemini', count: 1, kind: 'delay', delayMs: 3_000 });
-    let slowDone = false;
-    const slow = helpdesk.send('slow-session', INVOICE_QUESTION).then((res) => {
-      slowDone = true;
-      return res;
-    });
-    await waitFor(
-      () => helpdesk.modelCalls().length === 1,
-      5_000,
-      'the slow call to reach the model',
-    );
+  it('when one session waits on a model call that hangs, then another session is answered meanwhile', async () => {
+    // Its own instance: the hang lasts until the 60 s model timeout, or until the emulator closes.
+    const isolated = await startHelpdesk({ model: { timeoutMs: 60_000 } });
+    try {
+      isolated.emulator.faults.add({ provider: 'gemini', count: 1, kind: 'hang' });
+      let slowSettled = false;
+      const slow = isolated.send('slow-session', INVOICE_QUESTION).then((res) => {
+        slowSettled = true;
+        return res;
+      });
+      await waitFor(() => isolated.pendingModelCalls() === 1, 5_000, 'the slow call to hang');
 
-    const fast = await helpdesk.send('fast-session', OUTAGE_QUESTION).expect(200);
+      const fast = await isolated.send('fast-session', OUTAGE_QUESTION).expect(200);
 
-    expect(fast.body.agent).toBe('technical');
-    expect(slowDone).toBe(false);
-    expect((await slow).status).toBe(200);
-  });
+      expect(fast.body.agent).toBe('technical');
+      expect(slowSettled).toBe(false);
+      expect(isolated.pendingModelCalls()).toBe(1);
+      // Closing the emulator cuts the hung call; with nothing left to retry against, the turn fails.
+      isolated.emulator.faults.clear();
+      await isolated.close();
+      expect((await slow).status).toBe(502);
+    } finally {
+      await isolated.close();
+    }
+  }, 30_000);
 
   it('when too many messages wait on one session, then the extra ones are refused with 429', async () => {
     const limited = await startHelpdesk({ chat: { maxQueuedPerSession: 2 } });

@@ -53,6 +53,19 @@ describe('routing each message to a specialist', () => {
     expect(res.body.reply).toContain(res.body.ticket_id);
   });
 
+  it('when a message fits no specialist, then the coordinator answers it itself, without a transfer', async () => {
+    const res = await helpdesk.send('route-greeting', 'Hello there, good morning!').expect(200);
+
+    expect(res.body).toEqual({
+      session_id: 'route-greeting',
+      agent: 'coordinator',
+      reply: expect.any(String),
+    });
+    expect(res.body.reply).not.toBe('');
+    const calls = helpdesk.modelCalls();
+    expect(calls.map(callerOf)).toEqual(['coordinator']);
+  });
+
   it('when the invoice does not exist, then billing says so instead of failing', async () => {
     const res = await helpdesk
       .send('route-unknown-invoice', 'What do I owe on invoice INV-9999?')
@@ -70,13 +83,19 @@ describe('routing each message to a specialist', () => {
   it('when the three kinds of message come in one session, then each reaches its own specialist, in order and reversed', async () => {
     const messages = [INVOICE_QUESTION, OUTAGE_QUESTION, HUMAN_REQUEST];
     const expected = ['billing', 'technical', 'escalation'];
-    const answered: string[] = [];
+    const answered: Array<{ agent: string; ticket_id?: string }> = [];
     for (const message of [...messages, ...[...messages].reverse()]) {
       const res = await helpdesk.send('route-mixed', message).expect(200);
-      answered.push(res.body.agent);
+      answered.push(res.body);
     }
 
-    expect(answered).toEqual([...expected, ...[...expected].reverse()]);
+    expect(answered.map((a) => a.agent)).toEqual([...expected, ...[...expected].reverse()]);
+    // A ticket belongs to the turn that opened it: turns after an escalation carry none.
+    answered.forEach(({ agent, ticket_id }) => {
+      if (agent === 'escalation') expect(ticket_id).toMatch(/^TCK-/);
+      else expect(ticket_id).toBeUndefined();
+    });
+    expect(answered[2]!.ticket_id).not.toBe(answered[3]!.ticket_id);
     // Every turn started at the coordinator, which is what lets a later message switch specialist.
     const firstCallers = helpdesk
       .modelCalls()

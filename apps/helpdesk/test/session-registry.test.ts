@@ -6,6 +6,7 @@ function registry(
     ttlMs?: number;
     maxSessions?: number;
     maxTurnsPerSession?: number;
+    maxTranscriptChars?: number;
     inUse?: Set<string>;
   } = {},
 ) {
@@ -16,6 +17,7 @@ function registry(
     ttlMs: options.ttlMs ?? 1_000,
     maxSessions: options.maxSessions ?? 10,
     maxTurnsPerSession: options.maxTurnsPerSession ?? 100,
+    maxTranscriptChars: options.maxTranscriptChars ?? 1_000_000,
     clock: clock.read,
     inUse: (id) => inUse.has(id),
     onRemove: (id) => removed.push(id),
@@ -29,6 +31,15 @@ const turn = (text: string): Turn => ({
   text,
   at: new Date(0).toISOString(),
 });
+
+const reply = (text: string): Turn => ({
+  role: 'assistant',
+  agent: 'billing',
+  text,
+  at: new Date(0).toISOString(),
+});
+
+const textOf = (turns: readonly Turn[] | undefined) => (turns ?? []).map((t) => t.text);
 
 describe('SessionRegistry', () => {
   it('when a session is touched the first time, then it is created, and not the second time', () => {
@@ -74,6 +85,33 @@ describe('SessionRegistry', () => {
     sessions.record('a', [turn('3'), turn('4')]);
 
     expect(sessions.turnsOf('a')?.map((t) => t.text)).toEqual(['2', '3', '4']);
+  });
+
+  it('when a transcript grows past its character budget, then the oldest exchanges go, whole', () => {
+    const { sessions } = registry({ maxTranscriptChars: 100 });
+    sessions.touch('a');
+
+    sessions.record('a', [turn('q1'.padEnd(30, '.')), reply('a1'.padEnd(30, '.'))]);
+    sessions.record('a', [turn('q2'.padEnd(20, '.')), reply('a2'.padEnd(20, '.'))]);
+    sessions.record('a', [turn('q3'.padEnd(20, '.')), reply('a3'.padEnd(20, '.'))]);
+
+    // 140 characters in all: dropping q1 alone would do, but a1 goes with it.
+    expect(textOf(sessions.turnsOf('a')).map((t) => t.slice(0, 2))).toEqual([
+      'q2',
+      'a2',
+      'q3',
+      'a3',
+    ]);
+  });
+
+  it('when the latest exchange alone is over the character budget, then it is still kept', () => {
+    const { sessions } = registry({ maxTranscriptChars: 10 });
+    sessions.touch('a');
+
+    sessions.record('a', [turn('old'), reply('old reply')]);
+    sessions.record('a', [turn('x'.repeat(50)), reply('y'.repeat(50))]);
+
+    expect(textOf(sessions.turnsOf('a'))).toEqual(['x'.repeat(50), 'y'.repeat(50)]);
   });
 
   it('when 20 000 sessions are opened with a cap of 1 000, then 1 000 are kept', () => {

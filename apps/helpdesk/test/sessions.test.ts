@@ -85,4 +85,23 @@ describe('sessions', () => {
       expect(shown.includes('INV-100') && /API down|dashboard/.test(shown)).toBe(false);
     }
   });
+
+  it('when a long session sends many messages of the largest size, then its stored transcript stays within 64 000 characters', async () => {
+    const longMessage = (turn: number) =>
+      `${INVOICE_QUESTION} (turn ${turn}) ${'x'.repeat(7_900)}`.slice(0, 8_000);
+    for (let turn = 1; turn <= 12; turn += 1) {
+      await helpdesk.send('long-transcript', longMessage(turn)).expect(200);
+    }
+
+    const res = await helpdesk.http.get('/sessions/long-transcript').expect(200);
+
+    const turns = res.body.turns as Array<{ role: string; text: string }>;
+    const chars = turns.reduce((sum, t) => sum + t.text.length, 0);
+    expect(chars).toBeLessThanOrEqual(64_000);
+    // The oldest exchanges went, whole; the latest is there.
+    expect(turns.length).toBeLessThan(24);
+    expect(turns[0]?.role).toBe('user');
+    expect(turns.at(-2)?.text).toBe(longMessage(12));
+    expect(turns.map((t) => t.text)).not.toContain(longMessage(1));
+  });
 });

@@ -1,5 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
@@ -21,6 +23,44 @@ function runServer(env: Record<string, string>) {
   child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   return { child, output, exited };
+}
+
+/**
+ * A pass-through to the emulator that notes the API key of every model call: the emulator accepts
+ * any key and does not record which one it saw.
+ */
+async function startKeyRecorder(target: string) {
+  const keys: string[] = [];
+  const server: Server = createServer((req, res) => {
+    keys.push(String(req.headers['x-goog-api-key'] ?? ''));
+    const upstream = httpRequest(
+      new URL(req.url ?? '/', target),
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(upstream);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    keys,
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function waitUntilListening(output: { stdout: string }): Promise<string> {
+  await waitFor(() => /helpdesk listening/.test(output.stdout), 20_000, 'the server to listen');
+  const started = output.stdout.split('\n').find((line) => line.includes('helpdesk listening'))!;
+  return (JSON.parse(started) as { url: string }).url;
 }
 
 describe('start-up', () => {
@@ -58,11 +98,7 @@ describe('start-up', () => {
       LOG_LEVEL: 'info',
     });
     try {
-      await waitFor(() => /helpdesk listening/.test(output.stdout), 20_000, 'the server to listen');
-      const started = output.stdout
-        .split('\n')
-        .find((line) => line.includes('helpdesk listening'))!;
-      const { url } = JSON.parse(started) as { url: string };
+      const url = await waitUntilListening(output);
 
       const res = await fetch(`${url}/chat`, {
         method: 'POST',
@@ -78,5 +114,33 @@ describe('start-up', () => {
       child.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
+  }, 30_000);
+
+  it("when Google's own key variables are set too, then the model is called with AGENT_LLM_API_KEY", async () => {
+    const recorder = await startKeyRecorder(emulator.url);
+    const { child, output, exited } = runServer({
+      AGENT_LLM_API_KEY: 'agent-llm-key',
+      GEMINI_API_KEY: 'gemini-env-key',
+      GOOGLE_API_KEY: 'google-env-key',
+      GOOGLE_GENAI_API_KEY: 'genai-env-key',
+      AGENT_LLM_BASE_URL: recorder.url,
+    });
+    try {
+      const url = await waitUntilListening(output);
+
+      const res = await fetch(`${url}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ session_id: 'which-key', message: INVOICE_QUESTION }),
+      });
+
+      expect(res.status).toBe(200);
+      expect(recorder.keys).toHaveLength(3);
+      expect(new Set(recorder.keys)).toEqual(new Set(['agent-llm-key']));
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      await recorder.close();
+    }
   }, 30_000);
 });

@@ -96,6 +96,28 @@ describe('request validation', () => {
     await helpdesk.http.delete('/sessions/bad%20id').expect(400);
   });
 
+  it('when the session id in the path is not valid percent-encoding, then GET answers 400 with problem details', async () => {
+    const res = await helpdesk.http.get('/sessions/%ZZ').expect(400);
+
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: 400, code: expect.any(String) });
+  });
+
+  it('when the body claims Content-Encoding gzip but is not gzip, then POST /chat answers 400 without calling the model', async () => {
+    helpdesk.emulator.requests.clear();
+
+    const res = await helpdesk.http
+      .post('/chat')
+      .set('content-type', 'application/json')
+      .set('content-encoding', 'gzip')
+      .send(JSON.stringify({ session_id: 's-gzip', message: INVOICE_QUESTION }))
+      .expect(400);
+
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: 400, code: expect.any(String) });
+    expect(helpdesk.modelCalls()).toHaveLength(0);
+  });
+
   it('when the method is not supported, then the service answers 405', async () => {
     await helpdesk.http.get('/chat').expect(405);
   });
@@ -112,6 +134,23 @@ describe('request validation', () => {
     expect(body.additionalProperties).toBe(false);
     expect(body.properties.message.maxLength).toBe(8000);
   });
+
+  it('when GET /openapi.json is called, then every error answer is a problem, client errors the shared Problem schema', async () => {
+    const res = await helpdesk.http.get('/openapi.json').expect(200);
+
+    const chat = res.body.paths['/chat'].post.responses;
+    const problemOf = (response: {
+      content: Record<string, { schema: Record<string, unknown> }>;
+    }) => response.content['application/problem+json']!.schema;
+    expect(problemOf(chat['400'])).toEqual({ $ref: '#/components/schemas/Problem' });
+    expect(res.body.components.schemas.Problem.required).toEqual(
+      expect.arrayContaining(['type', 'title', 'status', 'detail', 'code']),
+    );
+    // A failed turn says which session, and which ticket it opened before failing.
+    expect(Object.keys(problemOf(chat['502']).properties as object)).toEqual(
+      expect.arrayContaining(['detail', 'code', 'session_id', 'ticket_id']),
+    );
+  });
 });
 
 describe('bearer authentication', () => {
@@ -127,11 +166,22 @@ describe('bearer authentication', () => {
     await helpdesk.http.get('/sessions/auth-1').set('authorization', 'Bearer wrong').expect(401);
   });
 
-  it('when API_TOKEN is set and the token is right, then chat works and the OpenAPI document stays public', async () => {
+  it('when API_TOKEN is set and the token is right, then chat and the OpenAPI document work', async () => {
     await helpdesk
       .send('auth-1', INVOICE_QUESTION)
       .set('authorization', 'Bearer secret-token')
       .expect(200);
-    await helpdesk.http.get('/openapi.json').expect(200);
+    await helpdesk.http
+      .get('/openapi.json')
+      .set('authorization', 'Bearer secret-token')
+      .expect(200);
+  });
+
+  it('when API_TOKEN is set, then the OpenAPI document needs the token and only health routes are open', async () => {
+    const res = await helpdesk.http.get('/openapi.json').expect(401);
+
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    await helpdesk.http.get('/healthz').expect(200);
+    await helpdesk.http.get('/readyz').expect(200);
   });
 });

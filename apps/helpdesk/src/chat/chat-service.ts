@@ -24,6 +24,8 @@ export interface ChatServiceOptions {
   history?: Partial<HistoryLimits>;
   /** Messages kept per session for GET /sessions/{id} (default 200). */
   maxTurnsPerSession?: number;
+  /** Characters of message text kept per session for GET /sessions/{id} (default 64 000). */
+  maxTranscriptChars?: number;
   /** Messages of one session waiting or running before more are refused with 429 (default 32). */
   maxQueuedPerSession?: number;
   clock?: () => number;
@@ -59,6 +61,7 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     ttlMs: options.sessionTtlMs,
     maxSessions: options.maxSessions,
     maxTurnsPerSession: options.maxTurnsPerSession ?? 200,
+    maxTranscriptChars: options.maxTranscriptChars ?? 64_000,
     clock,
     inUse: (sessionId) => queue.depth(sessionId) > 0,
     onRemove: (sessionId) => sessionService.remove(options.appName, USER_ID, sessionId),

@@ -33,12 +33,13 @@ function ticketIdIn(event: Event): string | undefined {
  * Runs one message through the agent tree and reads the outcome from ADK's events: the last
  * final text is the reply and its author the agent; a `create_ticket` result gives the ticket id.
  * ADK reports model failures as events carrying `errorCode`, not as exceptions; those, an
- * exception, or a turn that ends without text all fail the turn.
+ * exception, or a turn that ends without text all fail the turn. A failed turn still names a
+ * ticket it opened, so a client that retries does not open a second one unknowingly.
  */
 export async function runTurn(runner: Runner, input: TurnInput): Promise<TurnOutcome> {
   let outcome: TurnOutcome | undefined;
   let ticketId: string | undefined;
-  let failure: TurnFailedError | undefined;
+  let modelError: { code: string; message: string | undefined } | undefined;
   try {
     const events = runner.runAsync({
       userId: input.userId,
@@ -47,7 +48,7 @@ export async function runTurn(runner: Runner, input: TurnInput): Promise<TurnOut
     });
     for await (const event of events) {
       if (event.errorCode) {
-        failure = turnFailureFromModelError(event.errorCode, event.errorMessage, input.sessionId);
+        modelError = { code: event.errorCode, message: event.errorMessage };
         continue;
       }
       ticketId = ticketIdIn(event) ?? ticketId;
@@ -57,21 +58,23 @@ export async function runTurn(runner: Runner, input: TurnInput): Promise<TurnOut
     }
   } catch (error) {
     // e.g. the model transferred to an agent that does not exist, or called an unknown tool.
-    throw new TurnFailedError(
-      502,
-      'agent_error',
-      `The agents failed on this message: ${error instanceof Error ? error.message : String(error)}`,
-      input.sessionId,
-    );
+    throw new TurnFailedError(502, 'agent_error', 'The agents failed on this message.', {
+      sessionId: input.sessionId,
+      ticketId,
+      reason: error instanceof Error ? error.message : String(error),
+    });
   }
-  if (failure) throw failure;
+  if (modelError) {
+    throw turnFailureFromModelError(modelError.code, modelError.message, {
+      sessionId: input.sessionId,
+      ticketId,
+    });
+  }
   if (!outcome) {
-    throw new TurnFailedError(
-      502,
-      'empty_reply',
-      'The agents ended the turn without a reply.',
-      input.sessionId,
-    );
+    throw new TurnFailedError(502, 'empty_reply', 'The agents ended the turn without a reply.', {
+      sessionId: input.sessionId,
+      ticketId,
+    });
   }
   return ticketId ? { ...outcome, ticketId } : outcome;
 }

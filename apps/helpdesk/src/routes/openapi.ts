@@ -3,12 +3,14 @@ import { openApiDocument } from '@repo/http-kit';
 import {
   chatRequestSchema,
   chatResponseSchema,
-  problemSchema,
   sessionParamsSchema,
   sessionResponseSchema,
+  turnProblemSchema,
 } from './schemas.js';
 
-const problem = (description: string) => ({ description, schema: problemSchema });
+// `schema: null` on an error answer gives http-kit's shared Problem schema.
+const problem = (description: string) => ({ description, schema: null });
+const turnProblem = (description: string) => ({ description, schema: turnProblemSchema });
 
 export function helpdeskOpenApi() {
   return openApiDocument({
@@ -30,9 +32,9 @@ export function helpdeskOpenApi() {
             401: problem('Missing or wrong bearer token (when API_TOKEN is set).'),
             413: problem('Body too large.'),
             415: problem('Body is not JSON.'),
-            429: problem('Too many messages waiting on this session.'),
-            502: problem('The model failed (after retries) or the agents produced no reply.'),
-            504: problem('The model did not answer in time (after retries).'),
+            429: turnProblem('Too many messages waiting on this session.'),
+            502: turnProblem('The model failed (after retries) or the agents produced no reply.'),
+            504: turnProblem('The model did not answer in time (after retries).'),
           },
         },
       },
@@ -43,6 +45,7 @@ export function helpdeskOpenApi() {
           responses: {
             200: { description: 'The transcript.', schema: sessionResponseSchema },
             400: problem('Invalid session id.'),
+            401: problem('Missing or wrong bearer token (when API_TOKEN is set).'),
             404: problem('Unknown, deleted or expired session.'),
           },
         },
@@ -52,6 +55,7 @@ export function helpdeskOpenApi() {
           responses: {
             204: { description: 'Deleted, or did not exist.', schema: null },
             400: problem('Invalid session id.'),
+            401: problem('Missing or wrong bearer token (when API_TOKEN is set).'),
           },
         },
       },

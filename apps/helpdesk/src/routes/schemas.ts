@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { problemSchema } from '@repo/http-kit';
 
 /** One zod schema per edge: it validates, types, and feeds the OpenAPI document. */
 export const sessionIdSchema = z
@@ -44,11 +45,13 @@ export const sessionResponseSchema = z.object({
 
 export const sessionParamsSchema = z.object({ session_id: sessionIdSchema });
 
-export const problemSchema = z.object({
-  type: z.string(),
-  title: z.string(),
-  status: z.number().int(),
-  detail: z.string(),
-  code: z.string(),
-  request_id: z.string().optional(),
+/** The problem body of a failed turn (429, 502, 504): http-kit's Problem plus the session. */
+export const turnProblemSchema = problemSchema.extend({
+  session_id: z.string(),
+  ticket_id: z
+    .string()
+    .optional()
+    .describe(
+      'A ticket the turn opened before it failed: sending the message again may open another.',
+    ),
 });

@@ -31,10 +31,6 @@ export class HistorySessionService extends BaseSessionService {
     super();
   }
 
-  get size(): number {
-    return this.sessions.size;
-  }
-
   async createSession({
     appName,
     userId,

@@ -11,6 +11,8 @@ export interface Turn {
 interface SessionRecord {
   readonly id: string;
   readonly turns: Turn[];
+  /** Characters of text in `turns`, kept up to date so the budget check costs nothing. */
+  chars: number;
   lastUsedAt: number;
 }
 
@@ -19,6 +21,11 @@ export interface SessionRegistryOptions {
   maxSessions: number;
   /** Messages kept per session for GET /sessions/{id}; the oldest go first. */
   maxTurnsPerSession: number;
+  /**
+   * Characters of message text kept per session; the oldest turns go first, but the latest
+   * turn is always kept whole. Bounds a session's memory whatever the length of its messages.
+   */
+  maxTranscriptChars: number;
   clock: () => number;
   /** Whether a session has turns running or waiting; such a session is never evicted. */
   inUse: (sessionId: string) => boolean;
@@ -48,7 +55,7 @@ export class SessionRegistry {
     let record = this.records.get(sessionId);
     const created = !record;
     if (record) this.records.delete(sessionId);
-    else record = { id: sessionId, turns: [], lastUsedAt: now };
+    else record = { id: sessionId, turns: [], chars: 0, lastUsedAt: now };
     record.lastUsedAt = now;
     this.records.set(sessionId, record);
     this.evictOverflow(sessionId);
@@ -60,8 +67,8 @@ export class SessionRegistry {
     const record = this.records.get(sessionId);
     if (!record) return;
     record.turns.push(...turns);
-    const excess = record.turns.length - this.options.maxTurnsPerSession;
-    if (excess > 0) record.turns.splice(0, excess);
+    record.chars += textLength(turns);
+    this.trimTranscript(record, turns.length);
     record.lastUsedAt = this.options.clock();
     this.records.delete(sessionId);
     this.records.set(sessionId, record);
@@ -93,6 +100,27 @@ export class SessionRegistry {
     return evicted;
   }
 
+  /**
+   * Drops the oldest messages beyond either cap, never any of the `latest` just recorded, and
+   * never leaves a reply without the message it answered at the head of the transcript.
+   */
+  private trimTranscript(record: SessionRecord, latest: number): void {
+    const { maxTurnsPerSession, maxTranscriptChars } = this.options;
+    const droppable = record.turns.length - latest;
+    let drop = 0;
+    let chars = record.chars;
+    const overCap = () =>
+      record.turns.length - drop > maxTurnsPerSession || chars > maxTranscriptChars;
+    const orphanReply = () => record.turns[drop]?.role === 'assistant';
+    while (drop < droppable && (overCap() || orphanReply())) {
+      chars -= record.turns[drop]!.text.length;
+      drop += 1;
+    }
+    if (drop === 0) return;
+    record.turns.splice(0, drop);
+    record.chars = chars;
+  }
+
   /** Evicts least recently used sessions beyond the cap, sparing `current` and those in use. */
   private evictOverflow(current: string): void {
     if (this.records.size <= this.options.maxSessions) return;
@@ -106,4 +134,8 @@ export class SessionRegistry {
     this.records.delete(record.id);
     this.options.onRemove(record.id);
   }
+}
+
+function textLength(turns: readonly Turn[]): number {
+  return turns.reduce((sum, turn) => sum + turn.text.length, 0);
 }

@@ -1,5 +1,5 @@
 import { startEmulator, type Emulator, type LoggedRequest } from '@repo/llm-emulator';
-import { createLogger } from '@repo/http-kit';
+import { createLogger, type Logger } from '@repo/http-kit';
 import type { Express } from 'express';
 import request from 'supertest';
 import { routeAdkLogsTo } from '../../src/adk-logging.js';
@@ -34,6 +34,8 @@ export interface HelpdeskUnderTest {
   send(sessionId: string, message: string): request.Test;
   /** Model calls the emulator received (Gemini only), oldest first. */
   modelCalls(): LoggedRequest[];
+  /** Model calls the emulator has received but not answered yet. */
+  pendingModelCalls(): number;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,8 @@ export interface HarnessOptions {
   chat?: Partial<Omit<ChatServiceOptions, 'agent'>>;
   apiToken?: string;
   latencyMs?: number;
+  /** The app's logger (default silent); ADK's own lines stay silent either way. */
+  logger?: Logger;
 }
 
 const silent = createLogger({ name: 'helpdesk-test', level: 'silent' });
@@ -66,7 +70,7 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     maxSessions: 1_000,
     ...options.chat,
   });
-  const app = createApp({ chat, logger: silent, apiToken: options.apiToken });
+  const app = createApp({ chat, logger: options.logger ?? silent, apiToken: options.apiToken });
   const http = request(app);
   return {
     emulator,
@@ -75,6 +79,9 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     http,
     send: (sessionId, message) => http.post('/chat').send({ session_id: sessionId, message }),
     modelCalls: () => emulator.requests.list().filter((r) => r.provider === 'gemini'),
+    // The emulator logs a request on arrival with status 0 and sets the status once it answers.
+    pendingModelCalls: () =>
+      emulator.requests.list().filter((r) => r.provider === 'gemini' && r.status === 0).length,
     close: () => emulator.close(),
   };
 }
