@@ -15,7 +15,7 @@ export interface AppDeps {
 /** The HTTP API over a thread service. Never listens: server.ts and tests decide that. */
 export function createApp(deps: AppDeps): Express {
   const routes = threadRoutes(deps.threads);
-  const openApi = emailReviewOpenApi();
+  const openApi = emailReviewOpenApi({ auth: Boolean(deps.apiToken) });
   routes.get('/openapi.json', (_req, res) => {
     res.json(openApi);
   });
@@ -24,7 +24,8 @@ export function createApp(deps: AppDeps): Express {
     logger: deps.logger,
     ...(deps.apiToken ? { apiToken: deps.apiToken } : {}),
     ...(deps.readiness ? { readiness: deps.readiness } : {}),
-    publicPaths: ['/openapi.json', ...REVIEW_INBOX_PATHS],
+    // Only the page and its assets are open (the page asks for the token); /openapi.json is not.
+    publicPaths: REVIEW_INBOX_PATHS,
     configure: reviewInbox(),
     routes,
   });

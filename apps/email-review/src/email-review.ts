@@ -12,7 +12,10 @@ export interface EmailReviewDeps {
   llm: OpenAI;
   model: string;
   logger: Logger;
-  /** Defaults to the outbox mailer over `persistence.outbox`. */
+  /**
+   * Delivers what the outbox lets through (each thread at most once, see createOutboxMailer).
+   * Defaults to a log line.
+   */
   mailer?: Mailer;
   apiToken?: string;
   clock?: () => Date;
@@ -20,7 +23,7 @@ export interface EmailReviewDeps {
 
 /** Wires the workflow, the thread service and the HTTP app over one persistence. */
 export function createEmailReview(deps: EmailReviewDeps) {
-  const mailer = deps.mailer ?? createOutboxMailer(deps.persistence.outbox, deps.logger);
+  const mailer = createOutboxMailer(deps.persistence.outbox, deps.logger, deps.mailer);
   const graph = createEmailGraph(
     { llm: deps.llm, model: deps.model, mailer, ...(deps.clock ? { clock: deps.clock } : {}) },
     deps.persistence.checkpointer,

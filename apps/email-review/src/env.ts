@@ -25,11 +25,14 @@ const serviceEnvSchema = z.object({
 export type ServiceEnv = z.infer<typeof serviceEnvSchema> & { openai: OpenAiSettings };
 
 /** The whole configuration of the service. Throws ConfigError naming the first bad variable. */
-export function loadServiceEnv(env: Env): ServiceEnv {
+export function loadServiceEnv(env: Env = process.env): ServiceEnv {
   return { ...parseEnv(serviceEnvSchema, env), openai: loadOpenAiSettings(env) };
 }
 
-/** Only the model settings: what the graph needs when LangGraph's own server hosts it. */
-export function loadWorkflowEnv(env: Env): OpenAiSettings {
+/**
+ * Only the model settings: what the graph needs when LangGraph's own server hosts it. Kept (not
+ * inlined) so that this file stays the only reader of `process.env`.
+ */
+export function loadWorkflowEnv(env: Env = process.env): OpenAiSettings {
   return loadOpenAiSettings(env);
 }

@@ -1,23 +1,37 @@
-import { createLogger, serve } from '@repo/http-kit';
-import { loadOrExit } from '@repo/llm-config';
+import { createLogger, serve, type Logger } from '@repo/http-kit';
+import { loadOrExit, redactSecrets } from '@repo/llm-config';
 import { createEmailReview } from './email-review.js';
-import { loadServiceEnv } from './env.js';
+import { loadServiceEnv, type ServiceEnv } from './env.js';
 import { createOpenAiClient } from './llm/openai-client.js';
 import { createMemoryPersistence } from './persistence/memory-persistence.js';
 import type { Persistence } from './persistence/persistence.js';
 import { openPostgresPersistence } from './persistence/postgres-persistence.js';
 
-const env = loadOrExit(() => loadServiceEnv(process.env), 'email-review');
+const env = loadOrExit(() => loadServiceEnv(), 'email-review');
 const logger = createLogger({ name: 'email-review', level: env.LOG_LEVEL });
 
-const persistence: Persistence = env.DATABASE_URL
-  ? await openPostgresPersistence({
+/** The configured persistence; an unreachable database ends start-up with one log line and exit 1. */
+async function openPersistence(env: ServiceEnv, logger: Logger): Promise<Persistence> {
+  if (!env.DATABASE_URL) return createMemoryPersistence();
+  try {
+    return await openPostgresPersistence({
       connectionString: env.DATABASE_URL,
       schema: env.DATABASE_SCHEMA,
       poolMax: env.PG_POOL_MAX,
       logger,
-    })
-  : createMemoryPersistence();
+    });
+  } catch (error) {
+    const reason = redactSecrets(error instanceof Error ? error.message : String(error));
+    const database = redactSecrets(env.DATABASE_URL);
+    logger.fatal(
+      { database, schema: env.DATABASE_SCHEMA, reason },
+      `cannot open the database ${database}: ${reason}`,
+    );
+    process.exit(1);
+  }
+}
+
+const persistence = await openPersistence(env, logger);
 
 const { app } = createEmailReview({
   persistence,

@@ -7,33 +7,56 @@ import { llmCalls } from './support/llm-calls.js';
 
 const modes = await testModes();
 
+/** Every try of the SDK fails (Retry-After 0 keeps the backoff out of the test's time). */
+const ALWAYS_500 = {
+  provider: 'openai',
+  kind: 'status',
+  status: 500,
+  retryAfterSeconds: 0,
+  count: 1000,
+} as const;
+
 describe.each(modes)('error answers (%s)', (mode) => {
   const schema = freshSchema('errors');
   let emulator: Emulator;
   let instance: Instance;
   /** One thread in each state an error case needs. */
-  const ids = { awaiting: '', sent: '', rejected: '' };
+  const ids = { awaiting: '', sent: '', rejected: '', failed: '' };
   let before: unknown;
 
-  const listAll = async () =>
-    (await request(instance.app).get('/threads').query({ limit: 100 })).body.items;
+  /** Everything an answer could have changed: the index, each graph checkpoint, the outbox. */
+  const everything = async () => ({
+    index: (await request(instance.app).get('/threads').query({ limit: 100 })).body.items,
+    checkpoints: await Promise.all(
+      Object.values(ids).map(async (threadId) => {
+        const state = await instance.graph.getState({ configurable: { thread_id: threadId } });
+        return { threadId, values: state.values, next: state.next };
+      }),
+    ),
+    outbox: await instance.persistence.outbox.list(),
+  });
 
   beforeAll(async () => {
     emulator = await startEmulator();
     instance = await startInstance({ mode, emulator, schema });
-    for (const key of Object.keys(ids) as Array<keyof typeof ids>) {
+    for (const key of ['awaiting', 'sent', 'rejected'] as const) {
       ids[key] = (
         await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL })
       ).body.thread_id;
     }
     await request(instance.app).post(`/threads/${ids.sent}/approve`).expect(200);
     await request(instance.app).post(`/threads/${ids.rejected}/reject`).expect(200);
-    before = await listAll();
+    emulator.faults.add(ALWAYS_500);
+    ids.failed = (
+      await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL }).expect(502)
+    ).body.thread_id;
+    emulator.faults.clear();
+    before = await everything();
   });
   beforeEach(() => emulator.requests.clear());
   afterEach(async () => {
-    // No error answer may change any thread, or reach the model.
-    expect(await listAll()).toEqual(before);
+    // No error answer may change any thread (its view, its checkpoint, the outbox), or reach the model.
+    expect(await everything()).toEqual(before);
     expect(llmCalls(emulator).total).toBe(0);
   });
   afterAll(async () => {
@@ -54,6 +77,10 @@ describe.each(modes)('error answers (%s)', (mode) => {
     ['an inbound over 100 000 characters', { inbound: 'x'.repeat(100_001) }],
     ['an unknown field', { inbound: 'hi', cc: 'x' }],
     ['a JSON array', [BILLING_EMAIL]],
+    // PostgreSQL can store neither; refused up front in memory mode too, so both modes agree.
+    ['a NUL character', { inbound: 'Hello\u0000there' }],
+    ['an unpaired surrogate', { inbound: 'Hello \ud800 there' }],
+    ['a lone low surrogate', { inbound: '\udc00' }],
   ])('when a thread is created with %s, then 400', async (_label, body) => {
     const req = request(instance.app).post('/threads');
     const res = body === undefined ? await req : await req.send(body as object);
@@ -83,6 +110,8 @@ describe.each(modes)('error answers (%s)', (mode) => {
     ['neither field', {}],
     ['an empty draft', { draft: '' }],
     ['a non-string instruction', { instructions: ['x'] }],
+    ['a draft with a NUL character', { draft: 'Dear Ann,\u0000' }],
+    ['instructions with an unpaired surrogate', { instructions: 'Shorter \ud83d please' }],
   ])('when an edit has %s, then 400', async (_label, body) => {
     const res = await request(instance.app).post(`/threads/${ids.awaiting}/edit`).send(body);
     expect(res.body).toEqual(problem(400));
@@ -112,6 +141,9 @@ describe.each(modes)('error answers (%s)', (mode) => {
     ['a NUL byte', '%00', 400],
     ['non-ASCII text', encodeURIComponent('ümlaut-✓'), 400],
     ['a very long id', 'a'.repeat(5000), 400],
+    // Not valid percent-encoding: Express fails to decode the parameter, http-kit answers 400.
+    ['a truncated percent-encoding', '%E0%A4%A', 400],
+    ['a lone percent sign', '%', 400],
   ])(
     'when a thread id is %s, then every thread route answers 404 or 400, never 500',
     async (_label, id, status) => {
@@ -126,13 +158,26 @@ describe.each(modes)('error answers (%s)', (mode) => {
     },
   );
 
+  test('when a thread id is about 100 000 characters, then the answer is 400, 404, 414 or 431, never 500', async () => {
+    // Node refuses a request line this long itself (431, no body) before the app sees it.
+    const id = 'a'.repeat(100_000);
+    const answers = await Promise.all([
+      request(instance.app).get(`/threads/${id}`),
+      request(instance.app).post(`/threads/${id}/approve`),
+    ]);
+    for (const res of answers) expect([400, 404, 414, 431]).toContain(res.status);
+  });
+
   test.each([
     ['edit', 'sent', { draft: 'x' }],
     ['edit', 'rejected', { instructions: 'x' }],
+    ['edit', 'failed', { draft: 'x' }],
     ['approve', 'sent', undefined],
     ['approve', 'rejected', undefined],
+    ['approve', 'failed', undefined],
     ['reject', 'sent', undefined],
     ['reject', 'rejected', undefined],
+    ['reject', 'failed', undefined],
   ] as const)('when %s targets a %s thread, then 409', async (action, state, body) => {
     const req = request(instance.app).post(`/threads/${ids[state]}/${action}`);
     const res = body ? await req.send(body) : await req;
@@ -140,10 +185,35 @@ describe.each(modes)('error answers (%s)', (mode) => {
     expect(res.body.thread_id).toBe(ids[state]);
   });
 
-  test('when retry targets a thread that has not failed, then 409', async () => {
-    const res = await request(instance.app).post(`/threads/${ids.awaiting}/retry`);
-    expect(res.body).toEqual(problem(409, 'thread_not_retryable'));
-  });
+  test.each(['awaiting', 'sent', 'rejected'] as const)(
+    'when retry targets a thread that is %s, then 409',
+    async (state) => {
+      const res = await request(instance.app).post(`/threads/${ids[state]}/retry`);
+      expect(res.body).toEqual(problem(409, 'thread_not_retryable'));
+      expect(res.body.thread_id).toBe(ids[state]);
+    },
+  );
+
+  test.each([
+    ['a text edit', 'edit', 'awaiting', { draft: 'x' }],
+    ['an instruction edit', 'edit', 'awaiting', { instructions: 'x' }],
+    ['an approve', 'approve', 'awaiting', undefined],
+    ['a reject', 'reject', 'awaiting', undefined],
+    ['a retry', 'retry', 'failed', undefined],
+  ] as const)(
+    'when %s targets a thread another request is changing, then 409 thread_busy',
+    async (_label, action, state, body) => {
+      const lease = await instance.persistence.locks.tryAcquire(ids[state]);
+      try {
+        const req = request(instance.app).post(`/threads/${ids[state]}/${action}`);
+        const res = body ? await req.send(body) : await req;
+        expect(res.body).toEqual(problem(409, 'thread_busy'));
+        expect(res.body.thread_id).toBe(ids[state]);
+      } finally {
+        await lease!.release();
+      }
+    },
+  );
 
   test('when the body is larger than the limit, then 413', async () => {
     const res = await request(instance.app)

@@ -1,8 +1,15 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
+import pg from 'pg';
 import request from 'supertest';
-import { dropSchema, freshSchema, postgresTestsEnabled } from './support/database.js';
+import { THREAD_LOCK_SPACE } from '../src/locks/postgres-thread-locks.js';
+import {
+  dropSchema,
+  freshSchema,
+  postgresTestsEnabled,
+  TEST_DATABASE_URL,
+} from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
-import { startInstance, type Instance } from './support/harness.js';
+import { startInstance, TestMailer, type Instance } from './support/harness.js';
 
 const withPostgres = await postgresTestsEnabled();
 const CONCURRENT_APPROVES = 20;
@@ -21,60 +28,123 @@ describe('exactly-once send', () => {
     if (withPostgres) await dropSchema(schema);
   });
 
-  /** All requests are on the wire before the first can finish: the mailer takes 100 ms. */
-  async function approveConcurrently(apps: Instance[], threadId: string) {
+  /**
+   * Sends 20 approves at once. The first to reach `send` is held there (holding the thread's lock)
+   * until all the others have been answered, so each of them meets the held lock.
+   */
+  async function approveConcurrently(apps: Instance[], mailer: TestMailer, threadId: string) {
+    const hold = mailer.holdNext();
     const urls = await Promise.all(apps.map((app) => app.listen()));
-    const answers = await Promise.all(
+    let answered = 0;
+    let othersAnswered!: () => void;
+    const allButOne = new Promise<void>((resolve) => (othersAnswered = resolve));
+    const answers = Promise.all(
       Array.from({ length: CONCURRENT_APPROVES }, async (_, i) => {
         const res = await fetch(`${urls[i % urls.length]}/threads/${threadId}/approve`, {
           method: 'POST',
         });
-        return [res.status, ((await res.json()) as { code?: string }).code] as const;
+        const answer = [res.status, ((await res.json()) as { code?: string }).code] as const;
+        answered += 1;
+        if (answered === CONCURRENT_APPROVES - 1) othersAnswered();
+        return answer;
       }),
     );
+    await Promise.all([hold.entered, allButOne]);
+    hold.release();
     return answers;
   }
 
+  function expectOneSentRestBusy(answers: ReadonlyArray<readonly [number, string | undefined]>) {
+    expect(answers.filter(([status]) => status === 200)).toHaveLength(1);
+    const refused = answers.filter(([status]) => status === 409);
+    expect(refused).toHaveLength(CONCURRENT_APPROVES - 1);
+    // Refused by the lock itself, not by a state check after the winner had finished.
+    expect(refused.every(([, code]) => code === 'thread_busy')).toBe(true);
+  }
+
   test('when 20 approves of one thread arrive at once in memory mode, then exactly one sends', async () => {
-    const instance = await startInstance({ mode: 'memory', emulator, mailerDelayMs: 100 });
+    const instance = await startInstance({ mode: 'memory', emulator });
     instances.push(instance);
     const { thread_id } = (
       await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL })
     ).body;
 
-    const answers = await approveConcurrently([instance], thread_id);
+    const answers = await approveConcurrently([instance], instance.mailer, thread_id);
 
-    expect(answers.filter(([status]) => status === 200)).toHaveLength(1);
-    expect(answers.filter(([status]) => status === 409)).toHaveLength(CONCURRENT_APPROVES - 1);
-    expect(instance.mailerCalls()).toBe(1);
+    expectOneSentRestBusy(answers);
+    expect(instance.mailer.delivered).toHaveLength(1);
     expect(await instance.persistence.outbox.list(thread_id)).toHaveLength(1);
   });
 
   (withPostgres ? test : test.skip)(
     'when 20 approves of one thread arrive at once through two instances on one database, then exactly one sends',
     async () => {
+      const mailer = new TestMailer();
       const [first, second] = await Promise.all([
-        startInstance({ mode: 'postgres', emulator, schema, mailerDelayMs: 100 }),
-        startInstance({ mode: 'postgres', emulator, schema, mailerDelayMs: 100 }),
+        startInstance({ mode: 'postgres', emulator, schema, mailer }),
+        startInstance({ mode: 'postgres', emulator, schema, mailer }),
       ]);
       instances.push(first!, second!);
       const { thread_id } = (
         await request(first!.app).post('/threads').send({ inbound: BILLING_EMAIL })
       ).body;
 
-      const answers = await approveConcurrently([first!, second!], thread_id);
+      const answers = await approveConcurrently([first!, second!], mailer, thread_id);
 
-      expect(answers.filter(([status]) => status === 200)).toHaveLength(1);
-      const refused = answers.filter(([status]) => status === 409);
-      expect(refused).toHaveLength(CONCURRENT_APPROVES - 1);
-      expect(
-        refused.every(
-          ([, code]) => code === 'thread_busy' || code === 'thread_not_awaiting_review',
-        ),
-      ).toBe(true);
-      expect(first!.mailerCalls() + second!.mailerCalls()).toBe(1);
+      expectOneSentRestBusy(answers);
+      expect(mailer.delivered).toHaveLength(1);
       expect(await first!.persistence.outbox.list(thread_id)).toHaveLength(1);
       expect((await request(second!.app).get(`/threads/${thread_id}`)).body.status).toBe('sent');
     },
   );
+
+  (withPostgres ? test : test.skip)(
+    "when the lock holder's connection is killed mid-approve, then a second approve does not send the thread again",
+    async () => {
+      const instance = await startInstance({ mode: 'postgres', emulator, schema });
+      instances.push(instance);
+      const { thread_id } = (
+        await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL })
+      ).body;
+      const hold = instance.mailer.holdNext();
+      const first = request(instance.app)
+        .post(`/threads/${thread_id}/approve`)
+        .then((res) => res);
+      await hold.entered;
+
+      await terminateLockHolder(thread_id);
+      const second = await request(instance.app).post(`/threads/${thread_id}/approve`);
+      hold.release();
+
+      expect(second.status).toBe(200);
+      expect((await first).status).toBe(200);
+      expect(instance.mailer.delivered).toHaveLength(1);
+      expect(await instance.persistence.outbox.list(thread_id)).toEqual([
+        expect.objectContaining({ thread_id, text: instance.mailer.delivered[0]!.text }),
+      ]);
+      expect((await request(instance.app).get(`/threads/${thread_id}`)).body.status).toBe('sent');
+    },
+  );
 });
+
+/** Ends the session holding the thread's advisory lock, as a dropped connection would; waits until it is gone. */
+async function terminateLockHolder(threadId: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    const holder = await client.query<{ pid: number }>(
+      `SELECT pid FROM pg_locks
+       WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+         AND classid = $1::bigint::oid AND objid = hashtext($2)::oid AND objsubid = 2`,
+      [THREAD_LOCK_SPACE, threadId],
+    );
+    expect(holder.rows).toHaveLength(1);
+    const ended = await client.query<{ ended: boolean }>(
+      'SELECT pg_terminate_backend($1, 5000) AS ended',
+      [holder.rows[0]!.pid],
+    );
+    expect(ended.rows[0]!.ended).toBe(true);
+  } finally {
+    await client.end();
+  }
+}

@@ -97,6 +97,29 @@ describe.each(modes)('LLM faults (%s)', (mode) => {
     expect(llmCalls(emulator)).toMatchObject({ total: 1, classify: 0, draft: 1 });
   });
 
+  test('when a retry fails again, then 502 and the thread stays failed', async () => {
+    emulator.faults.add(ALWAYS_500);
+    const failed = await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL });
+    expect(failed.status).toBe(502);
+    const before = (await request(instance.app).get(`/threads/${failed.body.thread_id}`)).body;
+
+    const retried = await request(instance.app).post(`/threads/${failed.body.thread_id}/retry`);
+
+    expect(retried.status).toBe(502);
+    expect(retried.body).toMatchObject({
+      code: 'llm_unavailable',
+      thread_id: failed.body.thread_id,
+    });
+    const after = (await request(instance.app).get(`/threads/${failed.body.thread_id}`)).body;
+    expect(after).toMatchObject({
+      status: 'failed',
+      inbound: BILLING_EMAIL,
+      draft: null,
+      error: { code: 'llm_unavailable' },
+    });
+    expect(after.created_at).toBe(before.created_at);
+  });
+
   test('when the provider fails from the first call, then retry runs classify and draft', async () => {
     emulator.faults.add(ALWAYS_500);
     const failed = await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL });

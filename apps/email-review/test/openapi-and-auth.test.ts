@@ -3,6 +3,10 @@ import request from 'supertest';
 import { CATEGORIES } from '../src/workflow/classification.js';
 import { startInstance, type Instance } from './support/harness.js';
 
+interface Operation {
+  responses: Record<string, { content: Record<string, { schema: unknown }> }>;
+}
+
 describe('OpenAPI document and bearer auth', () => {
   let emulator: Emulator;
   let instance: Instance;
@@ -16,8 +20,10 @@ describe('OpenAPI document and bearer auth', () => {
     await emulator?.close();
   });
 
-  test('when /openapi.json is fetched, then it is OpenAPI 3.1 built from the request schemas, without a token', async () => {
-    const res = await request(instance.app).get('/openapi.json');
+  test('when /openapi.json is fetched with the token, then it is OpenAPI 3.1 built from the request schemas', async () => {
+    const res = await request(instance.app)
+      .get('/openapi.json')
+      .set('Authorization', 'Bearer secret-token');
 
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
@@ -48,6 +54,36 @@ describe('OpenAPI document and bearer auth', () => {
     expect(thread.properties.classification.anyOf[0].properties.category.enum).toEqual([
       ...CATEGORIES,
     ]);
+  });
+
+  test('when the document describes errors and auth, then every error answer is a Problem and the bearer token is required', async () => {
+    const doc = (
+      await request(instance.app).get('/openapi.json').set('Authorization', 'Bearer secret-token')
+    ).body;
+
+    expect(doc.security).toEqual([{ bearer: [] }]);
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.schemas.Problem).toBeDefined();
+    const errors = Object.values(doc.paths as Record<string, Record<string, Operation>>)
+      .flatMap((methods) => Object.values(methods))
+      .flatMap((operation) =>
+        Object.entries(operation.responses).filter(([status]) => Number(status) >= 400),
+      );
+    expect(errors.length).toBeGreaterThan(10);
+    for (const [, response] of errors)
+      expect(response.content['application/problem+json']?.schema).toEqual({
+        $ref: '#/components/schemas/Problem',
+      });
+  });
+
+  test('when API_TOKEN is set and /openapi.json is fetched without it, then 401', async () => {
+    const res = await request(instance.app).get('/openapi.json');
+    expect(res.status).toBe(401);
+  });
+
+  test('when API_TOKEN is set, then the review page and its assets stay open (the page asks for the token)', async () => {
+    expect((await request(instance.app).get('/')).status).toBe(200);
+    expect((await request(instance.app).get('/assets/app.js')).status).toBe(200);
   });
 
   test('when API_TOKEN is set and a request has no token, then 401', async () => {

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import {
   dropSchema,
@@ -8,6 +10,15 @@ import {
 import { startServer, spawnServer } from './support/server-process.js';
 
 const withPostgres = await postgresTestsEnabled();
+
+/** A port on 127.0.0.1 that nothing listens on (it was free a moment ago). */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 describe('start-up', () => {
   const schema = freshSchema('startup');
@@ -75,5 +86,29 @@ describe('start-up', () => {
 
     expect((await server.exited).code).toBe(1);
     expect(server.stderr()).toContain('DATABASE_SCHEMA');
+  });
+
+  test('when the database is unreachable, then the service logs one line naming it, without its password, and exits 1', async () => {
+    const port = await closedPort();
+    const server = spawnServer({
+      ...llmEnv,
+      DATABASE_URL: `postgres://postgres:hunter2-secret@127.0.0.1:${port}/test`,
+    });
+
+    const { code } = await server.exited;
+
+    expect(code).toBe(1);
+    const lines = server
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    const fatal = lines.filter((line) => line.level >= 50);
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]!.msg).toContain(`cannot open the database postgres://postgres:`);
+    expect(fatal[0]!.msg).toContain(`127.0.0.1:${port}`);
+    expect(server.stdout() + server.stderr()).not.toContain('hunter2-secret');
+    // One clear line, not an unhandled rejection's stack trace.
+    expect(server.stderr()).toBe('');
   });
 });

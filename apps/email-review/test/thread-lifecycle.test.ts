@@ -21,7 +21,10 @@ describe.each(modes)('thread lifecycle (%s)', (mode) => {
     await emulator?.close();
     if (mode === 'postgres') await dropSchema(schema);
   });
-  beforeEach(() => emulator.requests.clear());
+  beforeEach(() => {
+    emulator.faults.clear();
+    emulator.requests.clear();
+  });
 
   const create = (inbound = BILLING_EMAIL) =>
     request(instance.app).post('/threads').send({ inbound });
@@ -147,6 +150,23 @@ describe.each(modes)('thread lifecycle (%s)', (mode) => {
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(llmCalls(emulator).total).toBe(0);
+  });
+
+  test('when two creates with the same Idempotency-Key arrive at once, then one thread is made with two LLM calls', async () => {
+    const key = `simultaneous-${mode}-${Date.now()}`;
+    const inbound = `${BILLING_EMAIL}\n(${key})`;
+    // The first classification is slowed down so the second request arrives during the run.
+    emulator.faults.add({ provider: 'openai', kind: 'delay', delayMs: 300, count: 1 });
+    const send = () =>
+      request(instance.app).post('/threads').set('Idempotency-Key', key).send({ inbound });
+
+    const answers = await Promise.all([send(), send()]);
+
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 201]);
+    expect(answers[0]!.body.thread_id).toBe(answers[1]!.body.thread_id);
+    const listed = (await request(instance.app).get('/threads').query({ limit: 100 })).body.items;
+    expect(listed.filter((t: { inbound: string }) => t.inbound === inbound)).toHaveLength(1);
+    expect(llmCalls(emulator)).toMatchObject({ total: 2, classify: 1, draft: 1 });
   });
 
   test('when an Idempotency-Key is reused for a different email, then 422 and no new thread', async () => {

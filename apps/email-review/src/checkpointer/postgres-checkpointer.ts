@@ -18,6 +18,9 @@ import { table } from '../persistence/sql-names.js';
  * checkpoint row go in one statement (atomic on its own), through `unnest` of parameter arrays.
  * Tables, rows and serialisation are exactly the stock ones (the same protected `_dump*` helpers),
  * so reads, `setup()` and the stock saver itself all work on the same data.
+ *
+ * Kept because it is the main write-path performance lever; it relies on the stock saver's protected
+ * `_dump*` helpers, which is why package.json pins @langchain/langgraph-checkpoint-postgres exactly.
  */
 export class PostgresCheckpointer extends PostgresSaver {
   private readonly putSql: string;
@@ -104,9 +107,4 @@ export class PostgresCheckpointer extends PostgresSaver {
       rows.map((row) => row[7]),
     ]);
   }
-}
-
-/** The checkpointer on the service's own pool, in the configured schema. */
-export function createPostgresCheckpointer(pool: pg.Pool, schema: string): PostgresCheckpointer {
-  return new PostgresCheckpointer(pool, schema);
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { ThreadLocksUnavailable } from '../threads/thread-errors.js';
 import type { ThreadLease, ThreadLocks } from './thread-locks.js';
 
 /** First key of this service's advisory locks ('EMLR'); the second is the thread id's hash. */
@@ -9,7 +10,9 @@ export const THREAD_LOCK_SPACE = 0x454d4c52;
  * Session-level PostgreSQL advisory locks, so the exclusion holds across every instance sharing the
  * database. Each held lock keeps its own connection for the whole run (the lock belongs to that
  * session); these come from a pool of their own so that lock holders can never starve the queries
- * they are waiting on. A crashed holder's session ends and PostgreSQL frees the lock.
+ * they are waiting on. A crashed holder's session ends and PostgreSQL frees the lock. The lock pool has
+ * a connection timeout: when every lock connection is busy, a change is refused (503) instead of
+ * waiting for one indefinitely.
  */
 export class PostgresThreadLocks implements ThreadLocks {
   constructor(
@@ -18,7 +21,9 @@ export class PostgresThreadLocks implements ThreadLocks {
   ) {}
 
   async tryAcquire(threadId: string): Promise<ThreadLease | undefined> {
-    const client = await this.lockPool.connect();
+    const client = await this.lockPool.connect().catch((error: unknown) => {
+      throw new ThreadLocksUnavailable(threadId, { cause: error });
+    });
     // A checked-out client has no pool listener: without ours, a dropped connection would crash the process.
     const onError = (error: Error) =>
       this.logger.warn({ err: error, thread_id: threadId }, 'lock connection lost');

@@ -2,17 +2,29 @@ import type { Logger } from 'pino';
 import type { Mailer, OutgoingEmail } from './mailer.js';
 import type { Outbox } from './outbox.js';
 
-/** The default mailer: records the message in the outbox kept with the threads, and logs it. */
-export function createOutboxMailer(outbox: Outbox, logger: Logger): Mailer {
+/** The default delivery: the log line is the "send" (swap in SMTP or a provider API for real mail). */
+export function createLogDelivery(logger: Logger): Mailer {
   return {
     async send(email: OutgoingEmail) {
-      const recorded = await outbox.record(email);
       // Text stays out of the log: it is the customer's correspondence.
-      if (recorded)
-        logger.info(
-          { thread_id: email.thread_id, chars: email.text.length },
-          'email sent to outbox',
-        );
+      logger.info({ thread_id: email.thread_id, chars: email.text.length }, 'email sent to outbox');
+    },
+  };
+}
+
+/**
+ * The mailer the workflow uses. The outbox row (one per thread, first insert wins) is the
+ * at-most-once guard: only the run whose insert won hands the message to `delivery`. So even two
+ * runs of `send` for one thread (a lock lost mid-run, a re-run after a crash) deliver it once.
+ */
+export function createOutboxMailer(
+  outbox: Outbox,
+  logger: Logger,
+  delivery: Mailer = createLogDelivery(logger),
+): Mailer {
+  return {
+    async send(email: OutgoingEmail) {
+      if (await outbox.record(email)) await delivery.send(email);
       else logger.warn({ thread_id: email.thread_id }, 'email already in outbox; not sent again');
     },
   };

@@ -1,9 +1,13 @@
 import type { OutgoingEmail } from './mailer.js';
 
-/** Messages the default mailer has "sent", kept beside the threads (a table, or a map in memory mode). */
+/**
+ * Every message handed to delivery, kept beside the threads (a table, or a map in memory mode). Its
+ * one-row-per-thread rule is what keeps a send at most once (see createOutboxMailer).
+ */
 export interface Outbox {
   /** Records the message unless one is already recorded for its thread; says whether it was new. */
   record(email: OutgoingEmail): Promise<boolean>;
+  /** What was sent (for one thread, or all); how tests and operators check a send happened once. */
   list(threadId?: string): Promise<OutgoingEmail[]>;
 }
 

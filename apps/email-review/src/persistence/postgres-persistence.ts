@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { createPostgresCheckpointer } from '../checkpointer/postgres-checkpointer.js';
+import { PostgresCheckpointer } from '../checkpointer/postgres-checkpointer.js';
 import { PostgresThreadLocks } from '../locks/postgres-thread-locks.js';
 import { PostgresOutbox } from '../mailer/postgres-outbox.js';
 import { PostgresThreadStore } from '../threads/postgres-thread-store.js';
@@ -13,8 +13,12 @@ export interface PostgresOptions {
   schema: string;
   /** Connections for queries; the lock pool (one connection per thread being changed) gets as many. */
   poolMax: number;
+  /** How long a change waits for a free lock connection before it is refused with 503. */
+  lockWaitMs?: number;
   logger: Logger;
 }
+
+const DEFAULT_LOCK_WAIT_MS = 2000;
 
 /** Opens the service's pools, sets the schema up, and returns the PostgreSQL-backed persistence. */
 export async function openPostgresPersistence(options: PostgresOptions): Promise<Persistence> {
@@ -24,6 +28,7 @@ export async function openPostgresPersistence(options: PostgresOptions): Promise
   const lockPool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.poolMax,
+    connectionTimeoutMillis: options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
   });
   for (const p of [pool, lockPool]) {
     // An idle connection dropped by the server must not crash the process; the pool replaces it.
@@ -33,8 +38,8 @@ export async function openPostgresPersistence(options: PostgresOptions): Promise
     await Promise.all([pool.end(), lockPool.end()]);
   };
   try {
-    const checkpointer = createPostgresCheckpointer(pool, options.schema);
-    await setupDatabase(pool, options.schema, checkpointer);
+    const checkpointer = new PostgresCheckpointer(pool, options.schema);
+    await setupDatabase(lockPool, options.schema, checkpointer);
     return {
       kind: 'postgres',
       checkpointer,

@@ -8,6 +8,7 @@ import {
   threadParams,
 } from './thread-schemas.js';
 
+/** `schema: null` on an error answer: http-kit points it at the shared Problem schema. */
 const problem = (description: string) => ({ description, schema: null });
 const thread = (description: string) => ({ description, schema: threadSchema });
 
@@ -28,14 +29,18 @@ function threadChange(
       409: problem(
         'The thread is not in a state that allows this, or another request is changing it.',
       ),
+      503: problem('No lock connection came free in time; try again shortly (Retry-After).'),
       ...extra.responses,
     },
   };
 }
 
-/** The OpenAPI 3.1 document, built from the zod schemas the routes validate with. */
-export function emailReviewOpenApi() {
-  return openApiDocument({
+/**
+ * The OpenAPI 3.1 document, built from the zod schemas the routes validate with. With `auth`, every
+ * operation in it needs the bearer token (only the health routes, which it does not list, are open).
+ */
+export function emailReviewOpenApi(options: { auth: boolean }) {
+  const document = openApiDocument({
     title: 'email-review',
     version: '1.0.0',
     description:
@@ -107,4 +112,5 @@ export function emailReviewOpenApi() {
       },
     },
   });
+  return options.auth ? { ...document, security: [{ bearer: [] }] } : document;
 }

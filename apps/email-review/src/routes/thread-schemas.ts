@@ -1,28 +1,33 @@
 import { z } from 'zod';
 import { threadSchema, threadStatusSchema } from '../threads/thread.js';
 
-export const INBOUND_MAX_CHARS = 100_000;
-const TEXT_MAX_CHARS = 100_000;
+/** The longest inbound email, draft or instruction text accepted. */
+export const TEXT_MAX_CHARS = 100_000;
 
-const nonBlank = (max: number) =>
+/**
+ * Client text. NUL and unpaired surrogates are refused here: PostgreSQL cannot store either in
+ * `text`/`jsonb`, and finding out halfway through a change would leave the thread half-changed.
+ */
+const clientText = () =>
   z
     .string()
-    .max(max)
-    .refine((text) => text.trim().length > 0, 'must not be empty');
+    .max(TEXT_MAX_CHARS)
+    .refine((text) => text.trim().length > 0, 'must not be empty')
+    .refine((text) => !text.includes('\u0000'), 'must not contain NUL characters')
+    // In a `u` regex a lone surrogate is a code point of category Cs; a valid pair is not.
+    .refine((text) => !/\p{Cs}/u.test(text), 'must be well-formed Unicode (no lone surrogates)');
 
 export const createThreadBody = z.strictObject({
-  inbound: nonBlank(INBOUND_MAX_CHARS).describe('The inbound email, as plain text.'),
+  inbound: clientText().describe('The inbound email, as plain text.'),
 });
 
 /** Exactly one of the two: the reviewer's own text, or instructions for a redraft. */
 export const editThreadBody = z.union([
   z.strictObject({
-    draft: nonBlank(TEXT_MAX_CHARS).describe("The reviewer's text replaces the draft."),
+    draft: clientText().describe("The reviewer's text replaces the draft."),
   }),
   z.strictObject({
-    instructions: nonBlank(TEXT_MAX_CHARS).describe(
-      'The draft step runs again with these instructions.',
-    ),
+    instructions: clientText().describe('The draft step runs again with these instructions.'),
   }),
 ]);
 

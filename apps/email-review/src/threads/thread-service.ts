@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { StateSnapshot } from '@langchain/langgraph';
 import { currentLogger } from '@repo/http-kit';
 import type { Logger } from 'pino';
 import { isModelFailure } from '../llm/llm-errors.js';
@@ -132,6 +133,54 @@ export function createThreadService(deps: ThreadServiceDeps) {
     if (thread.status !== 'awaiting_review') throw new ThreadNotAwaitingReview(thread);
   }
 
+  /*
+   * WRITE ORDER. The checkpoint is the source of truth (`send` reads the draft from it); the index is
+   * a view derived from it, written second. A change to the draft therefore first marks the index
+   * `drafting` (not reviewable: approve answers 409), then writes the checkpoint, then the new view.
+   * A crash between the writes leaves the thread `drafting` until retry re-derives the view from the
+   * checkpoint, so approve can never send a draft the reviewer was not shown.
+   */
+
+  async function markDrafting(thread: Thread): Promise<Thread> {
+    const drafting: Thread = { ...thread, status: 'drafting', updated_at: now() };
+    await threads.save(drafting);
+    return drafting;
+  }
+
+  async function replaceDraft(thread: Thread, draft: string): Promise<Thread> {
+    await markDrafting(thread);
+    // Recorded as the draft step's output, so the graph stays paused before `send`.
+    await graph.updateState(stateConfig(thread.thread_id), { reply: draft, revision: 1 }, 'draft');
+    const edited: Thread = { ...thread, draft, revision: thread.revision + 1, updated_at: now() };
+    await threads.save(edited);
+    return edited;
+  }
+
+  async function redraft(thread: Thread, instructions: string): Promise<Thread> {
+    const drafting = await markDrafting(thread);
+    // Recorded as the classify step's output, so `draft` is what runs next.
+    await graph.updateState(stateConfig(thread.thread_id), { instructions }, 'classify');
+    return runWorkflow(drafting, () => graph.invoke(null, runConfig(thread.thread_id)));
+  }
+
+  /** Nothing was checkpointed (the first run died early): start again from the email the index kept. */
+  function startOver(thread: Thread): Promise<Thread> {
+    return runWorkflow(thread, () =>
+      graph.invoke({ inbound: thread.inbound }, runConfig(thread.thread_id)),
+    );
+  }
+
+  /**
+   * The workflow has nothing left to run without a reviewer (paused before `send`, or finished), but
+   * the index missed it: the process died between the two writes. The view is re-derived; resuming
+   * here would run `send` without an approval.
+   */
+  async function rederiveView(thread: Thread, values: Partial<EmailStateValues>): Promise<Thread> {
+    const recovered = projectThread(thread, values, now());
+    await threads.save(recovered);
+    return recovered;
+  }
+
   return {
     /** Classifies and drafts; answers with the thread paused for review (or the key's earlier thread). */
     async createThread(
@@ -187,31 +236,9 @@ export function createThreadService(deps: ThreadServiceDeps) {
     editThread(threadId: string, edit: ThreadEdit): Promise<Thread> {
       return changeThread(threadId, async (thread) => {
         requireAwaitingReview(thread);
-        if ('draft' in edit) {
-          // Recorded as the draft step's output, so the graph stays paused before `send`.
-          await graph.updateState(
-            stateConfig(threadId),
-            { reply: edit.draft, revision: 1 },
-            'draft',
-          );
-          const edited: Thread = {
-            ...thread,
-            draft: edit.draft,
-            revision: thread.revision + 1,
-            updated_at: now(),
-          };
-          await threads.save(edited);
-          return edited;
-        }
-        // Recorded as the classify step's output, so `draft` is what runs next.
-        await graph.updateState(
-          stateConfig(threadId),
-          { instructions: edit.instructions },
-          'classify',
-        );
-        const drafting: Thread = { ...thread, status: 'drafting', updated_at: now() };
-        await threads.save(drafting);
-        return runWorkflow(drafting, () => graph.invoke(null, runConfig(threadId)));
+        return 'draft' in edit
+          ? replaceDraft(thread, edit.draft)
+          : redraft(thread, edit.instructions);
       });
     },
 
@@ -223,7 +250,11 @@ export function createThreadService(deps: ThreadServiceDeps) {
       });
     },
 
-    /** Ends the workflow without sending: recorded as the outcome of the `send` step, which never runs. */
+    /**
+     * Ends the workflow without sending: recorded as the outcome of the `send` step, which never runs.
+     * No `drafting` mark first (see WRITE ORDER): a crash between the two writes leaves a finished
+     * graph, and approving a finished graph sends nothing.
+     */
     rejectThread(threadId: string): Promise<Thread> {
       return changeThread(threadId, async (thread) => {
         requireAwaitingReview(thread);
@@ -236,8 +267,9 @@ export function createThreadService(deps: ThreadServiceDeps) {
     },
 
     /**
-     * Resumes a failed thread from its last checkpoint (completed steps are not repeated). Also takes a
-     * `drafting` thread whose lock is free — its run died with its process — and finishes it.
+     * Resumes a `failed` thread from its last checkpoint (completed steps are not repeated). Also takes
+     * a `drafting` thread whose lock is free: its run, or a change's second write, died with its
+     * process (the recovery path in the README). 409 for any other status.
      */
     retryThread(threadId: string): Promise<Thread> {
       return changeThread(threadId, async (thread) => {
@@ -245,25 +277,19 @@ export function createThreadService(deps: ThreadServiceDeps) {
           throw new ThreadNotRetryable(thread);
         const snapshot = await graph.getState(stateConfig(threadId));
         const values = snapshot.values as Partial<EmailStateValues>;
-        if (values.inbound === undefined) {
-          // Nothing was checkpointed: start from the email the index kept.
-          return runWorkflow(thread, () =>
-            graph.invoke({ inbound: thread.inbound }, runConfig(threadId)),
-          );
-        }
-        const settled =
-          snapshot.tasks.every((task) => !task.error) &&
-          snapshot.next.every((node) => node === 'send');
-        if (thread.status === 'drafting' && settled) {
-          // The run completed but its process died before updating the index.
-          const recovered = projectThread(thread, values, now());
-          await threads.save(recovered);
-          return recovered;
-        }
+        if (values.inbound === undefined) return startOver(thread);
+        if (isSettled(snapshot)) return rederiveView(thread, values);
         return runWorkflow(thread, () => graph.invoke(null, runConfig(threadId)));
       });
     },
   };
+}
+
+/** Whether the checkpoint is at rest: no failed step, and nothing to run but an unapproved `send`. */
+function isSettled(snapshot: StateSnapshot): boolean {
+  return (
+    snapshot.tasks.every((task) => !task.error) && snapshot.next.every((node) => node === 'send')
+  );
 }
 
 export type ThreadService = ReturnType<typeof createThreadService>;

@@ -5,17 +5,43 @@ import { createLogger } from '@repo/http-kit';
 import type { Emulator } from '@repo/llm-emulator';
 import { createEmailReview } from '../../src/email-review.js';
 import { createOpenAiClient } from '../../src/llm/openai-client.js';
-import type { Mailer } from '../../src/mailer/mailer.js';
-import { createOutboxMailer } from '../../src/mailer/outbox-mailer.js';
+import type { Mailer, OutgoingEmail } from '../../src/mailer/mailer.js';
 import { createMemoryPersistence } from '../../src/persistence/memory-persistence.js';
 import type { Persistence } from '../../src/persistence/persistence.js';
 import { openPostgresPersistence } from '../../src/persistence/postgres-persistence.js';
+import type { ThreadStore } from '../../src/threads/thread-store.js';
 import { TEST_DATABASE_URL, type Mode } from './database.js';
+
+/**
+ * The delivery behind the outbox: records what it was handed. `holdNext()` makes the next delivery
+ * wait until the test releases it, so the run holding the thread's lock stays in `send` meanwhile.
+ */
+export class TestMailer implements Mailer {
+  readonly delivered: OutgoingEmail[] = [];
+  private held: { entered: () => void; released: Promise<void> } | undefined;
+
+  holdNext(): { entered: Promise<void>; release: () => void } {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const entered = new Promise<void>((resolve) => (this.held = { entered: resolve, released }));
+    return { entered, release };
+  }
+
+  async send(email: OutgoingEmail): Promise<void> {
+    this.delivered.push(email);
+    const held = this.held;
+    this.held = undefined;
+    if (held) {
+      held.entered();
+      await held.released;
+    }
+  }
+}
 
 export interface Instance extends ReturnType<typeof createEmailReview> {
   persistence: Persistence;
-  /** How many times the workflow handed a message to this instance's mailer. */
-  mailerCalls(): number;
+  /** The delivery behind this instance's outbox. */
+  mailer: TestMailer;
   /** Listens on 127.0.0.1 (once) and returns the base URL, for truly concurrent clients. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -31,22 +57,31 @@ export async function startInstance(options: {
   schema?: string;
   apiToken?: string;
   maxRetries?: number;
-  /** Slows every send down, widening the window in which concurrent approvals could collide. */
-  mailerDelayMs?: number;
+  /** Share one between instances to hold or count deliveries across them. */
+  mailer?: TestMailer;
+  /** Both pools' size in postgres mode (default 10). */
+  poolMax?: number;
+  lockWaitMs?: number;
+  /** Wraps the thread index, e.g. to simulate a crash between two writes. */
+  wrapThreads?: (threads: ThreadStore) => ThreadStore;
 }): Promise<Instance> {
   const logger = createLogger({
     name: 'email-review-test',
     level: process.env.TEST_LOG_LEVEL ?? 'silent',
   });
-  const persistence =
+  const opened =
     options.mode === 'postgres'
       ? await openPostgresPersistence({
           connectionString: TEST_DATABASE_URL,
           schema: options.schema ?? 'public',
-          poolMax: 10,
+          poolMax: options.poolMax ?? 10,
+          ...(options.lockWaitMs ? { lockWaitMs: options.lockWaitMs } : {}),
           logger,
         })
       : createMemoryPersistence();
+  const persistence: Persistence = options.wrapThreads
+    ? { ...opened, threads: options.wrapThreads(opened.threads) }
+    : opened;
   const llm = createOpenAiClient({
     apiKey: 'test-key',
     model: TEST_MODEL,
@@ -54,16 +89,7 @@ export async function startInstance(options: {
     timeoutMs: 10_000,
     maxRetries: options.maxRetries ?? 2,
   });
-  const outboxMailer = createOutboxMailer(persistence.outbox, logger);
-  let mailerCalls = 0;
-  const mailer: Mailer = {
-    async send(email) {
-      mailerCalls += 1;
-      if (options.mailerDelayMs)
-        await new Promise((resolve) => setTimeout(resolve, options.mailerDelayMs));
-      await outboxMailer.send(email);
-    },
-  };
+  const mailer = options.mailer ?? new TestMailer();
   const service = createEmailReview({
     persistence,
     llm,
@@ -76,7 +102,7 @@ export async function startInstance(options: {
   return {
     ...service,
     persistence,
-    mailerCalls: () => mailerCalls,
+    mailer,
     async listen() {
       server ??= service.app.listen(0, '127.0.0.1');
       if (!server.listening) await once(server, 'listening');

@@ -5,7 +5,8 @@ import type { EmailStateUpdate, EmailStateValues } from '../state.js';
 /**
  * send — reads `reply`; hands it to the mailer and writes `sent` (time and final text).
  * Runs only after an explicit approval (the graph pauses before it). The thread lock keeps it to one
- * run at a time, and the mailer is keyed by thread id so a re-run after a crash does not send twice.
+ * run at a time; the mailer sends each thread at most once (createOutboxMailer) should two runs
+ * reach it anyway (a lock lost mid-run, a re-run after a crash).
  */
 export function sendNode(deps: Pick<WorkflowDeps, 'mailer' | 'clock'>) {
   const clock = deps.clock ?? (() => new Date());

@@ -1,0 +1,70 @@
+import { startEmulator, type Emulator } from '@repo/llm-emulator';
+import request from 'supertest';
+import type { Thread } from '../src/threads/thread.js';
+import type { ThreadStore } from '../src/threads/thread-store.js';
+import { dropSchema, freshSchema, testModes } from './support/database.js';
+import { BILLING_EMAIL } from './support/emails.js';
+import { startInstance, type Instance } from './support/harness.js';
+
+const modes = await testModes();
+
+/** The thread index, except that saving a view `crashesOn` matches fails: the process "dies" there. */
+function crashingIndex(threads: ThreadStore, crashesOn: (thread: Thread) => boolean): ThreadStore {
+  return {
+    create: (thread, key) => threads.create(thread, key),
+    get: (threadId) => threads.get(threadId),
+    list: (query) => threads.list(query),
+    save: async (thread) => {
+      if (crashesOn(thread)) throw new Error('simulated crash before the index write');
+      await threads.save(thread);
+    },
+  };
+}
+
+describe.each(modes)('checkpoint and index write order (%s)', (mode) => {
+  const schema = freshSchema('order');
+  const EDITED = 'Dear Ann, the duplicate payment is refunded.';
+  let emulator: Emulator;
+  let instance: Instance;
+  let crashing = false;
+
+  beforeAll(async () => {
+    emulator = await startEmulator();
+    instance = await startInstance({
+      mode,
+      emulator,
+      schema,
+      wrapThreads: (threads) =>
+        crashingIndex(threads, (thread) => crashing && thread.draft === EDITED),
+    });
+  });
+  afterAll(async () => {
+    await instance?.close();
+    await emulator?.close();
+    if (mode === 'postgres') await dropSchema(schema);
+  });
+
+  test('when a text edit reaches the checkpoint but not the index, then approve refuses until retry shows the saved draft, and sends only that', async () => {
+    const created = (await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL }))
+      .body;
+    crashing = true;
+    const edit = await request(instance.app)
+      .post(`/threads/${created.thread_id}/edit`)
+      .send({ draft: EDITED });
+    crashing = false;
+    expect(edit.status).toBe(500);
+
+    const shown = (await request(instance.app).get(`/threads/${created.thread_id}`)).body;
+    expect(shown).toMatchObject({ status: 'drafting', draft: created.draft });
+    const early = await request(instance.app).post(`/threads/${created.thread_id}/approve`);
+    expect(early.status).toBe(409);
+    expect(instance.mailer.delivered).toHaveLength(0);
+
+    const retried = await request(instance.app).post(`/threads/${created.thread_id}/retry`);
+    expect(retried.body).toMatchObject({ status: 'awaiting_review', draft: EDITED, revision: 2 });
+    const approved = await request(instance.app).post(`/threads/${created.thread_id}/approve`);
+
+    expect(approved.body).toMatchObject({ status: 'sent', draft: EDITED });
+    expect(instance.mailer.delivered.map((email) => email.text)).toEqual([EDITED]);
+  });
+});
