@@ -1,0 +1,74 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { BenchConfig } from './config.js';
+import { BenchDatabase } from './db/bench-database.js';
+import { EmulatorProcess } from './emulator/emulator-process.js';
+import { machineFacts } from './machine-facts.js';
+import { reportMarkdown } from './report/markdown.js';
+import type { Report, Section } from './report/report-model.js';
+import { emailLifecycleScenario } from './scenarios/email-lifecycle.js';
+import { growthScenario } from './scenarios/growth.js';
+import { helpdeskChatScenario } from './scenarios/helpdesk-chat.js';
+import { providerOverheadScenario } from './scenarios/provider-overhead.js';
+import { ScenarioContext } from './scenarios/scenario-context.js';
+import { SystemPool } from './scenarios/system-pool.js';
+
+const SCENARIOS: Record<number, { title: string; run: (ctx: ScenarioContext) => Promise<Section> }> = {
+  1: { title: 'Email lifecycle', run: emailLifecycleScenario },
+  2: { title: 'Helpdesk chat', run: helpdeskChatScenario },
+  3: { title: 'Overhead with a realistic provider', run: providerOverheadScenario },
+  4: { title: 'Growth', run: growthScenario },
+};
+
+export interface BenchOutcome {
+  report: Report;
+  markdown: string;
+  /** Scenarios that threw (their section says why). */
+  failed: number[];
+}
+
+/** Runs the selected scenarios one after another and writes the markdown report to `config.outFile`. */
+export async function runBench(config: BenchConfig, command: string): Promise<BenchOutcome> {
+  const startedAt = new Date();
+  const machine = machineFacts();
+  if (!(await BenchDatabase.reachable(config.databaseUrl))) {
+    throw new Error(`PostgreSQL is not reachable at ${config.databaseUrl.replace(/:[^:@/]*@/, ':***@')} (set BENCH_DATABASE_URL)`);
+  }
+  const runTag = `r${Date.now().toString(36)}`;
+  const emulator = await EmulatorProcess.start(0);
+  const run = { pool: new SystemPool(config.reuseSystems), profilesLeft: config.maxProfiles };
+  const sections: Section[] = [];
+  const failed: number[] = [];
+  try {
+    for (const id of config.only) {
+      const scenario = SCENARIOS[id];
+      if (!scenario) continue;
+      const ctx = new ScenarioContext(config, emulator, runTag, run);
+      ctx.log(`scenario ${id}: ${scenario.title}`);
+      try {
+        sections.push(await scenario.run(ctx));
+      } catch (err) {
+        failed.push(id);
+        ctx.log(`scenario ${id} failed: ${(err as Error).stack ?? String(err)}`);
+        sections.push({ id, title: `${scenario.title} — FAILED`, tables: [], targets: [], commands: [], notes: [`The scenario failed: ${(err as Error).message}`] });
+      } finally {
+        await ctx.cleanup();
+      }
+    }
+  } finally {
+    await run.pool.closeAll();
+    await emulator.stop();
+  }
+  const report: Report = {
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    command,
+    scale: config.scale,
+    machine,
+    sections,
+  };
+  const markdown = reportMarkdown(report);
+  await mkdir(dirname(config.outFile), { recursive: true });
+  await writeFile(config.outFile, markdown);
+  return { report, markdown, failed };
+}

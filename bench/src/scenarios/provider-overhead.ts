@@ -1,0 +1,213 @@
+import { AdkChatDriver } from '../drivers/adk-chat-driver.js';
+import { chatMessages, type ChatDriver } from '../drivers/chat-driver.js';
+import { EMAIL_STEPS, inboundEmail, type EmailDriver } from '../drivers/email-driver.js';
+import { EmailReviewDriver } from '../drivers/email-review-driver.js';
+import { HelpdeskDriver } from '../drivers/helpdesk-driver.js';
+import { LanggraphEmailDriver } from '../drivers/langgraph-email-driver.js';
+import { callsByTag } from '../emulator/call-attribution.js';
+import { directCallMs } from '../emulator/call-calibration.js';
+import type { EmulatorRequest } from '../emulator/emulator-process.js';
+import { runLoad } from '../load/run-load.js';
+import { StepTimer } from '../load/step-timer.js';
+import type { Section, TargetCheck } from '../report/report-model.js';
+import { summarize, type Summary } from '../stats/percentiles.js';
+import { startAdkApiServer } from '../systems/adk-api-server.js';
+import { startEmailReview } from '../systems/email-review-service.js';
+import { startHelpdesk } from '../systems/helpdesk-service.js';
+import { startLanggraphDevServer } from '../systems/langgraph-dev-server.js';
+import { profileEmail } from './email-lifecycle.js';
+import { profileHelpdesk } from './helpdesk-chat.js';
+import type { ScenarioContext } from './scenario-context.js';
+import { assertMostlySucceeded, chatIteration, emailIteration, ratio, warmUp } from './workloads.js';
+
+/** One request, its duration, and the tag its model calls carry. */
+interface TimedRequest {
+  kind: string;
+  tag: string;
+  ms: number;
+}
+
+interface Overheads {
+  /** Added time (request time − its model calls × the direct call time), by request kind. */
+  added: Map<string, number[]>;
+  /** Model calls per request, by request kind. */
+  calls: Map<string, number[]>;
+  completed: number;
+  failed: number;
+}
+
+function overheads(requests: TimedRequest[], log: EmulatorRequest[], callMs: number, completed: number, failed: number): Overheads {
+  const byTag = callsByTag(log);
+  const added = new Map<string, number[]>();
+  const calls = new Map<string, number[]>();
+  for (const r of requests) {
+    // Only a create (email) or a message (chat) carries the tag; get and approve make no model call.
+    const n = r.kind === 'create' || r.kind === 'message' ? (byTag.get(r.tag) ?? 0) : 0;
+    for (const key of [r.kind, 'all']) {
+      added.set(key, [...(added.get(key) ?? []), r.ms - n * callMs]);
+      calls.set(key, [...(calls.get(key) ?? []), n]);
+    }
+  }
+  return { added, calls, completed, failed };
+}
+
+type RunSpec = ScenarioContext['config']['overhead']['runs'][number];
+
+async function measureEmail(ctx: ScenarioContext, driver: EmailDriver, prefix: string, run: RunSpec, callMs: number) {
+  await ctx.emulator.clearRequests();
+  const requests: TimedRequest[] = [];
+  const result = await runLoad({ total: run.lifecycles, concurrency: run.concurrency }, async (i) => {
+    const tag = `${prefix}-${i}`;
+    const timer = new StepTimer();
+    await driver.lifecycle(inboundEmail(i, tag), timer);
+    for (const step of EMAIL_STEPS) requests.push({ kind: step, tag, ms: timer.of(step)[0] ?? Number.NaN });
+  });
+  assertMostlySucceeded(`scenario 3 ${prefix}`, result);
+  return overheads(requests, await ctx.emulator.requests(), callMs, result.completed, result.failed);
+}
+
+async function measureChat(ctx: ScenarioContext, driver: ChatDriver, prefix: string, run: RunSpec, callMs: number) {
+  await ctx.emulator.clearRequests();
+  const requests: TimedRequest[] = [];
+  const result = await runLoad({ total: run.chats, concurrency: run.concurrency }, async (i) => {
+    const tag = `${prefix}-${i}`;
+    const timer = new StepTimer();
+    const messages = chatMessages(tag);
+    await driver.chat(tag, messages, timer);
+    timer.of('message').forEach((msDone, k) => requests.push({ kind: 'message', tag: `${tag}-t${k + 1}`, ms: msDone }));
+  });
+  assertMostlySucceeded(`scenario 3 ${prefix}`, result);
+  return overheads(requests, await ctx.emulator.requests(), callMs, result.completed, result.failed);
+}
+
+/** The median direct round trip of one model call of `provider`, replaying the latest logged body. */
+async function calibrate(ctx: ScenarioContext, provider: 'openai' | 'gemini'): Promise<number> {
+  const sample = (await ctx.emulator.requests()).filter((r) => r.provider === provider && r.status === 200).at(-1);
+  if (!sample) throw new Error(`no ${provider} call in the emulator log to calibrate with`);
+  return directCallMs(ctx.emulator.url, sample);
+}
+
+type SystemKey = 'email' | 'langgraph' | 'helpdesk' | 'adk';
+
+/** Scenario 3: the same two workloads with a provider that takes `latencyMs` per call, sequentially and concurrently. */
+export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Section> {
+  const { config, emulator } = ctx;
+  const { latencyMs, runs } = config.overhead;
+  await emulator.setLatency(0);
+  const tag = `${ctx.runTag}-s3`;
+
+  const email = await ctx.shared('email-memory', () => startEmailReview({ emulatorUrl: emulator.url }));
+  const langgraph = await ctx.shared('langgraph', () => startLanggraphDevServer({ emulatorUrl: emulator.url }));
+  const helpdesk = await ctx.shared('helpdesk', () => startHelpdesk({ emulatorUrl: emulator.url }));
+  const adk = await ctx.shared('adk', () => startAdkApiServer({ emulatorUrl: emulator.url }));
+  const commands = [email, langgraph, helpdesk, adk].map((s) => s.process.commandLine);
+  const drivers = {
+    email: new EmailReviewDriver(email.url, 32),
+    langgraph: new LanggraphEmailDriver(langgraph.url, 32, langgraph.graphId),
+    helpdesk: new HelpdeskDriver(helpdesk.url, 32),
+    adk: new AdkChatDriver(adk.url, 32, adk.appName),
+  };
+  const results: Array<Record<SystemKey, Overheads>> = [];
+  let openAiMs = Number.NaN;
+  let geminiMs = Number.NaN;
+  try {
+    await warmUp(emailIteration(drivers.email, `${tag}-em-warm`), config.warmup);
+    await warmUp(emailIteration(drivers.langgraph, `${tag}-lg-warm`), config.warmup);
+    await warmUp(chatIteration(drivers.helpdesk, `${tag}-hd-warm`), config.warmup);
+    await warmUp(chatIteration(drivers.adk, `${tag}-adk-warm`), config.warmup);
+    // Warm at latency 0 (it is the same code path), then give the provider its realistic latency.
+    await emulator.setLatency(latencyMs);
+    openAiMs = await calibrate(ctx, 'openai');
+    geminiMs = await calibrate(ctx, 'gemini');
+    for (const [r, run] of runs.entries()) {
+      ctx.log(`scenario 3: latency ${latencyMs} ms, concurrency ${run.concurrency}: ${run.lifecycles} lifecycles, ${run.chats} chats per system`);
+      results.push({
+        email: await measureEmail(ctx, drivers.email, `${tag}-r${r}-em`, run, openAiMs),
+        langgraph: await measureEmail(ctx, drivers.langgraph, `${tag}-r${r}-lg`, run, openAiMs),
+        helpdesk: await measureChat(ctx, drivers.helpdesk, `${tag}-r${r}-hd`, run, geminiMs),
+        adk: await measureChat(ctx, drivers.adk, `${tag}-r${r}-adk`, run, geminiMs),
+      });
+    }
+  } finally {
+    for (const driver of Object.values(drivers)) driver.close();
+  }
+  await ctx.cleanup();
+
+  const label = (c: number) => (c === 1 ? 'sequential' : `concurrency ${c}`);
+  const row = (name: string, project: Overheads, peer: Overheads, kind: string) => {
+    const p = summarize(project.added.get(kind) ?? []);
+    const q = summarize(peer.added.get(kind) ?? []);
+    const calls = (o: Overheads) => summarize(o.calls.get(kind) ?? []).mean;
+    return [name, p.p50, p.p99, q.p50, q.p99, ratio(q.p50, p.p50), calls(project), calls(peer)];
+  };
+  const section: Section = {
+    id: 3,
+    title: `Overhead with a realistic provider (emulator latency ${latencyMs} ms per call)`,
+    commands,
+    tables: [
+      {
+        title: 'Time each request adds over its model calls, ms (p50 / p99)',
+        columns: ['request', 'project p50', 'project p99', 'peer p50', 'peer p99', 'peer ÷ project p50 (×)', 'model calls / request (project)', 'model calls / request (peer)'],
+        rows: runs.flatMap((run, r) => {
+          const res = results[r] as Record<SystemKey, Overheads>;
+          return [
+            ...EMAIL_STEPS.map((step) => row(`${label(run.concurrency)} · email ${step}`, res.email, res.langgraph, step)),
+            row(`${label(run.concurrency)} · every email request`, res.email, res.langgraph, 'all'),
+            row(`${label(run.concurrency)} · chat message`, res.helpdesk, res.adk, 'message'),
+          ];
+        }),
+      },
+      {
+        title: 'Iterations measured (completed / failed)',
+        decimals: 0,
+        columns: ['', 'project done', 'project failed', 'peer done', 'peer failed'],
+        rows: runs.flatMap((run, r) => {
+          const res = results[r] as Record<SystemKey, Overheads>;
+          return [
+            [`${label(run.concurrency)} · email lifecycles`, res.email.completed, res.email.failed, res.langgraph.completed, res.langgraph.failed],
+            [`${label(run.concurrency)} · chats`, res.helpdesk.completed, res.helpdesk.failed, res.adk.completed, res.adk.failed],
+          ];
+        }),
+      },
+    ],
+    notes: [
+      `Added time = request time − (its model calls × the direct round trip of one call). A direct call to the emulator, same body, sequential: OpenAI ${openAiMs.toFixed(1)} ms, Gemini ${geminiMs.toFixed(1)} ms (latency ${latencyMs} ms + the emulator's own work). Calls are attributed to requests by a tag in the text each request sends, found in the emulator's request log.`,
+      'Sequentially the added time is the service\'s own work per request; concurrently it also holds the wait behind the other requests\' work on the same event loop (and, on this shared 2-core machine, behind other processes).',
+      'The peers\' "email create" is POST /threads + POST /threads/{id}/runs/wait; its approve is the resume run. The peer\'s session create is not part of any message.',
+    ],
+    targets: [],
+  };
+
+  const targets: TargetCheck[] = [];
+  const profiled = new Set<string>();
+  for (const [r, run] of runs.entries()) {
+    const res = results[r] as Record<SystemKey, Overheads>;
+    for (const [service, key, label2] of [['email', 'email', 'request'], ['helpdesk', 'helpdesk', 'message']] as const) {
+      const target = addedTarget(
+        `${service === 'email' ? 'email-review' : 'helpdesk'}, ${label(run.concurrency)}: added time per ${label2} p50 < 5 ms and p99 < 25 ms`,
+        summarize(res[key].added.get('all') ?? []),
+      );
+      if (!target.met && !profiled.has(`${service}/${run.concurrency}`) && ctx.takeProfileSlot()) {
+        profiled.add(`${service}/${run.concurrency}`);
+        const count = service === 'email' ? run.lifecycles : run.chats;
+        target.profileWorkload = `${count} ${service === 'email' ? 'lifecycles' : 'chats'}, ${label(run.concurrency)}, provider latency ${latencyMs} ms`;
+        target.profile =
+          service === 'email'
+            ? await profileEmail(ctx, 'memory', count, run.concurrency)
+            : await profileHelpdesk(ctx, count, run.concurrency);
+      }
+      targets.push(target);
+    }
+  }
+  await emulator.setLatency(0);
+  section.targets = targets;
+  return section;
+}
+
+function addedTarget(target: string, s: Summary): TargetCheck {
+  const met = s.p50 < 5 && s.p99 < 25;
+  const over = [s.p50 >= 5 ? `p50 by ${(s.p50 - 5).toFixed(1)} ms` : '', s.p99 >= 25 ? `p99 by ${(s.p99 - 25).toFixed(1)} ms` : '']
+    .filter(Boolean)
+    .join(', ');
+  return { target, measured: `p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms`, met, ...(met ? {} : { shortfall: over }) };
+}

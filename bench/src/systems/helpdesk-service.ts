@@ -1,0 +1,32 @@
+import { freePort } from '../net/free-port.js';
+import { childEnv } from '../processes/child-env.js';
+import { launchService } from '../processes/child-service.js';
+import { paths } from '../repo-paths.js';
+import { LOG_LEVEL, type RunningSystem, type SystemOptions } from './system.js';
+
+export interface HelpdeskOptions extends SystemOptions {
+  maxSessions?: number;
+}
+
+/** `node apps/helpdesk/dist/server.js`, as deployed, pointed at the emulator. */
+export async function startHelpdesk(options: HelpdeskOptions): Promise<RunningSystem> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const extra: Record<string, string> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL,
+    AGENT_LLM_API_KEY: 'bench-key',
+    AGENT_LLM_BASE_URL: options.emulatorUrl,
+    ...(options.maxSessions ? { MAX_SESSIONS: String(options.maxSessions) } : {}),
+  };
+  const proc = await launchService({
+    name: 'helpdesk',
+    command: process.execPath,
+    args: [...(options.nodeFlags ?? []), paths.helpdeskServer],
+    env: childEnv(extra),
+    shownEnv: extra,
+    readyUrl: `${url}/readyz`,
+  });
+  return { label: 'project', url, process: proc, stop: () => proc.stop() };
+}

@@ -1,0 +1,74 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { BenchDatabase } from '../src/db/bench-database.js';
+import { runBench, type BenchOutcome } from '../src/run-bench.js';
+
+const databaseUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * The whole harness at tiny counts, so it never rots: every scenario runs against the real services
+ * and the real peers, and the report comes out with all its tables. No timing is asserted.
+ */
+describe('bench smoke run', () => {
+  let dir: string;
+  let outcome: BenchOutcome | undefined;
+  let markdown = '';
+
+  beforeAll(async () => {
+    if (!(await BenchDatabase.reachable(databaseUrl))) {
+      if (process.env.CI === 'true') throw new Error(`PostgreSQL is required in CI (${databaseUrl})`);
+      console.warn(`SKIPPING the bench smoke run: PostgreSQL is not reachable at ${databaseUrl}`);
+      return;
+    }
+    dir = await mkdtemp(join(tmpdir(), 'bench-smoke-'));
+    const outFile = join(dir, 'latest.md');
+    const config = loadConfig(['--scale', 'smoke', '--out', outFile], { TEST_DATABASE_URL: databaseUrl });
+    outcome = await runBench(config, 'jest bench smoke');
+    markdown = await readFile(outFile, 'utf8');
+  }, 300_000);
+
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('when the smoke run finishes, then no scenario failed', () => {
+    if (!outcome) return;
+    expect(outcome.failed).toEqual([]);
+  });
+
+  it('when the report is written, then it has the machine facts and a section for each of the four scenarios', () => {
+    if (!outcome) return;
+    expect(markdown).toMatch(/\| node \| v\d+/);
+    expect(markdown).toMatch(/\| cores \| \d+ ×/);
+    for (const id of [1, 2, 3, 4]) expect(markdown).toContain(`\n## ${id}. `);
+    expect(outcome.report.sections.map((s) => s.id)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('when a scenario reports, then each of its tables is in the file with numeric cells (n/a only for a peer)', () => {
+    if (!outcome) return;
+    for (const section of outcome.report.sections) {
+      expect(section.tables.length).toBeGreaterThan(0);
+      expect(section.targets.length).toBeGreaterThan(0);
+      for (const table of section.tables) {
+        expect(markdown).toContain(`**${table.title}**`);
+        expect(table.rows.length).toBeGreaterThan(0);
+        for (const row of table.rows) {
+          row.slice(1).forEach((cell, i) => {
+            const column = table.columns[i + 1] ?? '';
+            if (cell === 'n/a') expect(column.startsWith('project')).toBe(false);
+            else expect(Number.isFinite(cell)).toBe(true);
+          });
+        }
+      }
+    }
+  });
+
+  it('when a target is missed, then the report says by how much', () => {
+    if (!outcome) return;
+    for (const target of outcome.report.sections.flatMap((s) => s.targets)) {
+      if (!target.met) expect(target.shortfall).toBeTruthy();
+    }
+  });
+});
