@@ -1,4 +1,4 @@
-// Sums jest's JSON results over every package and prints "N passed, N failed".
+// Sums jest's JSON results over every package and prints "PASSED FAILED" for .ci/run to report.
 // Exits non-zero when anything failed or no package produced results.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,5 +27,5 @@ for (const root of roots) {
 }
 // A suite that crashed before running its tests counts as one failure so it cannot hide.
 failed += suitesFailed;
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${passed} ${failed}`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

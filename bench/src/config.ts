@@ -22,7 +22,10 @@ export interface BenchConfig {
   email: Record<'sequential' | 'concurrent8' | 'concurrent32', RunCounts>;
   chat: Record<'sequential' | 'concurrent8' | 'concurrent32', RunCounts>;
   /** Scenario 3: one run per entry, each with its own concurrency and counts. */
-  overhead: { latencyMs: number; runs: Array<{ concurrency: number; lifecycles: number; chats: number }> };
+  overhead: {
+    latencyMs: number;
+    runs: Array<{ concurrency: number; lifecycles: number; chats: number }>;
+  };
   growth: {
     /** Existing completed threads at the two measuring points. */
     emailThreads: [number, number];
@@ -137,7 +140,11 @@ function scaled(factor: number): typeof FULL {
     },
     overhead: {
       ...FULL.overhead,
-      runs: FULL.overhead.runs.map((r) => ({ ...r, lifecycles: n(r.lifecycles), chats: n(r.chats) })),
+      runs: FULL.overhead.runs.map((r) => ({
+        ...r,
+        lifecycles: n(r.lifecycles),
+        chats: n(r.chats),
+      })),
     },
     growth: {
       ...FULL.growth,
@@ -173,14 +180,23 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
   const e = envSchema.parse(env);
   const scale = values.scale ?? e.BENCH_SCALE;
   const factor = Number(scale);
-  const base = scale === 'smoke' ? SMOKE : scale === 'full' ? FULL : Number.isFinite(factor) && factor > 0 ? scaled(factor) : undefined;
-  if (!base) throw new Error(`BENCH_SCALE must be smoke, full or a positive factor, not "${scale}"`);
+  const base =
+    scale === 'smoke'
+      ? SMOKE
+      : scale === 'full'
+        ? FULL
+        : Number.isFinite(factor) && factor > 0
+          ? scaled(factor)
+          : undefined;
+  if (!base)
+    throw new Error(`BENCH_SCALE must be smoke, full or a positive factor, not "${scale}"`);
   const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4')
     .split(',')
     .map((s) => Number(s.trim()))
     .filter((n) => [1, 2, 3, 4].includes(n));
   const growth = { ...base.growth };
-  if (e.BENCH_HELPDESK_SESSIONS) growth.helpdeskSessions = [growth.helpdeskSessions[0], e.BENCH_HELPDESK_SESSIONS];
+  if (e.BENCH_HELPDESK_SESSIONS)
+    growth.helpdeskSessions = [growth.helpdeskSessions[0], e.BENCH_HELPDESK_SESSIONS];
   if (e.BENCH_EMAIL_THREADS) growth.emailThreads = [growth.emailThreads[0], e.BENCH_EMAIL_THREADS];
   return {
     ...base,
@@ -189,6 +205,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     scale,
     outFile: values.out ?? e.BENCH_OUT ?? paths.defaultReport,
     only,
-    databaseUrl: e.BENCH_DATABASE_URL ?? e.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    databaseUrl:
+      e.BENCH_DATABASE_URL ?? e.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   };
 }

@@ -13,7 +13,9 @@ export function machineFacts(): Record<string, string> {
   return {
     cores: `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown'}`,
     memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB total, ${(freemem() / 2 ** 30).toFixed(1)} GiB free at start`,
-    'load average at start (1/5/15 min)': loadavg().map((l) => l.toFixed(2)).join(' / '),
+    'load average at start (1/5/15 min)': loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' / '),
     os: `${osType()} ${release()}`,
     node: process.version,
     'PostgreSQL client': pgVersion,

@@ -13,7 +13,10 @@ import { providerOverheadScenario } from './scenarios/provider-overhead.js';
 import { ScenarioContext } from './scenarios/scenario-context.js';
 import { SystemPool } from './scenarios/system-pool.js';
 
-const SCENARIOS: Record<number, { title: string; run: (ctx: ScenarioContext) => Promise<Section> }> = {
+const SCENARIOS: Record<
+  number,
+  { title: string; run: (ctx: ScenarioContext) => Promise<Section> }
+> = {
   1: { title: 'Email lifecycle', run: emailLifecycleScenario },
   2: { title: 'Helpdesk chat', run: helpdeskChatScenario },
   3: { title: 'Overhead with a realistic provider', run: providerOverheadScenario },
@@ -32,7 +35,9 @@ export async function runBench(config: BenchConfig, command: string): Promise<Be
   const startedAt = new Date();
   const machine = machineFacts();
   if (!(await BenchDatabase.reachable(config.databaseUrl))) {
-    throw new Error(`PostgreSQL is not reachable at ${config.databaseUrl.replace(/:[^:@/]*@/, ':***@')} (set BENCH_DATABASE_URL)`);
+    throw new Error(
+      `PostgreSQL is not reachable at ${config.databaseUrl.replace(/:[^:@/]*@/, ':***@')} (set BENCH_DATABASE_URL)`,
+    );
   }
   const runTag = `r${Date.now().toString(36)}`;
   const emulator = await EmulatorProcess.start(0);
@@ -50,7 +55,14 @@ export async function runBench(config: BenchConfig, command: string): Promise<Be
       } catch (err) {
         failed.push(id);
         ctx.log(`scenario ${id} failed: ${(err as Error).stack ?? String(err)}`);
-        sections.push({ id, title: `${scenario.title} — FAILED`, tables: [], targets: [], commands: [], notes: [`The scenario failed: ${(err as Error).message}`] });
+        sections.push({
+          id,
+          title: `${scenario.title} — FAILED`,
+          tables: [],
+          targets: [],
+          commands: [],
+          notes: [`The scenario failed: ${(err as Error).message}`],
+        });
       } finally {
         await ctx.cleanup();
       }

@@ -1,8 +1,20 @@
 import { callsByTag, callTag } from '../src/emulator/call-attribution.js';
 import type { EmulatorRequest } from '../src/emulator/emulator-process.js';
 
-const gemini = (contents: unknown[]): EmulatorRequest => ({ provider: 'gemini', path: '/v1beta/models/m:generateContent', body: { contents }, status: 200, at: '' });
-const openai = (messages: unknown[]): EmulatorRequest => ({ provider: 'openai', path: '/v1/chat/completions', body: { messages }, status: 200, at: '' });
+const gemini = (contents: unknown[]): EmulatorRequest => ({
+  provider: 'gemini',
+  path: '/v1beta/models/m:generateContent',
+  body: { contents },
+  status: 200,
+  at: '',
+});
+const openai = (messages: unknown[]): EmulatorRequest => ({
+  provider: 'openai',
+  path: '/v1/chat/completions',
+  body: { messages },
+  status: 200,
+  at: '',
+});
 
 describe('model call attribution', () => {
   it('when a Gemini request carries earlier turns, then the call belongs to the last user text', () => {
@@ -17,7 +29,14 @@ describe('model call attribution', () => {
   });
 
   it('when an OpenAI request has the inbound email, then the call belongs to its Ref tag', () => {
-    expect(callTag(openai([{ role: 'system', content: 'x' }, { role: 'user', content: 'Hello\n\nRef: r1-s3-em-4' }]))).toBe('r1-s3-em-4');
+    expect(
+      callTag(
+        openai([
+          { role: 'system', content: 'x' },
+          { role: 'user', content: 'Hello\n\nRef: r1-s3-em-4' },
+        ]),
+      ),
+    ).toBe('r1-s3-em-4');
   });
 
   it('when calls are counted, then each tag gets its own number and untagged calls are ignored', () => {

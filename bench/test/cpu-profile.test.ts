@@ -6,8 +6,18 @@ const frame = (functionName: string, url: string) => ({ functionName, url, lineN
 const profile = {
   nodes: [
     { id: 1, callFrame: frame('(root)', ''), children: [2, 4, 5] },
-    { id: 2, callFrame: frame('handler', 'file:///work/main/apps/email-review/dist/routes/threads.js'), children: [3] },
-    { id: 3, callFrame: frame('query', 'file:///work/main/node_modules/.pnpm/pg@8/node_modules/pg/lib/client.js') },
+    {
+      id: 2,
+      callFrame: frame('handler', 'file:///work/main/apps/email-review/dist/routes/threads.js'),
+      children: [3],
+    },
+    {
+      id: 3,
+      callFrame: frame(
+        'query',
+        'file:///work/main/node_modules/.pnpm/pg@8/node_modules/pg/lib/client.js',
+      ),
+    },
     { id: 4, callFrame: frame('(idle)', '') },
     { id: 5, callFrame: frame('(garbage collector)', '') },
   ],
@@ -17,7 +27,9 @@ const profile = {
 
 describe('cpu profile summary', () => {
   it('when a script lives in node_modules, then its place is the package; in the repo, then the app', () => {
-    expect(placeOf('file:///x/node_modules/.pnpm/a/node_modules/@scope/pkg/index.js', 'f')).toBe('@scope/pkg');
+    expect(placeOf('file:///x/node_modules/.pnpm/a/node_modules/@scope/pkg/index.js', 'f')).toBe(
+      '@scope/pkg',
+    );
     expect(placeOf('file:///work/main/apps/helpdesk/dist/app.js', 'f')).toBe('apps/helpdesk');
     expect(placeOf('node:internal/timers', 'f')).toBe('node:internal');
   });
@@ -32,7 +44,9 @@ describe('cpu profile summary', () => {
         { name: 'GC', percent: 20 },
       ]),
     );
-    expect(summary.inclusiveByPlace).toEqual(expect.arrayContaining([{ name: 'apps/email-review', percent: 80 }]));
+    expect(summary.inclusiveByPlace).toEqual(
+      expect.arrayContaining([{ name: 'apps/email-review', percent: 80 }]),
+    );
   });
 
   it('when the first milliseconds are skipped, then their samples do not count', () => {

@@ -18,13 +18,16 @@ describe('bench smoke run', () => {
 
   beforeAll(async () => {
     if (!(await BenchDatabase.reachable(databaseUrl))) {
-      if (process.env.CI === 'true') throw new Error(`PostgreSQL is required in CI (${databaseUrl})`);
+      if (process.env.CI === 'true')
+        throw new Error(`PostgreSQL is required in CI (${databaseUrl})`);
       console.warn(`SKIPPING the bench smoke run: PostgreSQL is not reachable at ${databaseUrl}`);
       return;
     }
     dir = await mkdtemp(join(tmpdir(), 'bench-smoke-'));
     const outFile = join(dir, 'latest.md');
-    const config = loadConfig(['--scale', 'smoke', '--out', outFile], { TEST_DATABASE_URL: databaseUrl });
+    const config = loadConfig(['--scale', 'smoke', '--out', outFile], {
+      TEST_DATABASE_URL: databaseUrl,
+    });
     outcome = await runBench(config, 'jest bench smoke');
     markdown = await readFile(outFile, 'utf8');
   }, 300_000);

@@ -121,7 +121,10 @@ interface PageTrouble {
   dialogs: string[];
 }
 
-async function openPage(browser: Browser, url: string): Promise<{ page: Page; trouble: PageTrouble }> {
+async function openPage(
+  browser: Browser,
+  url: string,
+): Promise<{ page: Page; trouble: PageTrouble }> {
   const page = await browser.context.newPage();
   page.setDefaultTimeout(15_000);
   const trouble: PageTrouble = { consoleErrors: [], pageErrors: [], dialogs: [] };
@@ -137,8 +140,10 @@ async function openPage(browser: Browser, url: string): Promise<{ page: Page; tr
   return { page, trouble };
 }
 
-const threadItem = (page: Page, id: string) => page.locator(`a.thread-item[data-thread-id="${id}"]`);
-const openThread = (page: Page, id: string) => page.locator(`article.thread[data-thread-id="${id}"]`);
+const threadItem = (page: Page, id: string) =>
+  page.locator(`a.thread-item[data-thread-id="${id}"]`);
+const openThread = (page: Page, id: string) =>
+  page.locator(`article.thread[data-thread-id="${id}"]`);
 
 async function waitUntilIdle(page: Page, id: string): Promise<void> {
   await openThread(page, id).and(page.locator('[aria-busy="false"]')).waitFor();
@@ -164,121 +169,141 @@ describeInBrowser('review inbox in Chromium', () => {
     await stack?.close();
   }, BROWSER_TEST_TIMEOUT_MS);
 
-  test('when a reviewer edits, redrafts, approves and rejects in the page, then the API holds the states the page showed', async () => {
-    const billing = (await stack.api('POST', '/threads', { inbound: BILLING_EMAIL })).body;
-    const hostile = (await stack.api('POST', '/threads', { inbound: XSS_EMAIL })).body;
-    expect([billing.status, hostile.status]).toEqual(['awaiting_review', 'awaiting_review']);
+  test(
+    'when a reviewer edits, redrafts, approves and rejects in the page, then the API holds the states the page showed',
+    async () => {
+      const billing = (await stack.api('POST', '/threads', { inbound: BILLING_EMAIL })).body;
+      const hostile = (await stack.api('POST', '/threads', { inbound: XSS_EMAIL })).body;
+      expect([billing.status, hostile.status]).toEqual(['awaiting_review', 'awaiting_review']);
 
-    const { page, trouble } = await openPage(browser, stack.url);
+      const { page, trouble } = await openPage(browser, stack.url);
 
-    // The inbox: both threads, newest first, with the count.
-    await threadItem(page, billing.thread_id).waitFor();
-    const listed = await page.locator('a.thread-item').evaluateAll((links) =>
-      links.map((link) => link.getAttribute('data-thread-id')),
-    );
-    expect(listed).toEqual([hostile.thread_id, billing.thread_id]);
-    expect(await page.locator('[data-count="awaiting_review"]').textContent()).toBe('2');
-    await page.screenshot({ path: join(OUTPUT_DIR, 'inbox.png') });
+      // The inbox: both threads, newest first, with the count.
+      await threadItem(page, billing.thread_id).waitFor();
+      const listed = await page
+        .locator('a.thread-item')
+        .evaluateAll((links) => links.map((link) => link.getAttribute('data-thread-id')));
+      expect(listed).toEqual([hostile.thread_id, billing.thread_id]);
+      expect(await page.locator('[data-count="awaiting_review"]').textContent()).toBe('2');
+      await page.screenshot({ path: join(OUTPUT_DIR, 'inbox.png') });
 
-    // The hostile email renders as text: no element, no script run, no dialog.
-    await threadItem(page, hostile.thread_id).click();
-    await waitUntilIdle(page, hostile.thread_id);
-    const inboundText = await page.locator('#inbound-text').textContent();
-    expect(inboundText).toContain('<script>alert(1)</script>');
-    expect(inboundText).toContain('<img src=x onerror=alert(2)>');
-    expect(await page.locator('img').count()).toBe(0);
-    expect(await page.locator('#detail script').count()).toBe(0);
-    expect(await threadItem(page, hostile.thread_id).locator('.item-snippet').textContent()).toContain(
-      '<script>alert(1)</script>',
-    );
+      // The hostile email renders as text: no element, no script run, no dialog.
+      await threadItem(page, hostile.thread_id).click();
+      await waitUntilIdle(page, hostile.thread_id);
+      const inboundText = await page.locator('#inbound-text').textContent();
+      expect(inboundText).toContain('<script>alert(1)</script>');
+      expect(inboundText).toContain('<img src=x onerror=alert(2)>');
+      expect(await page.locator('img').count()).toBe(0);
+      expect(await page.locator('#detail script').count()).toBe(0);
+      expect(
+        await threadItem(page, hostile.thread_id).locator('.item-snippet').textContent(),
+      ).toContain('<script>alert(1)</script>');
 
-    // Edit by text, saved with Ctrl+Enter.
-    const ownText = 'Hello,\n\nI have sent you a password reset link. It is valid for one hour.\n\nBest regards,\nSupport';
-    await page.locator('#draft').fill(ownText);
-    await page.locator('#draft').press('Control+Enter');
-    await page.locator('[data-field="revision"]', { hasText: 'Revision 2' }).waitFor();
-    await waitUntilIdle(page, hostile.thread_id);
-    expect(await page.locator('#notice').textContent()).toBe('Draft saved as revision 2.');
-    const edited = (await stack.api('GET', `/threads/${hostile.thread_id}`)).body;
-    expect(edited).toMatchObject({ status: 'awaiting_review', revision: 2, draft: ownText });
+      // Edit by text, saved with Ctrl+Enter.
+      const ownText =
+        'Hello,\n\nI have sent you a password reset link. It is valid for one hour.\n\nBest regards,\nSupport';
+      await page.locator('#draft').fill(ownText);
+      await page.locator('#draft').press('Control+Enter');
+      await page.locator('[data-field="revision"]', { hasText: 'Revision 2' }).waitFor();
+      await waitUntilIdle(page, hostile.thread_id);
+      expect(await page.locator('#notice').textContent()).toBe('Draft saved as revision 2.');
+      const edited = (await stack.api('GET', `/threads/${hostile.thread_id}`)).body;
+      expect(edited).toMatchObject({ status: 'awaiting_review', revision: 2, draft: ownText });
 
-    // Open the other thread with the keyboard, then ask for a redraft; the model is slowed
-    // down for that one call so the busy state is there to be seen.
-    await threadItem(page, billing.thread_id).focus();
-    await page.keyboard.press('Enter');
-    await waitUntilIdle(page, billing.thread_id);
-    stack.emulator.faults.add({ provider: 'openai', count: 1, kind: 'delay', delayMs: 2000 });
-    await page.locator('#instructions').fill('Shorter, and say the refund takes 5 business days.');
-    await page.locator('#redraft').click();
-    await page.locator('#busy:not([hidden])').waitFor();
-    expect(await openThread(page, billing.thread_id).getAttribute('aria-busy')).toBe('true');
-    expect(await page.locator('#draft').isDisabled()).toBe(true);
-    await waitUntilIdle(page, billing.thread_id);
-    expect(await page.locator('#busy').isHidden()).toBe(true);
-    const redrafted = (await stack.api('GET', `/threads/${billing.thread_id}`)).body;
-    expect(redrafted).toMatchObject({ status: 'awaiting_review', revision: 2 });
-    expect(await page.locator('[data-field="revision"]').textContent()).toBe('Revision 2');
-    expect(await page.locator('#draft').inputValue()).toBe(redrafted.draft);
-    expect(await page.locator('#instructions').inputValue()).toBe('');
-    await page.screenshot({ path: join(OUTPUT_DIR, 'thread.png') });
+      // Open the other thread with the keyboard, then ask for a redraft; the model is slowed
+      // down for that one call so the busy state is there to be seen.
+      await threadItem(page, billing.thread_id).focus();
+      await page.keyboard.press('Enter');
+      await waitUntilIdle(page, billing.thread_id);
+      stack.emulator.faults.add({ provider: 'openai', count: 1, kind: 'delay', delayMs: 2000 });
+      await page
+        .locator('#instructions')
+        .fill('Shorter, and say the refund takes 5 business days.');
+      await page.locator('#redraft').click();
+      await page.locator('#busy:not([hidden])').waitFor();
+      expect(await openThread(page, billing.thread_id).getAttribute('aria-busy')).toBe('true');
+      expect(await page.locator('#draft').isDisabled()).toBe(true);
+      await waitUntilIdle(page, billing.thread_id);
+      expect(await page.locator('#busy').isHidden()).toBe(true);
+      const redrafted = (await stack.api('GET', `/threads/${billing.thread_id}`)).body;
+      expect(redrafted).toMatchObject({ status: 'awaiting_review', revision: 2 });
+      expect(await page.locator('[data-field="revision"]').textContent()).toBe('Revision 2');
+      expect(await page.locator('#draft').inputValue()).toBe(redrafted.draft);
+      expect(await page.locator('#instructions').inputValue()).toBe('');
+      await page.screenshot({ path: join(OUTPUT_DIR, 'thread.png') });
 
-    // Approve the redrafted one, reject the edited one.
-    await page.locator('#approve').click();
-    await openThread(page, billing.thread_id).and(page.locator('[data-status="sent"]')).waitFor();
-    const shownSent = await page.locator('[data-field="status"]').textContent();
-    await threadItem(page, hostile.thread_id).click();
-    await waitUntilIdle(page, hostile.thread_id);
-    await page.locator('#reject').click();
-    await openThread(page, hostile.thread_id).and(page.locator('[data-status="rejected"]')).waitFor();
-    const shownRejected = await page.locator('[data-field="status"]').textContent();
+      // Approve the redrafted one, reject the edited one.
+      await page.locator('#approve').click();
+      await openThread(page, billing.thread_id).and(page.locator('[data-status="sent"]')).waitFor();
+      const shownSent = await page.locator('[data-field="status"]').textContent();
+      await threadItem(page, hostile.thread_id).click();
+      await waitUntilIdle(page, hostile.thread_id);
+      await page.locator('#reject').click();
+      await openThread(page, hostile.thread_id)
+        .and(page.locator('[data-status="rejected"]'))
+        .waitFor();
+      const shownRejected = await page.locator('[data-field="status"]').textContent();
 
-    const sent = (await stack.api('GET', `/threads/${billing.thread_id}`)).body;
-    const rejected = (await stack.api('GET', `/threads/${hostile.thread_id}`)).body;
-    expect([shownSent, sent.status]).toEqual(['Sent', 'sent']);
-    expect(sent.sent_at).not.toBeNull();
-    expect(sent.draft).toBe(redrafted.draft);
-    expect([shownRejected, rejected.status]).toEqual(['Rejected', 'rejected']);
+      const sent = (await stack.api('GET', `/threads/${billing.thread_id}`)).body;
+      const rejected = (await stack.api('GET', `/threads/${hostile.thread_id}`)).body;
+      expect([shownSent, sent.status]).toEqual(['Sent', 'sent']);
+      expect(sent.sent_at).not.toBeNull();
+      expect(sent.draft).toBe(redrafted.draft);
+      expect([shownRejected, rejected.status]).toEqual(['Rejected', 'rejected']);
 
-    // The tabs moved them: none left to review, one under Sent, one under Rejected.
-    await page.locator('[data-count="awaiting_review"]', { hasText: /^0$/ }).waitFor();
-    expect(await page.locator('[data-count="sent"]').textContent()).toBe('1');
-    expect(await page.locator('[data-count="rejected"]').textContent()).toBe('1');
-    await page.locator('#tab-sent').click();
-    await threadItem(page, billing.thread_id).waitFor();
-    await page.keyboard.press('ArrowRight');
-    expect(await page.locator('#tab-rejected').getAttribute('aria-selected')).toBe('true');
-    await threadItem(page, hostile.thread_id).waitFor();
+      // The tabs moved them: none left to review, one under Sent, one under Rejected.
+      await page.locator('[data-count="awaiting_review"]', { hasText: /^0$/ }).waitFor();
+      expect(await page.locator('[data-count="sent"]').textContent()).toBe('1');
+      expect(await page.locator('[data-count="rejected"]').textContent()).toBe('1');
+      await page.locator('#tab-sent').click();
+      await threadItem(page, billing.thread_id).waitFor();
+      await page.keyboard.press('ArrowRight');
+      expect(await page.locator('#tab-rejected').getAttribute('aria-selected')).toBe('true');
+      await threadItem(page, hostile.thread_id).waitFor();
 
-    // A phone-width viewport shows one pane and needs no sideways scrolling.
-    await page.setViewportSize({ width: 390, height: 844 });
-    const pageWidth = await page.locator('html').evaluate((html) => html.scrollWidth);
-    expect(pageWidth).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: join(OUTPUT_DIR, 'thread-phone.png') });
+      // A phone-width viewport shows one pane and needs no sideways scrolling.
+      await page.setViewportSize({ width: 390, height: 844 });
+      const pageWidth = await page.locator('html').evaluate((html) => html.scrollWidth);
+      expect(pageWidth).toBeLessThanOrEqual(390);
+      await page.screenshot({ path: join(OUTPUT_DIR, 'thread-phone.png') });
 
-    expect(trouble).toEqual({ consoleErrors: [], pageErrors: [], dialogs: [] });
-    await page.close();
-  }, BROWSER_TEST_TIMEOUT_MS);
+      expect(trouble).toEqual({ consoleErrors: [], pageErrors: [], dialogs: [] });
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 
-  test('when someone else acted first, then the page says so in words and shows the real state', async () => {
-    const thread = (await stack.api('POST', '/threads', { inbound: BILLING_EMAIL })).body;
-    const { page, trouble } = await openPage(browser, `${stack.url}/#/threads/${thread.thread_id}`);
-    await waitUntilIdle(page, thread.thread_id);
+  test(
+    'when someone else acted first, then the page says so in words and shows the real state',
+    async () => {
+      const thread = (await stack.api('POST', '/threads', { inbound: BILLING_EMAIL })).body;
+      const { page, trouble } = await openPage(
+        browser,
+        `${stack.url}/#/threads/${thread.thread_id}`,
+      );
+      await waitUntilIdle(page, thread.thread_id);
 
-    expect((await stack.api('POST', `/threads/${thread.thread_id}/approve`, {})).status).toBe(200);
-    await page.locator('#reject').click();
+      expect((await stack.api('POST', `/threads/${thread.thread_id}/approve`, {})).status).toBe(
+        200,
+      );
+      await page.locator('#reject').click();
 
-    const alert = page.locator('#notice[role="alert"]');
-    await alert.waitFor();
-    expect(await alert.textContent()).toMatch(/^Could not reject the thread: someone else acted on this thread first/);
-    await openThread(page, thread.thread_id).and(page.locator('[data-status="sent"]')).waitFor();
-    expect(await page.locator('#reject').count()).toBe(0);
-    expect((await stack.api('GET', `/threads/${thread.thread_id}`)).body.status).toBe('sent');
+      const alert = page.locator('#notice[role="alert"]');
+      await alert.waitFor();
+      expect(await alert.textContent()).toMatch(
+        /^Could not reject the thread: someone else acted on this thread first/,
+      );
+      await openThread(page, thread.thread_id).and(page.locator('[data-status="sent"]')).waitFor();
+      expect(await page.locator('#reject').count()).toBe(0);
+      expect((await stack.api('GET', `/threads/${thread.thread_id}`)).body.status).toBe('sent');
 
-    // The browser itself logs the 409 response; nothing else may appear.
-    expect(trouble.consoleErrors.filter((text) => !/status of 409/.test(text))).toEqual([]);
-    expect(trouble.pageErrors).toEqual([]);
-    await page.close();
-  }, BROWSER_TEST_TIMEOUT_MS);
+      // The browser itself logs the 409 response; nothing else may appear.
+      expect(trouble.consoleErrors.filter((text) => !/status of 409/.test(text))).toEqual([]);
+      expect(trouble.pageErrors).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 });
 
 describeInBrowser('review inbox in Chromium, with API_TOKEN set', () => {
@@ -296,43 +321,51 @@ describeInBrowser('review inbox in Chromium, with API_TOKEN set', () => {
     await stack?.close();
   }, BROWSER_TEST_TIMEOUT_MS);
 
-  test('when the page and its assets are fetched without a token, then they are served with a strict CSP while the API answers 401', async () => {
-    for (const path of ['/', '/index.html', '/assets/app.js', '/assets/styles.css']) {
-      const response = await fetch(`${stack.url}${path}`);
-      expect([path, response.status]).toEqual([path, 200]);
-      expect(response.headers.get('content-security-policy')).toBe(REVIEW_INBOX_CSP);
-      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    }
-    expect(REVIEW_INBOX_CSP).toContain("script-src 'self'");
-    expect((await fetch(`${stack.url}/threads`)).status).toBe(401);
-  }, BROWSER_TEST_TIMEOUT_MS);
+  test(
+    'when the page and its assets are fetched without a token, then they are served with a strict CSP while the API answers 401',
+    async () => {
+      for (const path of ['/', '/index.html', '/assets/app.js', '/assets/styles.css']) {
+        const response = await fetch(`${stack.url}${path}`);
+        expect([path, response.status]).toEqual([path, 200]);
+        expect(response.headers.get('content-security-policy')).toBe(REVIEW_INBOX_CSP);
+        expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      }
+      expect(REVIEW_INBOX_CSP).toContain("script-src 'self'");
+      expect((await fetch(`${stack.url}/threads`)).status).toBe(401);
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 
-  test('when the service needs a token, then the page asks once per tab session and then works', async () => {
-    const thread = (await stack.api('POST', '/threads', { inbound: BILLING_EMAIL })).body;
-    const { page, trouble } = await openPage(browser, stack.url);
+  test(
+    'when the service needs a token, then the page asks once per tab session and then works',
+    async () => {
+      const thread = (await stack.api('POST', '/threads', { inbound: BILLING_EMAIL })).body;
+      const { page, trouble } = await openPage(browser, stack.url);
 
-    const dialog = page.locator('#token-dialog[open]');
-    await dialog.waitFor();
-    await page.locator('#token-input').fill('wrong-token');
-    await page.locator('#token-input').press('Enter');
-    await page.locator('#token-reason', { hasText: 'That token was not accepted' }).waitFor();
-    await page.locator('#token-input').fill(token);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await threadItem(page, thread.thread_id).waitFor();
-    expect(await dialog.count()).toBe(0);
+      const dialog = page.locator('#token-dialog[open]');
+      await dialog.waitFor();
+      await page.locator('#token-input').fill('wrong-token');
+      await page.locator('#token-input').press('Enter');
+      await page.locator('#token-reason', { hasText: 'That token was not accepted' }).waitFor();
+      await page.locator('#token-input').fill(token);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await threadItem(page, thread.thread_id).waitFor();
+      expect(await dialog.count()).toBe(0);
 
-    // A reload in the same tab keeps the token: no second prompt, and actions work.
-    await page.reload();
-    await threadItem(page, thread.thread_id).click();
-    await waitUntilIdle(page, thread.thread_id);
-    await page.locator('#approve').click();
-    await openThread(page, thread.thread_id).and(page.locator('[data-status="sent"]')).waitFor();
-    expect(await dialog.count()).toBe(0);
-    expect((await stack.api('GET', `/threads/${thread.thread_id}`)).body.status).toBe('sent');
+      // A reload in the same tab keeps the token: no second prompt, and actions work.
+      await page.reload();
+      await threadItem(page, thread.thread_id).click();
+      await waitUntilIdle(page, thread.thread_id);
+      await page.locator('#approve').click();
+      await openThread(page, thread.thread_id).and(page.locator('[data-status="sent"]')).waitFor();
+      expect(await dialog.count()).toBe(0);
+      expect((await stack.api('GET', `/threads/${thread.thread_id}`)).body.status).toBe('sent');
 
-    // Only the calls refused before a valid token was entered show up as console errors.
-    expect(trouble.consoleErrors.filter((text) => !/status of 401/.test(text))).toEqual([]);
-    expect(trouble.pageErrors).toEqual([]);
-    await page.close();
-  }, BROWSER_TEST_TIMEOUT_MS);
+      // Only the calls refused before a valid token was entered show up as console errors.
+      expect(trouble.consoleErrors.filter((text) => !/status of 401/.test(text))).toEqual([]);
+      expect(trouble.pageErrors).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 });

@@ -49,7 +49,8 @@ export class BenchDatabase {
    * as a long-running deployment's autovacuum would have left them, not as empty ones.
    */
   async vacuumAnalyze(): Promise<void> {
-    for (const name of await this.tables()) await this.pool.query(`VACUUM ANALYZE ${this.qualified(name)}`);
+    for (const name of await this.tables())
+      await this.pool.query(`VACUUM ANALYZE ${this.qualified(name)}`);
   }
 
   /** Live rows and bytes on disk (heap, TOAST and indexes) of every table in the schema. */
@@ -71,7 +72,9 @@ export class BenchDatabase {
 
   /** Threads in the service's index table. */
   async threadCount(): Promise<number> {
-    const result = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.qualified('email_threads')}`);
+    const result = await this.pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM ${this.qualified('email_threads')}`,
+    );
     return Number(result.rows[0]?.n ?? 0);
   }
 
@@ -86,7 +89,10 @@ export class BenchDatabase {
        FROM pg_stat_user_tables WHERE schemaname = $1`,
       [this.schema],
     );
-    return { writes: Number(result.rows[0]?.writes ?? 0), scans: Number(result.rows[0]?.scans ?? 0) };
+    return {
+      writes: Number(result.rows[0]?.writes ?? 0),
+      scans: Number(result.rows[0]?.scans ?? 0),
+    };
   }
 
   /** Any thread the service recorded as sent: the template for `cloneThread`. */
@@ -115,7 +121,11 @@ export class BenchDatabase {
         [copies],
       );
       for (const name of await this.tables()) {
-        const columns = await client.query<{ column_name: string; data_type: string; column_default: string | null }>(
+        const columns = await client.query<{
+          column_name: string;
+          data_type: string;
+          column_default: string | null;
+        }>(
           `SELECT column_name, data_type, column_default FROM information_schema.columns
            WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`,
           [this.schema, name],
@@ -125,8 +135,10 @@ export class BenchDatabase {
         const select = copied.map((c) => {
           const col = `t."${c.column_name}"`;
           if (c.column_name === 'thread_id') return 'ids.id';
-          if (c.data_type === 'jsonb' || c.data_type === 'json') return `replace(${col}::text, $1, ids.id)::${c.data_type}`;
-          if (c.data_type === 'text' || c.data_type === 'character varying') return `replace(${col}, $1, ids.id)`;
+          if (c.data_type === 'jsonb' || c.data_type === 'json')
+            return `replace(${col}::text, $1, ids.id)::${c.data_type}`;
+          if (c.data_type === 'text' || c.data_type === 'character varying')
+            return `replace(${col}, $1, ids.id)`;
           return col;
         });
         await client.query(

@@ -32,12 +32,18 @@ export class AdkChatDriver implements ChatDriver {
         this.client.expect(
           'POST',
           '/run',
-          { appName: this.appName, userId: USER_ID, sessionId: session.id, newMessage: { role: 'user', parts: [{ text }] } },
+          {
+            appName: this.appName,
+            userId: USER_ID,
+            sessionId: session.id,
+            newMessage: { role: 'user', parts: [{ text }] },
+          },
           [200],
         ),
       )) as AdkEvent[];
       const failure = events.find((e) => e.errorCode);
-      if (failure) throw new Error(`run failed: ${failure.errorCode} ${failure.errorMessage ?? ''}`);
+      if (failure)
+        throw new Error(`run failed: ${failure.errorCode} ${failure.errorMessage ?? ''}`);
       const replied = events.some((e) => e.content?.parts?.some((p) => p.text));
       if (!replied) throw new Error('run answered without any text');
     }

@@ -19,5 +19,8 @@ export const MESSAGES_PER_CHAT = SCRIPT.length;
 
 /** The `turns` messages of one chat, each tagged so the emulator log can attribute model calls. */
 export function chatMessages(chatTag: string, turns = SCRIPT.length): string[] {
-  return Array.from({ length: turns }, (_, i) => `${SCRIPT[i % SCRIPT.length] ?? ''} (ref ${chatTag}-t${i + 1})`);
+  return Array.from(
+    { length: turns },
+    (_, i) => `${SCRIPT[i % SCRIPT.length] ?? ''} (ref ${chatTag}-t${i + 1})`,
+  );
 }

@@ -25,7 +25,9 @@ export class LanggraphEmailDriver implements EmailDriver {
 
   async lifecycle(inbound: string, timer: StepTimer): Promise<void> {
     const threadId = await timer.time('create', async () => {
-      const thread = (await this.client.expect('POST', '/threads', {}, [200])) as { thread_id: string };
+      const thread = (await this.client.expect('POST', '/threads', {}, [200])) as {
+        thread_id: string;
+      };
       const run = (await this.client.expect(
         'POST',
         `/threads/${thread.thread_id}/runs/wait`,
@@ -39,7 +41,9 @@ export class LanggraphEmailDriver implements EmailDriver {
       this.client.expect('GET', `/threads/${threadId}/state`, undefined, [200]),
     )) as StateBody;
     if (!state.next.includes('send') || !state.values.reply) {
-      throw new Error(`thread is not paused before send with a draft (next: ${JSON.stringify(state.next)})`);
+      throw new Error(
+        `thread is not paused before send with a draft (next: ${JSON.stringify(state.next)})`,
+      );
     }
     const final = (await timer.time('approve', () =>
       this.client.expect(
@@ -49,7 +53,8 @@ export class LanggraphEmailDriver implements EmailDriver {
         [200],
       ),
     )) as Record<string, unknown>;
-    if (final.__error__ || !final.sent) throw new Error(`resume did not send: ${JSON.stringify(final).slice(0, 200)}`);
+    if (final.__error__ || !final.sent)
+      throw new Error(`resume did not send: ${JSON.stringify(final).slice(0, 200)}`);
   }
 
   close(): void {

@@ -28,7 +28,9 @@ export function callTag(request: EmulatorRequest): string | undefined {
   }
   for (const message of (request.body as OpenAiBody).messages ?? []) {
     if (message.role !== 'user') continue;
-    const tag = REF.exec(typeof message.content === 'string' ? message.content : JSON.stringify(message.content))?.[1];
+    const tag = REF.exec(
+      typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
+    )?.[1];
     if (tag) return tag;
   }
   return undefined;

@@ -7,8 +7,15 @@ import type { EmulatorRequest } from './emulator-process.js';
  * is sent straight to the emulator `samples` times, one after another, and the median kept. This
  * is the "model call" that the services' added time is measured over.
  */
-export async function directCallMs(emulatorUrl: string, request: EmulatorRequest, samples = 15): Promise<number> {
-  const client = new JsonClient(emulatorUrl, 1, { authorization: 'Bearer bench-key', 'x-goog-api-key': 'bench-key' });
+export async function directCallMs(
+  emulatorUrl: string,
+  request: EmulatorRequest,
+  samples = 15,
+): Promise<number> {
+  const client = new JsonClient(emulatorUrl, 1, {
+    authorization: 'Bearer bench-key',
+    'x-goog-api-key': 'bench-key',
+  });
   const times: number[] = [];
   try {
     for (let i = 0; i < samples; i += 1) {

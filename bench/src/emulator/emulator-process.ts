@@ -50,7 +50,12 @@ export class EmulatorProcess {
   }
 
   async requests(): Promise<EmulatorRequest[]> {
-    return (await this.control.expect('GET', '/_emulator/requests', undefined, [200])) as EmulatorRequest[];
+    return (await this.control.expect(
+      'GET',
+      '/_emulator/requests',
+      undefined,
+      [200],
+    )) as EmulatorRequest[];
   }
 
   async stop(): Promise<void> {

@@ -43,7 +43,9 @@ export class JsonClient {
           headers: {
             accept: 'application/json',
             ...this.headers,
-            ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+            ...(payload
+              ? { 'content-type': 'application/json', 'content-length': payload.length }
+              : {}),
           },
         },
         (res) => {
@@ -70,7 +72,8 @@ export class JsonClient {
   /** Sends and throws HttpStatusError unless the status is one of `expected`. */
   async expect(method: string, path: string, body: unknown, expected: number[]): Promise<unknown> {
     const res = await this.send(method, path, body);
-    if (!expected.includes(res.status)) throw new HttpStatusError(method, path, res.status, res.body);
+    if (!expected.includes(res.status))
+      throw new HttpStatusError(method, path, res.status, res.body);
     return res.body;
   }
 

@@ -3,7 +3,16 @@
  * service behaves behind our back (jest's NODE_OPTIONS, a DATABASE_URL that `adk api_server` would
  * silently use as its session store, a stray PORT), plus the given variables.
  */
-const DROPPED = ['NODE_OPTIONS', 'DATABASE_URL', 'DATABASE_SCHEMA', 'PORT', 'HOST', 'LOG_LEVEL', 'API_TOKEN', 'JEST_WORKER_ID'];
+const DROPPED = [
+  'NODE_OPTIONS',
+  'DATABASE_URL',
+  'DATABASE_SCHEMA',
+  'PORT',
+  'HOST',
+  'LOG_LEVEL',
+  'API_TOKEN',
+  'JEST_WORKER_ID',
+];
 
 export function childEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};

@@ -55,7 +55,9 @@ export async function launchService(options: LaunchOptions): Promise<ServiceProc
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   let hasExited = false;
   void exited.then(() => (hasExited = true));
   const pid = child.pid;
@@ -76,16 +78,22 @@ export async function launchService(options: LaunchOptions): Promise<ServiceProc
     await waitUntilReady(options, () => hasExited);
   } catch (err) {
     await service.stop(2_000);
-    throw new Error(`${(err as Error).message}\n--- ${options.name} output ---\n${service.outputTail()}`);
+    throw new Error(
+      `${(err as Error).message}\n--- ${options.name} output ---\n${service.outputTail()}`,
+    );
   }
   return service;
 }
 
 /** `VAR=value … command args`, with paths inside the repo shown relative to its root. */
 function commandLine(options: LaunchOptions): string {
-  const env = Object.entries(options.shownEnv ?? {}).map(([k, v]) => `${k}=${v.replace(/:\/\/([^:@/]+):[^@]*@/, '://$1:***@')}`);
+  const env = Object.entries(options.shownEnv ?? {}).map(
+    ([k, v]) => `${k}=${v.replace(/:\/\/([^:@/]+):[^@]*@/, '://$1:***@')}`,
+  );
   const command = options.command === process.execPath ? 'node' : options.command;
-  return [...env, command, ...options.args].map((part) => part.replaceAll(`${repoRoot}/`, '')).join(' ');
+  return [...env, command, ...options.args]
+    .map((part) => part.replaceAll(`${repoRoot}/`, ''))
+    .join(' ');
 }
 
 async function waitUntilReady(options: LaunchOptions, hasExited: () => boolean): Promise<void> {
@@ -101,7 +109,9 @@ async function waitUntilReady(options: LaunchOptions, hasExited: () => boolean):
     }
     await delay(100);
   }
-  throw new Error(`${options.name} was not ready at ${options.readyUrl} within ${options.readyTimeoutMs ?? 60_000} ms`);
+  throw new Error(
+    `${options.name} was not ready at ${options.readyUrl} within ${options.readyTimeoutMs ?? 60_000} ms`,
+  );
 }
 
 async function stopGroup(

@@ -3,7 +3,11 @@ import { join } from 'node:path';
 
 /** The parts of V8's .cpuprofile format (written by `node --cpu-prof`) that the summary reads. */
 interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }>;
   samples: number[];
   timeDeltas: number[];
 }
@@ -59,12 +63,16 @@ export interface SummaryOptions {
 }
 
 /** Self time per place and per function, ignoring idle time. */
-export function summarizeProfile(profile: CpuProfile, options: SummaryOptions = {}): ProfileSummary {
+export function summarizeProfile(
+  profile: CpuProfile,
+  options: SummaryOptions = {},
+): ProfileSummary {
   const topN = options.topN ?? 12;
   const skipUs = (options.skipMs ?? 0) * 1000;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parentOf.set(child, node.id);
   const selfUs = new Map<number, number>();
   let elapsedUs = 0;
   profile.samples.forEach((id, i) => {
@@ -101,11 +109,16 @@ export function summarizeProfile(profile: CpuProfile, options: SummaryOptions = 
 }
 
 /** Reads the (single, or the largest) .cpuprofile written into `dir` and summarizes it. */
-export async function summarizeProfileDir(dir: string, options: SummaryOptions = {}): Promise<ProfileSummary> {
+export async function summarizeProfileDir(
+  dir: string,
+  options: SummaryOptions = {},
+): Promise<ProfileSummary> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'));
   if (files.length === 0) throw new Error(`no .cpuprofile in ${dir}`);
   const summaries = await Promise.all(
-    files.map(async (f) => summarizeProfile(JSON.parse(await readFile(join(dir, f), 'utf8')) as CpuProfile, options)),
+    files.map(async (f) =>
+      summarizeProfile(JSON.parse(await readFile(join(dir, f), 'utf8')) as CpuProfile, options),
+    ),
   );
   return summaries.sort((a, b) => b.busyMs - a.busyMs)[0] as ProfileSummary;
 }

@@ -17,13 +17,26 @@ export function markdownTable(table: Table): string {
 }
 
 function targetLines(target: TargetCheck): string[] {
-  const lines = [`- ${target.met ? '✅ met' : '❌ missed'} — ${target.target}: measured ${target.measured}${target.shortfall ? ` (short by ${target.shortfall})` : ''}.`];
+  const lines = [
+    `- ${target.met ? '✅ met' : '❌ missed'} — ${target.target}: measured ${target.measured}${target.shortfall ? ` (short by ${target.shortfall})` : ''}.`,
+  ];
   if (target.explanation) lines.push(`  - ${target.explanation}`);
   if (target.profile) {
-    const places = target.profile.byPlace.slice(0, 8).map((e) => `${e.name} ${e.percent.toFixed(1)} %`).join(', ');
-    const fns = target.profile.topFunctions.slice(0, 8).map((e) => `\`${e.name}\` ${e.percent.toFixed(1)} %`).join('; ');
-    const inclusive = target.profile.inclusiveByPlace.slice(0, 10).map((e) => `${e.name} ${e.percent.toFixed(0)} %`).join(', ');
-    lines.push(`  - Profile (\`node --cpu-prof\` on the project's service after a warm-up, ${target.profileWorkload ?? ''}; ${target.profile.busyMs.toFixed(0)} ms busy CPU). Self time by place: ${places}.`);
+    const places = target.profile.byPlace
+      .slice(0, 8)
+      .map((e) => `${e.name} ${e.percent.toFixed(1)} %`)
+      .join(', ');
+    const fns = target.profile.topFunctions
+      .slice(0, 8)
+      .map((e) => `\`${e.name}\` ${e.percent.toFixed(1)} %`)
+      .join('; ');
+    const inclusive = target.profile.inclusiveByPlace
+      .slice(0, 10)
+      .map((e) => `${e.name} ${e.percent.toFixed(0)} %`)
+      .join(', ');
+    lines.push(
+      `  - Profile (\`node --cpu-prof\` on the project's service after a warm-up, ${target.profileWorkload ?? ''}; ${target.profile.busyMs.toFixed(0)} ms busy CPU). Self time by place: ${places}.`,
+    );
     lines.push(`  - Time with the place anywhere on the stack (callees included): ${inclusive}.`);
     lines.push(`  - Hottest functions (self time): ${fns}.`);
   }
@@ -33,10 +46,18 @@ function targetLines(target: TargetCheck): string[] {
 function sectionMarkdown(section: Section): string {
   const parts = [`## ${section.id}. ${section.title}`, ''];
   for (const table of section.tables) parts.push(markdownTable(table), '');
-  if (section.targets.length) parts.push('Targets:', '', ...section.targets.flatMap(targetLines), '');
+  if (section.targets.length)
+    parts.push('Targets:', '', ...section.targets.flatMap(targetLines), '');
   if (section.notes.length) parts.push(...section.notes.map((n) => `- ${n}`), '');
   if (section.commands.length) {
-    parts.push('Systems started for this scenario (exact command lines):', '', '```', ...section.commands, '```', '');
+    parts.push(
+      'Systems started for this scenario (exact command lines):',
+      '',
+      '```',
+      ...section.commands,
+      '```',
+      '',
+    );
   }
   return parts.join('\n');
 }
@@ -44,10 +65,13 @@ function sectionMarkdown(section: Section): string {
 export function reportMarkdown(report: Report): string {
   const facts = Object.entries(report.machine).map(([k, v]) => `| ${k} | ${v} |`);
   const summary = report.sections.flatMap((s) =>
-    s.targets.map((t) => `| ${s.id} | ${t.target} | ${t.measured} | ${t.met ? 'met' : `missed${t.shortfall ? ` (short by ${t.shortfall})` : ''}`} |`),
+    s.targets.map(
+      (t) =>
+        `| ${s.id} | ${t.target} | ${t.measured} | ${t.met ? 'met' : `missed${t.shortfall ? ` (short by ${t.shortfall})` : ''}`} |`,
+    ),
   );
   return [
-    '# Benchmarks: the project vs the frameworks\' own API servers',
+    "# Benchmarks: the project vs the frameworks' own API servers",
     '',
     `Produced by \`${report.command}\` (scale \`${report.scale}\`), started ${report.startedAt}, took ${(report.durationMs / 60_000).toFixed(1)} min.`,
     'Quote the ratios, not the absolute times: the machine is shared and noisy. Every system gets the same provider emulator',

@@ -26,7 +26,9 @@ export async function emailGrowth(ctx: ScenarioContext): Promise<GrowthPart> {
   const tag = `${ctx.runTag}-s4e`;
   await emulator.setLatency(0);
   const db = await ctx.database('s4');
-  const service = await ctx.start(startEmailReview({ emulatorUrl: emulator.url, database: { url: db.url, schema: db.schema } }));
+  const service = await ctx.start(
+    startEmailReview({ emulatorUrl: emulator.url, database: { url: db.url, schema: db.schema } }),
+  );
   const driver = new EmailReviewDriver(service.url, 64);
   const notes: string[] = [];
   let rate1 = 0;
@@ -35,7 +37,10 @@ export async function emailGrowth(ctx: ScenarioContext): Promise<GrowthPart> {
   try {
     await warmUp(emailIteration(driver, `${tag}-warm`), config.warmup);
     // Storage per thread, from an otherwise empty schema: every thread in it completed.
-    const seeded = await runLoad({ total: small, concurrency: config.growth.seedConcurrency }, emailIteration(driver, `${tag}-seed`));
+    const seeded = await runLoad(
+      { total: small, concurrency: config.growth.seedConcurrency },
+      emailIteration(driver, `${tag}-seed`),
+    );
     assertMostlySucceeded('scenario 4 seeding', seeded);
     const totals = await db.totals();
     const threads = await db.threadCount();
@@ -47,7 +52,10 @@ export async function emailGrowth(ctx: ScenarioContext): Promise<GrowthPart> {
 
     await db.vacuumAnalyze();
     ctx.log(`scenario 4: email lifecycles at ${threads} existing threads`);
-    const at1 = await runLoad({ total: measure, concurrency: 8, maxMs: config.maxRunMs * 2 }, emailIteration(driver, `${tag}-m1`));
+    const at1 = await runLoad(
+      { total: measure, concurrency: 8, maxMs: config.maxRunMs * 2 },
+      emailIteration(driver, `${tag}-m1`),
+    );
     assertMostlySucceeded('scenario 4 at small', at1);
     rate1 = at1.perSecond;
 
@@ -55,9 +63,14 @@ export async function emailGrowth(ctx: ScenarioContext): Promise<GrowthPart> {
     const apiEstimateMs = (1000 * missing) / Math.max(seedRate, 0.001);
     if (missing > 0 && apiEstimateMs <= config.growth.seedApiBudgetMs) {
       const started = performance.now();
-      const more = await runLoad({ total: missing, concurrency: config.growth.seedConcurrency }, emailIteration(driver, `${tag}-seed2`));
+      const more = await runLoad(
+        { total: missing, concurrency: config.growth.seedConcurrency },
+        emailIteration(driver, `${tag}-seed2`),
+      );
       assertMostlySucceeded('scenario 4 seeding', more);
-      notes.push(`The remaining ${missing} threads were seeded through the API too (${((performance.now() - started) / 1000).toFixed(1)} s).`);
+      notes.push(
+        `The remaining ${missing} threads were seeded through the API too (${((performance.now() - started) / 1000).toFixed(1)} s).`,
+      );
     } else if (missing > 0) {
       const template = await db.completedThreadId();
       const started = performance.now();
@@ -69,7 +82,10 @@ export async function emailGrowth(ctx: ScenarioContext): Promise<GrowthPart> {
     await db.vacuumAnalyze();
     const existing = await db.threadCount();
     ctx.log(`scenario 4: email lifecycles at ${existing} existing threads`);
-    const at2 = await runLoad({ total: measure, concurrency: 8, maxMs: config.maxRunMs * 2 }, emailIteration(driver, `${tag}-m2`));
+    const at2 = await runLoad(
+      { total: measure, concurrency: 8, maxMs: config.maxRunMs * 2 },
+      emailIteration(driver, `${tag}-m2`),
+    );
     assertMostlySucceeded('scenario 4 at large', at2);
     rate2 = at2.perSecond;
   } finally {
@@ -83,7 +99,10 @@ export async function emailGrowth(ctx: ScenarioContext): Promise<GrowthPart> {
   let peerBytes = Number.NaN;
   try {
     const peerCount = Math.min(measure, 48);
-    const run = await runLoad({ total: peerCount, concurrency: 8, maxMs: config.maxRunMs * 2 }, emailIteration(peerDriver, `${tag}-peer`));
+    const run = await runLoad(
+      { total: peerCount, concurrency: 8, maxMs: config.maxRunMs * 2 },
+      emailIteration(peerDriver, `${tag}-peer`),
+    );
     assertMostlySucceeded('scenario 4 peer', run);
     peerBytes = (await peer.storeBytes()) / run.completed;
   } finally {
@@ -97,7 +116,9 @@ export async function emailGrowth(ctx: ScenarioContext): Promise<GrowthPart> {
     target: `lifecycles/s at ${large} existing threads within 10 % of that at ${small}`,
     measured: `${(100 * growthRatio).toFixed(0)} % (${rate2.toFixed(1)} vs ${rate1.toFixed(1)} lifecycles/s)`,
     met: growthRatio >= 0.9,
-    ...(growthRatio >= 0.9 ? {} : { shortfall: `${(90 - 100 * growthRatio).toFixed(0)} percentage points` }),
+    ...(growthRatio >= 0.9
+      ? {}
+      : { shortfall: `${(90 - 100 * growthRatio).toFixed(0)} percentage points` }),
   };
   if (!target.met && ctx.takeProfileSlot()) {
     target.profileWorkload = `${config.profileIterations} lifecycles at concurrency 8 on a fresh schema (PostgreSQL)`;
@@ -116,11 +137,17 @@ export async function emailGrowth(ctx: ScenarioContext): Promise<GrowthPart> {
     ],
     tables: [
       {
-        title: 'email-review with PostgreSQL: storage per completed thread and throughput as threads pile up',
+        title:
+          'email-review with PostgreSQL: storage per completed thread and throughput as threads pile up',
         columns: ['', 'project (PostgreSQL)', 'LangGraph dev server', 'peer ÷ project (×)'],
         rows: [
           ['rows per completed thread', storage.rows / Math.max(storage.threads, 1), 'n/a', 'n/a'],
-          ['bytes per completed thread', storage.bytes / Math.max(storage.threads, 1), peerBytes, ratio(peerBytes, storage.bytes / Math.max(storage.threads, 1))],
+          [
+            'bytes per completed thread',
+            storage.bytes / Math.max(storage.threads, 1),
+            peerBytes,
+            ratio(peerBytes, storage.bytes / Math.max(storage.threads, 1)),
+          ],
           [`lifecycles/s at concurrency 8, ${small} existing threads`, rate1, 'n/a', 'n/a'],
           [`lifecycles/s at concurrency 8, ${large} existing threads`, rate2, 'n/a', 'n/a'],
           [`${large} ÷ ${small} (%)`, 100 * growthRatio, 'n/a', 'n/a'],

@@ -8,7 +8,14 @@ import { startEmailReview } from '../systems/email-review-service.js';
 import { startLanggraphDevServer } from '../systems/langgraph-dev-server.js';
 import { profileService } from './profile-service.js';
 import type { ScenarioContext } from './scenario-context.js';
-import { assertMostlySucceeded, emailIteration, measuredRun, ratio, warmUp, type MeasuredRun } from './workloads.js';
+import {
+  assertMostlySucceeded,
+  emailIteration,
+  measuredRun,
+  ratio,
+  warmUp,
+  type MeasuredRun,
+} from './workloads.js';
 
 const SYSTEMS = ['memory', 'postgres', 'peer'] as const;
 type SystemKey = (typeof SYSTEMS)[number];
@@ -26,11 +33,15 @@ export async function emailLifecycleScenario(ctx: ScenarioContext): Promise<Sect
   const { config, emulator } = ctx;
   await emulator.setLatency(0);
   const db = await ctx.database('s1');
-  const memory = await ctx.shared('email-memory', () => startEmailReview({ emulatorUrl: emulator.url }));
+  const memory = await ctx.shared('email-memory', () =>
+    startEmailReview({ emulatorUrl: emulator.url }),
+  );
   const postgres = await ctx.start(
     startEmailReview({ emulatorUrl: emulator.url, database: { url: db.url, schema: db.schema } }),
   );
-  const peer = await ctx.shared('langgraph', () => startLanggraphDevServer({ emulatorUrl: emulator.url }));
+  const peer = await ctx.shared('langgraph', () =>
+    startLanggraphDevServer({ emulatorUrl: emulator.url }),
+  );
   const systems = { memory, postgres, peer };
   const drivers: Record<SystemKey, EmailDriver> = {
     memory: new EmailReviewDriver(memory.url, 64),
@@ -40,7 +51,8 @@ export async function emailLifecycleScenario(ctx: ScenarioContext): Promise<Sect
   const results = new Map<string, MeasuredRun>();
   let postgresLifecycles = config.warmup;
   try {
-    for (const key of SYSTEMS) await warmUp(emailIteration(drivers[key], `${ctx.runTag}-s1-warm-${key}`), config.warmup);
+    for (const key of SYSTEMS)
+      await warmUp(emailIteration(drivers[key], `${ctx.runTag}-s1-warm-${key}`), config.warmup);
     for (const mode of MODES) {
       // Systems take turns at each concurrency, so a burst of noise on the shared machine hits one row, not one column.
       for (const key of SYSTEMS) {
@@ -75,7 +87,15 @@ export async function emailLifecycleScenario(ctx: ScenarioContext): Promise<Sect
     tables: [
       {
         title: 'Lifecycles per second',
-        columns: ['', 'project (memory)', 'project (PostgreSQL)', 'LangGraph dev server', 'memory ÷ peer (×)', 'PostgreSQL ÷ peer (×)', 'PostgreSQL ÷ memory (%)'],
+        columns: [
+          '',
+          'project (memory)',
+          'project (PostgreSQL)',
+          'LangGraph dev server',
+          'memory ÷ peer (×)',
+          'PostgreSQL ÷ peer (×)',
+          'PostgreSQL ÷ memory (%)',
+        ],
         rows: MODES.map((m) => [
           m.label,
           rate(m.key, 'memory'),
@@ -87,18 +107,45 @@ export async function emailLifecycleScenario(ctx: ScenarioContext): Promise<Sect
         ]),
       },
       {
-        title: 'Latency per request, ms (p50 / p99); the peer\'s create is POST /threads + POST /threads/{id}/runs/wait',
-        columns: ['', 'memory p50', 'memory p99', 'PostgreSQL p50', 'PostgreSQL p99', 'peer p50', 'peer p99', 'peer ÷ memory p50 (×)'],
+        title:
+          "Latency per request, ms (p50 / p99); the peer's create is POST /threads + POST /threads/{id}/runs/wait",
+        columns: [
+          '',
+          'memory p50',
+          'memory p99',
+          'PostgreSQL p50',
+          'PostgreSQL p99',
+          'peer p50',
+          'peer p99',
+          'peer ÷ memory p50 (×)',
+        ],
         rows: MODES.flatMap((m) =>
           EMAIL_STEPS.map((step) => {
             const s = (key: SystemKey) => summarize(get(m.key, key).steps.of(step));
-            return [`${m.label} · ${step}`, s('memory').p50, s('memory').p99, s('postgres').p50, s('postgres').p99, s('peer').p50, s('peer').p99, ratio(s('peer').p50, s('memory').p50)];
+            return [
+              `${m.label} · ${step}`,
+              s('memory').p50,
+              s('memory').p99,
+              s('postgres').p50,
+              s('postgres').p99,
+              s('peer').p50,
+              s('peer').p99,
+              ratio(s('peer').p50, s('memory').p50),
+            ];
           }),
         ),
       },
       {
-        title: 'CPU time the system used per lifecycle, ms (all its processes; less noisy than rates on a shared machine)',
-        columns: ['', 'project (memory)', 'project (PostgreSQL)', 'LangGraph dev server', 'peer ÷ memory (×)', 'PostgreSQL ÷ memory (×)'],
+        title:
+          'CPU time the system used per lifecycle, ms (all its processes; less noisy than rates on a shared machine)',
+        columns: [
+          '',
+          'project (memory)',
+          'project (PostgreSQL)',
+          'LangGraph dev server',
+          'peer ÷ memory (×)',
+          'PostgreSQL ÷ memory (×)',
+        ],
         rows: MODES.map((m) => [
           m.label,
           cpu(m.key, 'memory'),
@@ -111,8 +158,19 @@ export async function emailLifecycleScenario(ctx: ScenarioContext): Promise<Sect
       {
         title: 'Lifecycles measured (completed / failed)',
         decimals: 0,
-        columns: ['', 'memory done', 'memory failed', 'PostgreSQL done', 'PostgreSQL failed', 'peer done', 'peer failed'],
-        rows: MODES.map((m) => [m.label, ...SYSTEMS.flatMap((k) => [get(m.key, k).completed, get(m.key, k).failed])]),
+        columns: [
+          '',
+          'memory done',
+          'memory failed',
+          'PostgreSQL done',
+          'PostgreSQL failed',
+          'peer done',
+          'peer failed',
+        ],
+        rows: MODES.map((m) => [
+          m.label,
+          ...SYSTEMS.flatMap((k) => [get(m.key, k).completed, get(m.key, k).failed]),
+        ]),
       },
     ],
     notes: [
@@ -127,8 +185,18 @@ export async function emailLifecycleScenario(ctx: ScenarioContext): Promise<Sect
   const c8Ratio = ratio(rate('concurrent8', 'memory'), rate('concurrent8', 'peer'));
   const pgShare = ratio(rate('concurrent8', 'postgres'), rate('concurrent8', 'memory'));
   const targets: Array<TargetCheck & { profileOn?: 'memory' | 'postgres' }> = [
-    check('≥ 20× the LangGraph dev server\'s lifecycles/s sequentially (memory)', seqRatio, 20, 'memory'),
-    check('≥ 5× the LangGraph dev server\'s lifecycles/s at concurrency 8 (memory)', c8Ratio, 5, 'memory'),
+    check(
+      "≥ 20× the LangGraph dev server's lifecycles/s sequentially (memory)",
+      seqRatio,
+      20,
+      'memory',
+    ),
+    check(
+      "≥ 5× the LangGraph dev server's lifecycles/s at concurrency 8 (memory)",
+      c8Ratio,
+      5,
+      'memory',
+    ),
     {
       target: 'PostgreSQL ≥ 75 % of memory-mode lifecycles/s at concurrency 8',
       measured: `${(100 * pgShare).toFixed(0)} %`,
@@ -163,7 +231,12 @@ function check(target: string, value: number, goal: number, profileOn: 'memory' 
     target,
     measured: `${value.toFixed(1)}×`,
     met,
-    ...(met ? {} : { shortfall: `${(goal - value).toFixed(1)}× (${(100 * (1 - value / goal)).toFixed(0)} %)`, profileOn }),
+    ...(met
+      ? {}
+      : {
+          shortfall: `${(goal - value).toFixed(1)}× (${(100 * (1 - value / goal)).toFixed(0)} %)`,
+          profileOn,
+        }),
   };
 }
 
@@ -187,7 +260,10 @@ export async function profileEmail(
       const driver = new EmailReviewDriver(system.url, 16);
       try {
         const total = warm ? Math.max(8, Math.ceil(iterations / 10)) : iterations;
-        await runLoad({ total, concurrency }, emailIteration(driver, `${ctx.runTag}-prof-${mode}-${warm ? 'w' : 'm'}`));
+        await runLoad(
+          { total, concurrency },
+          emailIteration(driver, `${ctx.runTag}-prof-${mode}-${warm ? 'w' : 'm'}`),
+        );
       } finally {
         driver.close();
       }

@@ -9,7 +9,8 @@ export async function growthScenario(ctx: ScenarioContext): Promise<Section> {
   const helpdesk = await helpdeskGrowth(ctx);
   return {
     id: 4,
-    title: 'Growth: storage and throughput as threads pile up; memory and prompt size as sessions do',
+    title:
+      'Growth: storage and throughput as threads pile up; memory and prompt size as sessions do',
     tables: [...email.tables, ...helpdesk.tables],
     notes: [...email.notes, ...helpdesk.notes],
     targets: [...email.targets, ...helpdesk.targets],

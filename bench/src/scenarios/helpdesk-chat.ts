@@ -8,7 +8,14 @@ import { startAdkApiServer } from '../systems/adk-api-server.js';
 import { startHelpdesk } from '../systems/helpdesk-service.js';
 import { profileService } from './profile-service.js';
 import type { ScenarioContext } from './scenario-context.js';
-import { assertMostlySucceeded, chatIteration, measuredRun, ratio, warmUp, type MeasuredRun } from './workloads.js';
+import {
+  assertMostlySucceeded,
+  chatIteration,
+  measuredRun,
+  ratio,
+  warmUp,
+  type MeasuredRun,
+} from './workloads.js';
 
 const SYSTEMS = ['project', 'peer'] as const;
 type SystemKey = (typeof SYSTEMS)[number];
@@ -31,7 +38,8 @@ export async function helpdeskChatScenario(ctx: ScenarioContext): Promise<Sectio
   };
   const results = new Map<string, MeasuredRun>();
   try {
-    for (const key of SYSTEMS) await warmUp(chatIteration(drivers[key], `${ctx.runTag}-s2-warm-${key}`), config.warmup);
+    for (const key of SYSTEMS)
+      await warmUp(chatIteration(drivers[key], `${ctx.runTag}-s2-warm-${key}`), config.warmup);
     for (const mode of MODES) {
       for (const key of SYSTEMS) {
         const counts = config.chat[mode.key];
@@ -54,7 +62,9 @@ export async function helpdeskChatScenario(ctx: ScenarioContext): Promise<Sectio
   const get = (mode: string, key: SystemKey) => results.get(`${mode}/${key}`) as MeasuredRun;
   const cpu = (mode: string, key: SystemKey) => get(mode, key).cpuMsPerIteration;
   const rate = (mode: string, key: SystemKey) => get(mode, key).perSecond;
-  const sessionCreate = MODES.map((m) => `${m.label} ${summarize(get(m.key, 'peer').steps.of('session')).p50.toFixed(1)} ms`).join(', ');
+  const sessionCreate = MODES.map(
+    (m) => `${m.label} ${summarize(get(m.key, 'peer').steps.of('session')).p50.toFixed(1)} ms`,
+  ).join(', ');
   const section: Section = {
     id: 2,
     title: `Helpdesk chat (sessions of ${MESSAGES_PER_CHAT} messages: billing, technical, escalation, billing, technical), emulator latency 0`,
@@ -63,30 +73,65 @@ export async function helpdeskChatScenario(ctx: ScenarioContext): Promise<Sectio
       {
         title: 'Chats per second',
         columns: ['', 'project', 'adk api_server', 'project ÷ peer (×)'],
-        rows: MODES.map((m) => [m.label, rate(m.key, 'project'), rate(m.key, 'peer'), ratio(rate(m.key, 'project'), rate(m.key, 'peer'))]),
+        rows: MODES.map((m) => [
+          m.label,
+          rate(m.key, 'project'),
+          rate(m.key, 'peer'),
+          ratio(rate(m.key, 'project'), rate(m.key, 'peer')),
+        ]),
       },
       {
         title: 'Latency, ms (p50 / p99): one message (POST /chat vs POST /run), and a whole chat',
-        columns: ['', 'project p50', 'project p99', 'peer p50', 'peer p99', 'peer ÷ project p50 (×)'],
+        columns: [
+          '',
+          'project p50',
+          'project p99',
+          'peer p50',
+          'peer p99',
+          'peer ÷ project p50 (×)',
+        ],
         rows: MODES.flatMap((m) => {
           const msg = (key: SystemKey) => summarize(get(m.key, key).steps.of('message'));
           const chat = (key: SystemKey) => summarize(get(m.key, key).iterations);
           return [
-            [`${m.label} · message`, msg('project').p50, msg('project').p99, msg('peer').p50, msg('peer').p99, ratio(msg('peer').p50, msg('project').p50)],
-            [`${m.label} · chat`, chat('project').p50, chat('project').p99, chat('peer').p50, chat('peer').p99, ratio(chat('peer').p50, chat('project').p50)],
+            [
+              `${m.label} · message`,
+              msg('project').p50,
+              msg('project').p99,
+              msg('peer').p50,
+              msg('peer').p99,
+              ratio(msg('peer').p50, msg('project').p50),
+            ],
+            [
+              `${m.label} · chat`,
+              chat('project').p50,
+              chat('project').p99,
+              chat('peer').p50,
+              chat('peer').p99,
+              ratio(chat('peer').p50, chat('project').p50),
+            ],
           ];
         }),
       },
       {
-        title: 'CPU time the system used per chat, ms (all its processes; less noisy than rates on a shared machine)',
+        title:
+          'CPU time the system used per chat, ms (all its processes; less noisy than rates on a shared machine)',
         columns: ['', 'project', 'adk api_server', 'peer ÷ project (×)'],
-        rows: MODES.map((m) => [m.label, cpu(m.key, 'project'), cpu(m.key, 'peer'), ratio(cpu(m.key, 'peer'), cpu(m.key, 'project'))]),
+        rows: MODES.map((m) => [
+          m.label,
+          cpu(m.key, 'project'),
+          cpu(m.key, 'peer'),
+          ratio(cpu(m.key, 'peer'), cpu(m.key, 'project')),
+        ]),
       },
       {
         title: 'Chats measured (completed / failed)',
         decimals: 0,
         columns: ['', 'project done', 'project failed', 'peer done', 'peer failed'],
-        rows: MODES.map((m) => [m.label, ...SYSTEMS.flatMap((k) => [get(m.key, k).completed, get(m.key, k).failed])]),
+        rows: MODES.map((m) => [
+          m.label,
+          ...SYSTEMS.flatMap((k) => [get(m.key, k).completed, get(m.key, k).failed]),
+        ]),
       },
     ],
     notes: [
@@ -98,10 +143,12 @@ export async function helpdeskChatScenario(ctx: ScenarioContext): Promise<Sectio
 
   const c8 = ratio(rate('concurrent8', 'project'), rate('concurrent8', 'peer'));
   const target: TargetCheck = {
-    target: '≥ 1.3× adk api_server\'s chats/s at concurrency 8',
+    target: "≥ 1.3× adk api_server's chats/s at concurrency 8",
     measured: `${c8.toFixed(2)}×`,
     met: c8 >= 1.3,
-    ...(c8 >= 1.3 ? {} : { shortfall: `${(1.3 - c8).toFixed(2)}× (${(100 * (1 - c8 / 1.3)).toFixed(0)} %)` }),
+    ...(c8 >= 1.3
+      ? {}
+      : { shortfall: `${(1.3 - c8).toFixed(2)}× (${(100 * (1 - c8 / 1.3)).toFixed(0)} %)` }),
   };
   if (!target.met && ctx.takeProfileSlot()) {
     target.profileWorkload = `${config.profileIterations} chats at concurrency 8`;
@@ -112,7 +159,11 @@ export async function helpdeskChatScenario(ctx: ScenarioContext): Promise<Sectio
 }
 
 /** Where the project's helpdesk spends its CPU over a fixed number of chats at concurrency 8. */
-export async function profileHelpdesk(ctx: ScenarioContext, iterations = ctx.config.profileIterations, concurrency = 8) {
+export async function profileHelpdesk(
+  ctx: ScenarioContext,
+  iterations = ctx.config.profileIterations,
+  concurrency = 8,
+) {
   const summary = await profileService(
     ctx,
     (nodeFlags) => startHelpdesk({ emulatorUrl: ctx.emulator.url, nodeFlags }),
@@ -120,7 +171,10 @@ export async function profileHelpdesk(ctx: ScenarioContext, iterations = ctx.con
       const driver = new HelpdeskDriver(system.url, 16);
       try {
         const total = warm ? Math.max(8, Math.ceil(iterations / 10)) : iterations;
-        await runLoad({ total, concurrency }, chatIteration(driver, `${ctx.runTag}-prof-chat-${warm ? 'w' : 'm'}`));
+        await runLoad(
+          { total, concurrency },
+          chatIteration(driver, `${ctx.runTag}-prof-chat-${warm ? 'w' : 'm'}`),
+        );
       } finally {
         driver.close();
       }

@@ -33,7 +33,12 @@ async function chats(driver: ChatDriver, tag: string, count: number): Promise<vo
  * Prompt tokens of each turn of one long session: the sum over the turn's model calls of the
  * request body's characters ÷ 4 (the emulator's own usage count), read from its log after each turn.
  */
-async function promptTokensPerTurn(ctx: ScenarioContext, driver: ChatDriver, tag: string, turns: number): Promise<number[]> {
+async function promptTokensPerTurn(
+  ctx: ScenarioContext,
+  driver: ChatDriver,
+  tag: string,
+  turns: number,
+): Promise<number[]> {
   const tokens: number[] = [];
   await ctx.emulator.clearRequests();
   const timer = new StepTimer(async (step) => {
@@ -43,7 +48,8 @@ async function promptTokensPerTurn(ctx: ScenarioContext, driver: ChatDriver, tag
     await ctx.emulator.clearRequests();
   });
   await driver.chat(tag, chatMessages(tag, turns), timer);
-  if (tokens.length !== turns) throw new Error(`long session answered ${tokens.length} of ${turns} turns`);
+  if (tokens.length !== turns)
+    throw new Error(`long session answered ${tokens.length} of ${turns} turns`);
   return tokens;
 }
 
@@ -91,9 +97,13 @@ export async function helpdeskGrowth(ctx: ScenarioContext): Promise<GrowthPart> 
     await warmUp(chatIteration(peerDriver, `${tag}-pwarm`), config.warmup);
     peerTokens = await promptTokensPerTurn(ctx, peerDriver, `${tag}-plong`, longSessionTurns);
     const before = await settledRss(peer, config.growth.settleMs);
-    const run = await runLoad({ total: peerSessions, concurrency: 32 }, chatIteration(peerDriver, `${tag}-p`));
+    const run = await runLoad(
+      { total: peerSessions, concurrency: 32 },
+      chatIteration(peerDriver, `${tag}-p`),
+    );
     assertMostlySucceeded('scenario 4 peer sessions', run);
-    peerSlope = ((await settledRss(peer, config.growth.settleMs)) - before) / MB / (run.completed / 1000);
+    peerSlope =
+      ((await settledRss(peer, config.growth.settleMs)) - before) / MB / (run.completed / 1000);
   } finally {
     peerDriver.close();
   }
@@ -113,7 +123,9 @@ export async function helpdeskGrowth(ctx: ScenarioContext): Promise<GrowthPart> 
       target: `helpdesk resident memory flat past MAX_SESSIONS=${maxSessions} (RSS after ${large} sessions within 10 % of after ${small})`,
       measured: `${(last / MB).toFixed(0)} MB vs ${(first / MB).toFixed(0)} MB (${(100 * memRatio).toFixed(1)} %)`,
       met: memRatio <= 1.1,
-      ...(memRatio <= 1.1 ? {} : { shortfall: `${(100 * memRatio - 110).toFixed(1)} percentage points` }),
+      ...(memRatio <= 1.1
+        ? {}
+        : { shortfall: `${(100 * memRatio - 110).toFixed(1)} percentage points` }),
     },
     {
       target: `prompt tokens at turn ${longSessionTurns} ≤ 2× turn 1 of one session`,
@@ -137,10 +149,30 @@ export async function helpdeskGrowth(ctx: ScenarioContext): Promise<GrowthPart> 
         rows: [
           [`RSS after ${small} sessions (MB)`, first / MB, 'n/a', 'n/a'],
           [`RSS after ${large} sessions (MB)`, last / MB, 'n/a', 'n/a'],
-          ['RSS growth per 1k more sessions (MB)', projectSlope, peerSlope, ratio(peerSlope, projectSlope)],
-          ['prompt tokens at turn 1', t1(projectTokens), t1(peerTokens), ratio(t1(peerTokens), t1(projectTokens))],
-          [`prompt tokens at turn ${longSessionTurns}`, tN(projectTokens), tN(peerTokens), ratio(tN(peerTokens), tN(projectTokens))],
-          [`turn ${longSessionTurns} ÷ turn 1 (×)`, tokenRatio, ratio(tN(peerTokens), t1(peerTokens)), 'n/a'],
+          [
+            'RSS growth per 1k more sessions (MB)',
+            projectSlope,
+            peerSlope,
+            ratio(peerSlope, projectSlope),
+          ],
+          [
+            'prompt tokens at turn 1',
+            t1(projectTokens),
+            t1(peerTokens),
+            ratio(t1(peerTokens), t1(projectTokens)),
+          ],
+          [
+            `prompt tokens at turn ${longSessionTurns}`,
+            tN(projectTokens),
+            tN(peerTokens),
+            ratio(tN(peerTokens), tN(projectTokens)),
+          ],
+          [
+            `turn ${longSessionTurns} ÷ turn 1 (×)`,
+            tokenRatio,
+            ratio(tN(peerTokens), t1(peerTokens)),
+            'n/a',
+          ],
         ],
       },
     ],

@@ -18,7 +18,13 @@ import { startLanggraphDevServer } from '../systems/langgraph-dev-server.js';
 import { profileEmail } from './email-lifecycle.js';
 import { profileHelpdesk } from './helpdesk-chat.js';
 import type { ScenarioContext } from './scenario-context.js';
-import { assertMostlySucceeded, chatIteration, emailIteration, ratio, warmUp } from './workloads.js';
+import {
+  assertMostlySucceeded,
+  chatIteration,
+  emailIteration,
+  ratio,
+  warmUp,
+} from './workloads.js';
 
 /** One request, its duration, and the tag its model calls carry. */
 interface TimedRequest {
@@ -36,7 +42,13 @@ interface Overheads {
   failed: number;
 }
 
-function overheads(requests: TimedRequest[], log: EmulatorRequest[], callMs: number, completed: number, failed: number): Overheads {
+function overheads(
+  requests: TimedRequest[],
+  log: EmulatorRequest[],
+  callMs: number,
+  completed: number,
+  failed: number,
+): Overheads {
   const byTag = callsByTag(log);
   const added = new Map<string, number[]>();
   const calls = new Map<string, number[]>();
@@ -53,20 +65,42 @@ function overheads(requests: TimedRequest[], log: EmulatorRequest[], callMs: num
 
 type RunSpec = ScenarioContext['config']['overhead']['runs'][number];
 
-async function measureEmail(ctx: ScenarioContext, driver: EmailDriver, prefix: string, run: RunSpec, callMs: number) {
+async function measureEmail(
+  ctx: ScenarioContext,
+  driver: EmailDriver,
+  prefix: string,
+  run: RunSpec,
+  callMs: number,
+) {
   await ctx.emulator.clearRequests();
   const requests: TimedRequest[] = [];
-  const result = await runLoad({ total: run.lifecycles, concurrency: run.concurrency }, async (i) => {
-    const tag = `${prefix}-${i}`;
-    const timer = new StepTimer();
-    await driver.lifecycle(inboundEmail(i, tag), timer);
-    for (const step of EMAIL_STEPS) requests.push({ kind: step, tag, ms: timer.of(step)[0] ?? Number.NaN });
-  });
+  const result = await runLoad(
+    { total: run.lifecycles, concurrency: run.concurrency },
+    async (i) => {
+      const tag = `${prefix}-${i}`;
+      const timer = new StepTimer();
+      await driver.lifecycle(inboundEmail(i, tag), timer);
+      for (const step of EMAIL_STEPS)
+        requests.push({ kind: step, tag, ms: timer.of(step)[0] ?? Number.NaN });
+    },
+  );
   assertMostlySucceeded(`scenario 3 ${prefix}`, result);
-  return overheads(requests, await ctx.emulator.requests(), callMs, result.completed, result.failed);
+  return overheads(
+    requests,
+    await ctx.emulator.requests(),
+    callMs,
+    result.completed,
+    result.failed,
+  );
 }
 
-async function measureChat(ctx: ScenarioContext, driver: ChatDriver, prefix: string, run: RunSpec, callMs: number) {
+async function measureChat(
+  ctx: ScenarioContext,
+  driver: ChatDriver,
+  prefix: string,
+  run: RunSpec,
+  callMs: number,
+) {
   await ctx.emulator.clearRequests();
   const requests: TimedRequest[] = [];
   const result = await runLoad({ total: run.chats, concurrency: run.concurrency }, async (i) => {
@@ -74,15 +108,27 @@ async function measureChat(ctx: ScenarioContext, driver: ChatDriver, prefix: str
     const timer = new StepTimer();
     const messages = chatMessages(tag);
     await driver.chat(tag, messages, timer);
-    timer.of('message').forEach((msDone, k) => requests.push({ kind: 'message', tag: `${tag}-t${k + 1}`, ms: msDone }));
+    timer
+      .of('message')
+      .forEach((msDone, k) =>
+        requests.push({ kind: 'message', tag: `${tag}-t${k + 1}`, ms: msDone }),
+      );
   });
   assertMostlySucceeded(`scenario 3 ${prefix}`, result);
-  return overheads(requests, await ctx.emulator.requests(), callMs, result.completed, result.failed);
+  return overheads(
+    requests,
+    await ctx.emulator.requests(),
+    callMs,
+    result.completed,
+    result.failed,
+  );
 }
 
 /** The median direct round trip of one model call of `provider`, replaying the latest logged body. */
 async function calibrate(ctx: ScenarioContext, provider: 'openai' | 'gemini'): Promise<number> {
-  const sample = (await ctx.emulator.requests()).filter((r) => r.provider === provider && r.status === 200).at(-1);
+  const sample = (await ctx.emulator.requests())
+    .filter((r) => r.provider === provider && r.status === 200)
+    .at(-1);
   if (!sample) throw new Error(`no ${provider} call in the emulator log to calibrate with`);
   return directCallMs(ctx.emulator.url, sample);
 }
@@ -96,8 +142,12 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
   await emulator.setLatency(0);
   const tag = `${ctx.runTag}-s3`;
 
-  const email = await ctx.shared('email-memory', () => startEmailReview({ emulatorUrl: emulator.url }));
-  const langgraph = await ctx.shared('langgraph', () => startLanggraphDevServer({ emulatorUrl: emulator.url }));
+  const email = await ctx.shared('email-memory', () =>
+    startEmailReview({ emulatorUrl: emulator.url }),
+  );
+  const langgraph = await ctx.shared('langgraph', () =>
+    startLanggraphDevServer({ emulatorUrl: emulator.url }),
+  );
   const helpdesk = await ctx.shared('helpdesk', () => startHelpdesk({ emulatorUrl: emulator.url }));
   const adk = await ctx.shared('adk', () => startAdkApiServer({ emulatorUrl: emulator.url }));
   const commands = [email, langgraph, helpdesk, adk].map((s) => s.process.commandLine);
@@ -120,7 +170,9 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
     openAiMs = await calibrate(ctx, 'openai');
     geminiMs = await calibrate(ctx, 'gemini');
     for (const [r, run] of runs.entries()) {
-      ctx.log(`scenario 3: latency ${latencyMs} ms, concurrency ${run.concurrency}: ${run.lifecycles} lifecycles, ${run.chats} chats per system`);
+      ctx.log(
+        `scenario 3: latency ${latencyMs} ms, concurrency ${run.concurrency}: ${run.lifecycles} lifecycles, ${run.chats} chats per system`,
+      );
       results.push({
         email: await measureEmail(ctx, drivers.email, `${tag}-r${r}-em`, run, openAiMs),
         langgraph: await measureEmail(ctx, drivers.langgraph, `${tag}-r${r}-lg`, run, openAiMs),
@@ -147,11 +199,22 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
     tables: [
       {
         title: 'Time each request adds over its model calls, ms (p50 / p99)',
-        columns: ['request', 'project p50', 'project p99', 'peer p50', 'peer p99', 'peer ÷ project p50 (×)', 'model calls / request (project)', 'model calls / request (peer)'],
+        columns: [
+          'request',
+          'project p50',
+          'project p99',
+          'peer p50',
+          'peer p99',
+          'peer ÷ project p50 (×)',
+          'model calls / request (project)',
+          'model calls / request (peer)',
+        ],
         rows: runs.flatMap((run, r) => {
           const res = results[r] as Record<SystemKey, Overheads>;
           return [
-            ...EMAIL_STEPS.map((step) => row(`${label(run.concurrency)} · email ${step}`, res.email, res.langgraph, step)),
+            ...EMAIL_STEPS.map((step) =>
+              row(`${label(run.concurrency)} · email ${step}`, res.email, res.langgraph, step),
+            ),
             row(`${label(run.concurrency)} · every email request`, res.email, res.langgraph, 'all'),
             row(`${label(run.concurrency)} · chat message`, res.helpdesk, res.adk, 'message'),
           ];
@@ -164,15 +227,27 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
         rows: runs.flatMap((run, r) => {
           const res = results[r] as Record<SystemKey, Overheads>;
           return [
-            [`${label(run.concurrency)} · email lifecycles`, res.email.completed, res.email.failed, res.langgraph.completed, res.langgraph.failed],
-            [`${label(run.concurrency)} · chats`, res.helpdesk.completed, res.helpdesk.failed, res.adk.completed, res.adk.failed],
+            [
+              `${label(run.concurrency)} · email lifecycles`,
+              res.email.completed,
+              res.email.failed,
+              res.langgraph.completed,
+              res.langgraph.failed,
+            ],
+            [
+              `${label(run.concurrency)} · chats`,
+              res.helpdesk.completed,
+              res.helpdesk.failed,
+              res.adk.completed,
+              res.adk.failed,
+            ],
           ];
         }),
       },
     ],
     notes: [
       `Added time = request time − (its model calls × the direct round trip of one call). A direct call to the emulator, same body, sequential: OpenAI ${openAiMs.toFixed(1)} ms, Gemini ${geminiMs.toFixed(1)} ms (latency ${latencyMs} ms + the emulator's own work). Calls are attributed to requests by a tag in the text each request sends, found in the emulator's request log.`,
-      'Sequentially the added time is the service\'s own work per request; concurrently it also holds the wait behind the other requests\' work on the same event loop (and, on this shared 2-core machine, behind other processes).',
+      "Sequentially the added time is the service's own work per request; concurrently it also holds the wait behind the other requests' work on the same event loop (and, on this shared 2-core machine, behind other processes).",
       'The peers\' "email create" is POST /threads + POST /threads/{id}/runs/wait; its approve is the resume run. The peer\'s session create is not part of any message.',
     ],
     targets: [],
@@ -182,7 +257,10 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
   const profiled = new Set<string>();
   for (const [r, run] of runs.entries()) {
     const res = results[r] as Record<SystemKey, Overheads>;
-    for (const [service, key, label2] of [['email', 'email', 'request'], ['helpdesk', 'helpdesk', 'message']] as const) {
+    for (const [service, key, label2] of [
+      ['email', 'email', 'request'],
+      ['helpdesk', 'helpdesk', 'message'],
+    ] as const) {
       const target = addedTarget(
         `${service === 'email' ? 'email-review' : 'helpdesk'}, ${label(run.concurrency)}: added time per ${label2} p50 < 5 ms and p99 < 25 ms`,
         summarize(res[key].added.get('all') ?? []),
@@ -206,8 +284,16 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
 
 function addedTarget(target: string, s: Summary): TargetCheck {
   const met = s.p50 < 5 && s.p99 < 25;
-  const over = [s.p50 >= 5 ? `p50 by ${(s.p50 - 5).toFixed(1)} ms` : '', s.p99 >= 25 ? `p99 by ${(s.p99 - 25).toFixed(1)} ms` : '']
+  const over = [
+    s.p50 >= 5 ? `p50 by ${(s.p50 - 5).toFixed(1)} ms` : '',
+    s.p99 >= 25 ? `p99 by ${(s.p99 - 25).toFixed(1)} ms` : '',
+  ]
     .filter(Boolean)
     .join(', ');
-  return { target, measured: `p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms`, met, ...(met ? {} : { shortfall: over }) };
+  return {
+    target,
+    measured: `p50 ${s.p50.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms`,
+    met,
+    ...(met ? {} : { shortfall: over }),
+  };
 }

@@ -57,17 +57,24 @@ export class ScenarioContext {
 
   /** A fresh schema for this scenario in the bench database; dropped by `cleanup()`. */
   async database(name: string): Promise<BenchDatabase> {
-    const db = await BenchDatabase.create(this.config.databaseUrl, `bench_${this.runTag}_${name}`.toLowerCase());
+    const db = await BenchDatabase.create(
+      this.config.databaseUrl,
+      `bench_${this.runTag}_${name}`.toLowerCase(),
+    );
     this.databases.push(db);
     return db;
   }
 
   async cleanup(): Promise<void> {
     for (const system of this.systems.splice(0).reverse()) {
-      await system.stop().catch((err: unknown) => this.log(`stopping ${system.label} failed: ${String(err)}`));
+      await system
+        .stop()
+        .catch((err: unknown) => this.log(`stopping ${system.label} failed: ${String(err)}`));
     }
     for (const db of this.databases.splice(0)) {
-      await db.drop().catch((err: unknown) => this.log(`dropping schema ${db.schema} failed: ${String(err)}`));
+      await db
+        .drop()
+        .catch((err: unknown) => this.log(`dropping schema ${db.schema} failed: ${String(err)}`));
     }
   }
 }

@@ -21,7 +21,8 @@ export class SystemPool {
   }
 
   async closeAll(): Promise<void> {
-    for (const system of [...this.systems.values()].reverse()) await system.stop().catch(() => undefined);
+    for (const system of [...this.systems.values()].reverse())
+      await system.stop().catch(() => undefined);
     this.systems.clear();
   }
 }

@@ -22,7 +22,9 @@ export async function warmUp(iteration: Iteration, count: number): Promise<void>
 /** Throws when too many iterations of a measured run failed for its numbers to mean anything. */
 export function assertMostlySucceeded(label: string, result: LoadResult): void {
   if (result.completed === 0 || result.failed > result.completed / 10) {
-    throw new Error(`${label}: ${result.completed} completed, ${result.failed} failed: ${result.errors.join(' | ')}`);
+    throw new Error(
+      `${label}: ${result.completed} completed, ${result.failed} failed: ${result.errors.join(' | ')}`,
+    );
   }
 }
 
@@ -36,7 +38,11 @@ export interface MeasuredRun extends LoadResult {
 }
 
 /** A load run that also reads how much CPU the system under test spent on it. */
-export async function measuredRun(system: RunningSystem, options: LoadOptions, iteration: Iteration): Promise<MeasuredRun> {
+export async function measuredRun(
+  system: RunningSystem,
+  options: LoadOptions,
+  iteration: Iteration,
+): Promise<MeasuredRun> {
   const before = system.process.cpuMs();
   const result = await runLoad(options, iteration);
   const cpu = system.process.cpuMs() - before;

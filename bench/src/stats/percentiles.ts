@@ -26,5 +26,8 @@ export function summarize(samples: readonly number[]): Summary {
 }
 
 export function median(samples: readonly number[]): number {
-  return percentile([...samples].sort((a, b) => a - b), 50);
+  return percentile(
+    [...samples].sort((a, b) => a - b),
+    50,
+  );
 }

@@ -23,7 +23,16 @@ export async function startAdkApiServer(options: SystemOptions): Promise<AdkApiS
   const proc = await launchService({
     name: 'adk api_server',
     command: paths.adkCli,
-    args: ['api_server', paths.helpdeskAgentFile, '--host', '127.0.0.1', '--port', String(port), '--log_level', 'warn'],
+    args: [
+      'api_server',
+      paths.helpdeskAgentFile,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--log_level',
+      'warn',
+    ],
     env: childEnv({ ...OFFLINE_ENV, ...shown, TMPDIR: tmp }),
     shownEnv: shown,
     // Listing the apps makes ADK load (bundle) the agent file, so the first chat is not slowed by it.

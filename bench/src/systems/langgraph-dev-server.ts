@@ -40,7 +40,9 @@ const STORE_FLUSH_WAIT_MS = 4_000;
  */
 export async function startLanggraphDevServer(options: SystemOptions): Promise<LanggraphDevServer> {
   const appDir = dirname(paths.emailReviewLanggraphJson);
-  const config = langgraphJsonSchema.parse(JSON.parse(await readFile(paths.emailReviewLanggraphJson, 'utf8')));
+  const config = langgraphJsonSchema.parse(
+    JSON.parse(await readFile(paths.emailReviewLanggraphJson, 'utf8')),
+  );
   const dir = await mkdtemp(join(tmpdir(), 'bench-langgraph-'));
   const graphs = Object.fromEntries(
     Object.entries(config.graphs).map(([id, spec]) => {
@@ -56,11 +58,25 @@ export async function startLanggraphDevServer(options: SystemOptions): Promise<L
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const shown = { LOG_LEVEL, LLM_A_API_KEY: 'bench-key', LLM_A_BASE_URL: `${options.emulatorUrl}/v1` };
+  const shown = {
+    LOG_LEVEL,
+    LLM_A_API_KEY: 'bench-key',
+    LLM_A_BASE_URL: `${options.emulatorUrl}/v1`,
+  };
   const proc = await launchService({
     name: 'langgraphjs dev',
     command: paths.langgraphCli,
-    args: ['dev', '--no-browser', '--no-reload', '--host', '127.0.0.1', '--port', String(port), '--config', configPath],
+    args: [
+      'dev',
+      '--no-browser',
+      '--no-reload',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--config',
+      configPath,
+    ],
     env: childEnv({ ...OFFLINE_ENV, ...shown }),
     shownEnv: shown,
     readyUrl: `${url}/ok`,

@@ -19,5 +19,9 @@ export function cliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
     ...(values.latency !== undefined ? { EMULATOR_LATENCY_MS: values.latency } : {}),
     ...(values.host !== undefined ? { EMULATOR_HOST: values.host } : {}),
   });
-  return { port: settings.EMULATOR_PORT, host: settings.EMULATOR_HOST, latencyMs: settings.EMULATOR_LATENCY_MS };
+  return {
+    port: settings.EMULATOR_PORT,
+    host: settings.EMULATOR_HOST,
+    latencyMs: settings.EMULATOR_LATENCY_MS,
+  };
 }

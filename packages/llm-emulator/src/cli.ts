@@ -4,7 +4,13 @@ import { startEmulator } from './emulator.js';
 
 // One JSON line per event, in the shape pino writes, without a logging dependency.
 function log(level: 'info' | 'error', msg: string, fields: Record<string, unknown> = {}): void {
-  const line = JSON.stringify({ level: level === 'info' ? 30 : 50, time: Date.now(), name: 'llm-emulator', msg, ...fields });
+  const line = JSON.stringify({
+    level: level === 'info' ? 30 : 50,
+    time: Date.now(),
+    name: 'llm-emulator',
+    msg,
+    ...fields,
+  });
   (level === 'info' ? process.stdout : process.stderr).write(`${line}\n`);
 }
 
@@ -13,7 +19,10 @@ process.stdout.on('error', () => undefined);
 
 async function main(): Promise<void> {
   const options = cliOptions(process.argv.slice(2), process.env);
-  const emulator = await startEmulator({ ...options, onError: (err) => log('error', 'request failed', { err: String(err) }) });
+  const emulator = await startEmulator({
+    ...options,
+    onError: (err) => log('error', 'request failed', { err: String(err) }),
+  });
   log('info', 'llm emulator listening', {
     url: emulator.url,
     openai_base_url: `${emulator.url}/v1`,

@@ -27,7 +27,11 @@ export interface Emulator {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  const state: EmulatorState = { faults: new FaultQueue(), log: new RequestLog(), latencyMs: options.latencyMs ?? 0 };
+  const state: EmulatorState = {
+    faults: new FaultQueue(),
+    log: new RequestLog(),
+    latencyMs: options.latencyMs ?? 0,
+  };
   const server = createServer((req, res) => {
     handleRequest(state, req, res).catch((err: unknown) => {
       options.onError?.(err);

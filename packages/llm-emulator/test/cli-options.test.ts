@@ -7,7 +7,11 @@ describe('CLI options', () => {
 
   it('when env and flags are both given, then flags win', () => {
     const env = { EMULATOR_PORT: '5000', EMULATOR_LATENCY_MS: '20' };
-    expect(cliOptions(['--port', '0', '--host', '0.0.0.0'], env)).toEqual({ port: 0, host: '0.0.0.0', latencyMs: 20 });
+    expect(cliOptions(['--port', '0', '--host', '0.0.0.0'], env)).toEqual({
+      port: 0,
+      host: '0.0.0.0',
+      latencyMs: 20,
+    });
   });
 
   it('when the port is not a number, then it fails', () => {

@@ -3,7 +3,15 @@ import type { JsonSchema, ModelTask, Turn } from '../src/model/task.js';
 
 function task(overrides: Partial<ModelTask> & { user?: string }): ModelTask {
   const turns: Turn[] = overrides.turns ?? [{ role: 'user', text: overrides.user ?? '' }];
-  return { system: '', tools: [], toolMode: 'auto', allowedTools: [], output: { kind: 'text' }, ...overrides, turns };
+  return {
+    system: '',
+    tools: [],
+    toolMode: 'auto',
+    allowedTools: [],
+    output: { kind: 'text' },
+    ...overrides,
+    turns,
+  };
 }
 
 function textOf(t: ModelTask): string {
@@ -18,7 +26,9 @@ function jsonOf(t: ModelTask): Record<string, unknown> {
 
 const categorySchema: JsonSchema = {
   type: 'object',
-  properties: { category: { type: 'string', enum: ['general', 'billing', 'technical', 'complaint'] } },
+  properties: {
+    category: { type: 'string', enum: ['general', 'billing', 'technical', 'complaint'] },
+  },
   required: ['category'],
   additionalProperties: false,
 };
@@ -30,7 +40,9 @@ describe('structured output enum picking', () => {
     ['This is unacceptable, I want to speak to a manager!', 'complaint'],
     ['Hello, what are your opening hours?', 'general'],
   ])('when the text is %j, then the category is %s', (user, expected) => {
-    expect(jsonOf(task({ user, output: { kind: 'json', schema: categorySchema } }))['category']).toBe(expected);
+    expect(
+      jsonOf(task({ user, output: { kind: 'json', schema: categorySchema } }))['category'],
+    ).toBe(expected);
   });
 
   it.each([
@@ -39,13 +51,30 @@ describe('structured output enum picking', () => {
     ['Congratulations winner! Click here to claim your prize.', 'spam'],
     ['I was charged twice for invoice #4411.', 'billing'],
     ['The app crashes with an error on start.', 'technical_support'],
-  ])('when the text is %j and the categories are wider, then the category is %s', (user, expected) => {
-    const schema: JsonSchema = {
-      type: 'object',
-      properties: { category: { type: 'string', enum: ['billing', 'technical_support', 'account', 'sales', 'complaint', 'feedback', 'spam', 'other'] } },
-    };
-    expect(jsonOf(task({ user, output: { kind: 'json', schema } }))['category']).toBe(expected);
-  });
+  ])(
+    'when the text is %j and the categories are wider, then the category is %s',
+    (user, expected) => {
+      const schema: JsonSchema = {
+        type: 'object',
+        properties: {
+          category: {
+            type: 'string',
+            enum: [
+              'billing',
+              'technical_support',
+              'account',
+              'sales',
+              'complaint',
+              'feedback',
+              'spam',
+              'other',
+            ],
+          },
+        },
+      };
+      expect(jsonOf(task({ user, output: { kind: 'json', schema } }))['category']).toBe(expected);
+    },
+  );
 
   it('when the schema uses $ref, anyOf with null and bounds, then the value satisfies them', () => {
     const schema: JsonSchema = {
@@ -59,12 +88,17 @@ describe('structured output enum picking', () => {
       $defs: {
         Triage: {
           type: 'object',
-          properties: { priority: { type: 'string', enum: ['low', 'high'] }, score: { type: 'integer', minimum: 3, maximum: 5 } },
+          properties: {
+            priority: { type: 'string', enum: ['low', 'high'] },
+            score: { type: 'integer', minimum: 3, maximum: 5 },
+          },
           required: ['priority', 'score'],
         },
       },
     };
-    const value = jsonOf(task({ user: 'URGENT: the API is down for everyone', output: { kind: 'json', schema } }));
+    const value = jsonOf(
+      task({ user: 'URGENT: the API is down for everyone', output: { kind: 'json', schema } }),
+    );
     const triage = value['triage'] as { priority: string; score: number };
     expect(triage.priority).toBe('high');
     expect(Number.isInteger(triage.score) && triage.score >= 3 && triage.score <= 5).toBe(true);
@@ -76,15 +110,26 @@ describe('structured output enum picking', () => {
   it('when the schema is a Gemini Schema with upper-case types, then the value has the right types', () => {
     const schema: JsonSchema = {
       type: 'OBJECT',
-      properties: { urgent: { type: 'BOOLEAN' }, count: { type: 'INTEGER' }, labels: { type: 'ARRAY', items: { type: 'STRING' }, minItems: '1' } },
+      properties: {
+        urgent: { type: 'BOOLEAN' },
+        count: { type: 'INTEGER' },
+        labels: { type: 'ARRAY', items: { type: 'STRING' }, minItems: '1' },
+      },
     };
-    const value = jsonOf(task({ user: 'urgent: checkout is broken', output: { kind: 'json', schema } }));
-    expect(value).toEqual({ urgent: true, count: 1, labels: expect.arrayContaining([expect.any(String)]) as unknown });
+    const value = jsonOf(
+      task({ user: 'urgent: checkout is broken', output: { kind: 'json', schema } }),
+    );
+    expect(value).toEqual({
+      urgent: true,
+      count: 1,
+      labels: expect.arrayContaining([expect.any(String)]) as unknown,
+    });
   });
 });
 
 describe('free-text replies', () => {
-  const email = 'From: Jane Doe <jane@example.com>\nSubject: Charged twice\n\nHi, I was charged twice for my subscription this month. Can you fix it?';
+  const email =
+    'From: Jane Doe <jane@example.com>\nSubject: Charged twice\n\nHi, I was charged twice for my subscription this month. Can you fix it?';
 
   it('when asked to draft a reply, then it greets the sender and quotes the email', () => {
     const reply = textOf(task({ system: 'Draft a reply to the customer email.', user: email }));
@@ -94,7 +139,12 @@ describe('free-text replies', () => {
 
   it('when the feedback says "make it shorter", then the reply is shorter than the first draft', () => {
     const first = textOf(task({ system: 'Draft a reply to the customer email.', user: email }));
-    const second = textOf(task({ system: 'Draft a reply to the customer email.', user: `${email}\n\nReviewer feedback: make it shorter.` }));
+    const second = textOf(
+      task({
+        system: 'Draft a reply to the customer email.',
+        user: `${email}\n\nReviewer feedback: make it shorter.`,
+      }),
+    );
     expect(second.length).toBeLessThan(first.length * 0.7);
   });
 
@@ -110,7 +160,8 @@ describe('free-text replies', () => {
   });
 
   it('when a system prompt talks about feedback in prose, then no feedback is applied', () => {
-    const system = 'Draft a reply to the email. If reviewer feedback is given, follow it; never add or include prices.';
+    const system =
+      'Draft a reply to the email. If reviewer feedback is given, follow it; never add or include prices.';
     const plain = textOf(task({ system: 'Draft a reply to the email.', user: email }));
     expect(textOf(task({ system, user: email }))).toBe(plain);
   });
@@ -125,13 +176,25 @@ describe('free-text replies', () => {
   });
 
   it('when a follow-up question happens to use a feedback word ("more details", "include"), then it is answered as a new question', () => {
-    const tools = [{ name: 'lookup_invoice', description: 'Look up an invoice by id', parameters: { type: 'object', properties: { invoice_id: { type: 'string' } } } }];
+    const tools = [
+      {
+        name: 'lookup_invoice',
+        description: 'Look up an invoice by id',
+        parameters: { type: 'object', properties: { invoice_id: { type: 'string' } } },
+      },
+    ];
     const history: Turn[] = [
       { role: 'user', text: 'What is the status of invoice INV-1001?' },
       { role: 'assistant', text: 'Invoice INV-1001 is open.', toolCalls: [] },
     ];
-    for (const followUp of ['Can you give me more details on invoice INV-1002?', 'Does invoice INV-1002 include VAT?', 'What about invoice INV-1002? Please include the due date.']) {
-      expect(decide(task({ tools, turns: [...history, { role: 'user', text: followUp }] }))).toEqual({
+    for (const followUp of [
+      'Can you give me more details on invoice INV-1002?',
+      'Does invoice INV-1002 include VAT?',
+      'What about invoice INV-1002? Please include the due date.',
+    ]) {
+      expect(
+        decide(task({ tools, turns: [...history, { role: 'user', text: followUp }] })),
+      ).toEqual({
         kind: 'tool_calls',
         calls: [{ name: 'lookup_invoice', args: { invoice_id: 'INV-1002' } }],
       });
@@ -158,7 +221,11 @@ describe('free-text replies', () => {
       { role: 'user', text: 'My invoice is wrong.' },
       { role: 'assistant', text: 'Sorry to hear that.', toolCalls: [] },
       { role: 'user', text: 'My order arrived broken.' },
-      { role: 'assistant', text: textOf(task({ user: 'My order arrived broken.' })), toolCalls: [] },
+      {
+        role: 'assistant',
+        text: textOf(task({ user: 'My order arrived broken.' })),
+        toolCalls: [],
+      },
       { role: 'user', text: 'Please mention the refund.' },
     ];
     const reply = textOf(task({ turns }));
@@ -168,13 +235,17 @@ describe('free-text replies', () => {
   });
 
   it('when a redraft carries "the reviewer\'s instructions", then the new draft is shorter and says what was asked', () => {
-    const inbound = 'Hi,\n\nI was charged twice for invoice #4411 in March. Please refund the duplicate charge.\n\nThanks,\nDana';
+    const inbound =
+      'Hi,\n\nI was charged twice for invoice #4411 in March. Please refund the duplicate charge.\n\nThanks,\nDana';
     const system = 'You draft replies to customer emails.';
     const first = textOf(task({ system, user: inbound }));
     const turns: Turn[] = [
       { role: 'user', text: inbound },
       { role: 'assistant', text: first, toolCalls: [] },
-      { role: 'user', text: "Please write a new draft. The reviewer's instructions: Shorter, and say the refund takes 5 business days. Also mention the invoice number." },
+      {
+        role: 'user',
+        text: "Please write a new draft. The reviewer's instructions: Shorter, and say the refund takes 5 business days. Also mention the invoice number.",
+      },
     ];
     const second = textOf(task({ system, turns }));
     expect(second.length).toBeLessThan(first.length);
@@ -190,8 +261,24 @@ describe('free-text replies', () => {
 
 describe('tools and agents', () => {
   const tools = [
-    { name: 'lookup_invoice', description: 'Look up an invoice by id', parameters: { type: 'object', properties: { invoice_id: { type: 'string' } }, required: ['invoice_id'] } },
-    { name: 'check_service_status', description: 'Check whether a service is down', parameters: { type: 'object', properties: { service: { type: 'string' } }, required: ['service'] } },
+    {
+      name: 'lookup_invoice',
+      description: 'Look up an invoice by id',
+      parameters: {
+        type: 'object',
+        properties: { invoice_id: { type: 'string' } },
+        required: ['invoice_id'],
+      },
+    },
+    {
+      name: 'check_service_status',
+      description: 'Check whether a service is down',
+      parameters: {
+        type: 'object',
+        properties: { service: { type: 'string' } },
+        required: ['service'],
+      },
+    },
   ];
 
   it('when the user asks about an invoice, then it calls the invoice tool with the id from the text', () => {
@@ -226,7 +313,11 @@ describe('tools and agents', () => {
       '\nAgent name: billing\nAgent description: Invoices and payments\n',
       '\nAgent name: tech\nAgent description: Outages and errors\n',
     ].join('\n');
-    const transfer = { name: 'transfer_to_agent', description: 'Transfer', parameters: { type: 'OBJECT', properties: { agentName: { type: 'STRING' } } } };
+    const transfer = {
+      name: 'transfer_to_agent',
+      description: 'Transfer',
+      parameters: { type: 'OBJECT', properties: { agentName: { type: 'STRING' } } },
+    };
     expect(decide(task({ system, user: 'I get error 500 on login', tools: [transfer] }))).toEqual({
       kind: 'tool_calls',
       calls: [{ name: 'transfer_to_agent', args: { agentName: 'tech' } }],
@@ -234,6 +325,8 @@ describe('tools and agents', () => {
   });
 
   it('when tool_choice is none, then it answers in text', () => {
-    expect(decide(task({ user: 'Where is invoice INV-1?', tools, toolMode: 'none' })).kind).toBe('text');
+    expect(decide(task({ user: 'Where is invoice INV-1?', tools, toolMode: 'none' })).kind).toBe(
+      'text',
+    );
   });
 });

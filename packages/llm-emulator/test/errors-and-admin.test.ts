@@ -13,22 +13,38 @@ beforeEach(() => {
   emu.requests.clear();
 });
 
-const chatBody = JSON.stringify({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'hi' }] });
+const chatBody = JSON.stringify({
+  model: 'gpt-4.1-mini',
+  messages: [{ role: 'user', content: 'hi' }],
+});
 const geminiBody = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-  fetch(`${emu.url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+  fetch(`${emu.url}${path}`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 
 describe('provider errors in each provider shape', () => {
   it('when the OpenAI key is missing, then 401 in the OpenAI error shape', async () => {
     const res = await post('/v1/chat/completions', chatBody);
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: { message: expect.any(String) as unknown, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
+    expect(await res.json()).toEqual({
+      error: {
+        message: expect.any(String) as unknown,
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_api_key',
+      },
+    });
   });
 
   it('when the Gemini key is missing, then 401 in the Google error shape', async () => {
     const res = await post('/v1beta/models/gemini-2.5-flash:generateContent', geminiBody);
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: { code: 401, message: expect.any(String) as unknown, status: 'UNAUTHENTICATED' } });
+    expect(await res.json()).toEqual({
+      error: { code: 401, message: expect.any(String) as unknown, status: 'UNAUTHENTICATED' },
+    });
   });
 
   it('when the Gemini key is given as ?key=, then the request is accepted', async () => {
@@ -38,14 +54,20 @@ describe('provider errors in each provider shape', () => {
 
   it('when an unknown OpenAI path is called, then 404 in the OpenAI shape, also through the SDK', async () => {
     const client = new OpenAI({ apiKey: 'k', baseURL: `${emu.url}/v1`, maxRetries: 0 });
-    await expect(client.embeddings.create({ model: 'text-embedding-3-small', input: 'x' })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(
+      client.embeddings.create({ model: 'text-embedding-3-small', input: 'x' }),
+    ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     const res = await post('/v1/nope', '{}', { authorization: 'Bearer k' });
     expect(res.status).toBe(404);
-    expect(((await res.json()) as { error: { type: string } }).error.type).toBe('invalid_request_error');
+    expect(((await res.json()) as { error: { type: string } }).error.type).toBe(
+      'invalid_request_error',
+    );
   });
 
   it('when an unknown Gemini path is called, then 404 in the Google shape', async () => {
-    const res = await post('/v1beta/models/gemini-2.5-flash:countTokens', geminiBody, { 'x-goog-api-key': 'k' });
+    const res = await post('/v1beta/models/gemini-2.5-flash:countTokens', geminiBody, {
+      'x-goog-api-key': 'k',
+    });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { status: string } }).error.status).toBe('NOT_FOUND');
   });
@@ -53,20 +75,35 @@ describe('provider errors in each provider shape', () => {
   it('when the OpenAI body is not JSON or misses messages, then 400 in the OpenAI shape', async () => {
     const notJson = await post('/v1/chat/completions', '{"model":', { authorization: 'Bearer k' });
     expect(notJson.status).toBe(400);
-    const noMessages = await post('/v1/chat/completions', '{"model":"m"}', { authorization: 'Bearer k' });
+    const noMessages = await post('/v1/chat/completions', '{"model":"m"}', {
+      authorization: 'Bearer k',
+    });
     expect(noMessages.status).toBe(400);
-    expect(((await noMessages.json()) as { error: { message: string } }).error.message).toContain('messages');
+    expect(((await noMessages.json()) as { error: { message: string } }).error.message).toContain(
+      'messages',
+    );
     const client = new OpenAI({ apiKey: 'k', baseURL: `${emu.url}/v1`, maxRetries: 0 });
-    await expect(client.chat.completions.create({ model: 'm', messages: [] })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+    await expect(
+      client.chat.completions.create({ model: 'm', messages: [] }),
+    ).rejects.toBeInstanceOf(OpenAI.BadRequestError);
   });
 
   it('when the Gemini body is malformed, then 400 INVALID_ARGUMENT, also through the SDK', async () => {
-    const res = await post('/v1beta/models/gemini-2.5-flash:generateContent', '{"contents": 3}', { 'x-goog-api-key': 'k' });
+    const res = await post('/v1beta/models/gemini-2.5-flash:generateContent', '{"contents": 3}', {
+      'x-goog-api-key': 'k',
+    });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { status: string } }).error.status).toBe('INVALID_ARGUMENT');
+    expect(((await res.json()) as { error: { status: string } }).error.status).toBe(
+      'INVALID_ARGUMENT',
+    );
     const ai = new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: emu.url } });
     const badPart = { text: 42 } as unknown as { text: string };
-    await expect(ai.models.generateContent({ model: 'gemini-2.5-flash', contents: [{ role: 'user', parts: [badPart] }] })).rejects.toMatchObject({
+    await expect(
+      ai.models.generateContent({
+        model: 'gemini-2.5-flash',
+        contents: [{ role: 'user', parts: [badPart] }],
+      }),
+    ).rejects.toMatchObject({
       status: 400,
     });
   });
@@ -81,15 +118,32 @@ describe('provider errors in each provider shape', () => {
 
 describe('admin API over HTTP', () => {
   const admin = (method: string, path: string, body?: unknown) =>
-    fetch(`${emu.url}/_emulator/${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    fetch(`${emu.url}/_emulator/${path}`, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
 
   it('when a fault is posted, then the next matching SDK call sees it and the log lists both calls', async () => {
-    const created = await admin('POST', 'faults', { provider: 'openai', count: 1, kind: 'status', status: 503 });
+    const created = await admin('POST', 'faults', {
+      provider: 'openai',
+      count: 1,
+      kind: 'status',
+      status: 503,
+    });
     expect(created.status).toBe(201);
     const client = new OpenAI({ apiKey: 'k', baseURL: `${emu.url}/v1`, maxRetries: 1 });
-    await client.chat.completions.create({ model: 'gpt-4.1-mini', messages: [{ role: 'user', content: 'hi' }] });
-    const log = (await (await admin('GET', 'requests')).json()) as Array<{ status: number; provider: string }>;
-    expect(log.map((r) => [r.provider, r.status])).toEqual([['openai', 503], ['openai', 200]]);
+    await client.chat.completions.create({
+      model: 'gpt-4.1-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    const log = (await (await admin('GET', 'requests')).json()) as Array<{
+      status: number;
+      provider: string;
+    }>;
+    expect(log.map((r) => [r.provider, r.status])).toEqual([
+      ['openai', 503],
+      ['openai', 200],
+    ]);
   });
 
   it('when faults and requests are deleted, then both are empty', async () => {

@@ -14,7 +14,11 @@ beforeEach(() => emu.requests.clear());
 const statusTool = {
   name: 'check_service_status',
   description: 'Check whether a service is up or down',
-  parameters: { type: Type.OBJECT, properties: { service: { type: Type.STRING } }, required: ['service'] },
+  parameters: {
+    type: Type.OBJECT,
+    properties: { service: { type: Type.STRING } },
+    required: ['service'],
+  },
 };
 
 describe('@google/genai SDK: generateContent', () => {
@@ -27,10 +31,16 @@ describe('@google/genai SDK: generateContent', () => {
     expect(response.text).toContain('My invoice shows a charge I do not recognise.');
     expect(response.usageMetadata?.promptTokenCount).toBeGreaterThan(0);
     expect(response.usageMetadata?.totalTokenCount).toBe(
-      (response.usageMetadata?.promptTokenCount ?? 0) + (response.usageMetadata?.candidatesTokenCount ?? 0),
+      (response.usageMetadata?.promptTokenCount ?? 0) +
+        (response.usageMetadata?.candidatesTokenCount ?? 0),
     );
     expect(emu.requests.list()).toEqual([
-      expect.objectContaining({ provider: 'gemini', path: '/v1beta/models/gemini-2.5-flash:generateContent', model: 'gemini-2.5-flash', status: 200 }),
+      expect.objectContaining({
+        provider: 'gemini',
+        path: '/v1beta/models/gemini-2.5-flash:generateContent',
+        model: 'gemini-2.5-flash',
+        status: 200,
+      }),
     ]);
   });
 
@@ -40,11 +50,22 @@ describe('@google/genai SDK: generateContent', () => {
       contents: 'Is the API down? Requests keep timing out.',
       config: {
         tools: [
-          { functionDeclarations: [{ name: 'lookup_invoice', description: 'Look up an invoice', parameters: { type: Type.OBJECT, properties: { id: { type: Type.STRING } } } }, statusTool] },
+          {
+            functionDeclarations: [
+              {
+                name: 'lookup_invoice',
+                description: 'Look up an invoice',
+                parameters: { type: Type.OBJECT, properties: { id: { type: Type.STRING } } },
+              },
+              statusTool,
+            ],
+          },
         ],
       },
     });
-    expect(response.functionCalls).toEqual([expect.objectContaining({ name: 'check_service_status', args: { service: 'api' } })]);
+    expect(response.functionCalls).toEqual([
+      expect.objectContaining({ name: 'check_service_status', args: { service: 'api' } }),
+    ]);
   });
 
   it('when a function is declared with `parametersJsonSchema` and calling is forced, then it is called', async () => {
@@ -52,11 +73,27 @@ describe('@google/genai SDK: generateContent', () => {
       model: 'gemini-2.5-flash',
       contents: 'hello',
       config: {
-        tools: [{ functionDeclarations: [{ name: 'create_ticket', description: 'Create a ticket', parametersJsonSchema: { type: 'object', properties: { priority: { type: 'string', enum: ['low', 'high'] } }, required: ['priority'] } }] }],
+        tools: [
+          {
+            functionDeclarations: [
+              {
+                name: 'create_ticket',
+                description: 'Create a ticket',
+                parametersJsonSchema: {
+                  type: 'object',
+                  properties: { priority: { type: 'string', enum: ['low', 'high'] } },
+                  required: ['priority'],
+                },
+              },
+            ],
+          },
+        ],
         toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY } },
       },
     });
-    expect(response.functionCalls).toEqual([expect.objectContaining({ name: 'create_ticket', args: { priority: 'low' } })]);
+    expect(response.functionCalls).toEqual([
+      expect.objectContaining({ name: 'create_ticket', args: { priority: 'low' } }),
+    ]);
   });
 
   it('when the function response is sent back, then the answer states the result', async () => {
@@ -64,10 +101,22 @@ describe('@google/genai SDK: generateContent', () => {
       model: 'gemini-2.5-flash',
       contents: [
         { role: 'user', parts: [{ text: 'I want to complain to a manager!' }] },
-        { role: 'model', parts: [{ functionCall: { name: 'create_ticket', args: { priority: 'high' } } }] },
-        { role: 'user', parts: [{ functionResponse: { name: 'create_ticket', response: { ticketId: 'ESC-31' } } }] },
+        {
+          role: 'model',
+          parts: [{ functionCall: { name: 'create_ticket', args: { priority: 'high' } } }],
+        },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { name: 'create_ticket', response: { ticketId: 'ESC-31' } } },
+          ],
+        },
       ],
-      config: { tools: [{ functionDeclarations: [{ name: 'create_ticket', description: 'Create a ticket' }] }] },
+      config: {
+        tools: [
+          { functionDeclarations: [{ name: 'create_ticket', description: 'Create a ticket' }] },
+        ],
+      },
     });
     expect(response.text).toContain('ESC-31');
   });
@@ -80,7 +129,10 @@ describe('@google/genai SDK: generateContent', () => {
         responseMimeType: 'application/json',
         responseSchema: {
           type: Type.OBJECT,
-          properties: { route: { type: Type.STRING, enum: ['billing', 'technical', 'escalation'] }, confidence: { type: Type.NUMBER } },
+          properties: {
+            route: { type: Type.STRING, enum: ['billing', 'technical', 'escalation'] },
+            confidence: { type: Type.NUMBER },
+          },
           required: ['route', 'confidence'],
         },
       },
@@ -89,13 +141,20 @@ describe('@google/genai SDK: generateContent', () => {
   });
 
   it('when streaming, then the chunks rebuild the text and the last carries usage', async () => {
-    const stream = await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'The login page shows an error since this morning.' });
+    const stream = await ai.models.generateContentStream({
+      model: 'gemini-2.5-flash',
+      contents: 'The login page shows an error since this morning.',
+    });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.length).toBeGreaterThan(1);
-    expect(chunks.map((c) => c.text ?? '').join('')).toContain('The login page shows an error since this morning.');
+    expect(chunks.map((c) => c.text ?? '').join('')).toContain(
+      'The login page shows an error since this morning.',
+    );
     expect(chunks.at(-1)?.usageMetadata?.candidatesTokenCount).toBeGreaterThan(0);
-    expect(emu.requests.list()[0]?.path).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent');
+    expect(emu.requests.list()[0]?.path).toBe(
+      '/v1beta/models/gemini-2.5-flash:streamGenerateContent',
+    );
   });
 
   it('when a function call is streamed, then the SDK exposes it', async () => {
@@ -106,6 +165,8 @@ describe('@google/genai SDK: generateContent', () => {
     });
     const calls = [];
     for await (const chunk of stream) calls.push(...(chunk.functionCalls ?? []));
-    expect(calls).toEqual([expect.objectContaining({ name: 'check_service_status', args: { service: 'database' } })]);
+    expect(calls).toEqual([
+      expect.objectContaining({ name: 'check_service_status', args: { service: 'database' } }),
+    ]);
   });
 });

@@ -30,16 +30,30 @@ describe('openai SDK: chat completions', () => {
     expect(content).toMatch(/^Hi Jane,/);
     expect(completion.choices[0]?.finish_reason).toBe('stop');
     expect(completion.model).toBe('gpt-4.1-mini');
-    expect(completion.usage?.total_tokens).toBe((completion.usage?.prompt_tokens ?? 0) + (completion.usage?.completion_tokens ?? 0));
+    expect(completion.usage?.total_tokens).toBe(
+      (completion.usage?.prompt_tokens ?? 0) + (completion.usage?.completion_tokens ?? 0),
+    );
   });
 
   it('when the conversation grows, then prompt tokens grow with it', async () => {
-    const short = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] });
+    const short = await client.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
     const history = Array.from({ length: 30 }, (_, i) => [
-      { role: 'user' as const, content: `Question number ${i} about my account settings and preferences?` },
-      { role: 'assistant' as const, content: `Answer number ${i}: here is what you can do with your settings.` },
+      {
+        role: 'user' as const,
+        content: `Question number ${i} about my account settings and preferences?`,
+      },
+      {
+        role: 'assistant' as const,
+        content: `Answer number ${i}: here is what you can do with your settings.`,
+      },
     ]).flat();
-    const long = await client.chat.completions.create({ model: 'm', messages: [...history, { role: 'user', content: 'Hi' }] });
+    const long = await client.chat.completions.create({
+      model: 'm',
+      messages: [...history, { role: 'user', content: 'Hi' }],
+    });
     expect(long.usage?.prompt_tokens).toBeGreaterThan((short.usage?.prompt_tokens ?? 0) * 20);
   });
 
@@ -69,14 +83,24 @@ describe('openai SDK: chat completions', () => {
       model: 'gpt-4.1-mini',
       messages: [{ role: 'user', content: 'Can you check invoice INV-1001 for me?' }],
       tools: [
-        zodFunction({ name: 'get_weather', description: 'Weather forecast for a city', parameters: z.object({ city: z.string() }) }),
-        zodFunction({ name: 'lookup_invoice', description: 'Look up an invoice', parameters: z.object({ invoiceId: z.string() }) }),
+        zodFunction({
+          name: 'get_weather',
+          description: 'Weather forecast for a city',
+          parameters: z.object({ city: z.string() }),
+        }),
+        zodFunction({
+          name: 'lookup_invoice',
+          description: 'Look up an invoice',
+          parameters: z.object({ invoiceId: z.string() }),
+        }),
       ],
     });
     const call = completion.choices[0]?.message.tool_calls?.[0];
     expect(completion.choices[0]?.finish_reason).toBe('tool_calls');
     expect(call?.type === 'function' && call.function.name).toBe('lookup_invoice');
-    expect(call?.type === 'function' && JSON.parse(call.function.arguments)).toEqual({ invoiceId: 'INV-1001' });
+    expect(call?.type === 'function' && JSON.parse(call.function.arguments)).toEqual({
+      invoiceId: 'INV-1001',
+    });
   });
 
   it('when the tool result is sent back, then the answer states it', async () => {
@@ -84,10 +108,26 @@ describe('openai SDK: chat completions', () => {
       model: 'gpt-4.1-mini',
       messages: [
         { role: 'user', content: 'Can you check invoice INV-1001 for me?' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup_invoice', arguments: '{"invoiceId":"INV-1001"}' } }] },
-        { role: 'tool', tool_call_id: 'call_1', content: JSON.stringify({ status: 'overdue', amount_due: 42 }) },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'lookup_invoice', arguments: '{"invoiceId":"INV-1001"}' },
+            },
+          ],
+        },
+        {
+          role: 'tool',
+          tool_call_id: 'call_1',
+          content: JSON.stringify({ status: 'overdue', amount_due: 42 }),
+        },
       ],
-      tools: [zodFunction({ name: 'lookup_invoice', parameters: z.object({ invoiceId: z.string() }) })],
+      tools: [
+        zodFunction({ name: 'lookup_invoice', parameters: z.object({ invoiceId: z.string() }) }),
+      ],
     });
     expect(completion.choices[0]?.message.content).toMatch(/status: overdue.*amount due: 42/);
   });
@@ -134,23 +174,54 @@ describe('openai SDK: chat completions', () => {
     const runner = client.chat.completions.stream({
       model: 'gpt-4.1-mini',
       messages: [{ role: 'user', content: 'Is the checkout service down?' }],
-      tools: [{ type: 'function', function: { name: 'check_status', description: 'Status of a service', parameters: { type: 'object', properties: { service: { type: 'string' } }, required: ['service'] } } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'check_status',
+            description: 'Status of a service',
+            parameters: {
+              type: 'object',
+              properties: { service: { type: 'string' } },
+              required: ['service'],
+            },
+          },
+        },
+      ],
     });
     const final = await runner.finalChatCompletion();
     const call = final.choices[0]?.message.tool_calls?.[0];
-    expect(call?.type === 'function' && JSON.parse(call.function.arguments)).toEqual({ service: 'checkout' });
+    expect(call?.type === 'function' && JSON.parse(call.function.arguments)).toEqual({
+      service: 'checkout',
+    });
   });
 
   it('when models are listed, then the list is returned and the request is logged', async () => {
     const models = await client.models.list();
     expect(models.data.map((m) => m.id)).toContain('gpt-4.1-mini');
-    expect(emu.requests.list()).toEqual([expect.objectContaining({ provider: 'openai', method: 'GET', path: '/v1/models', status: 200 })]);
+    expect(emu.requests.list()).toEqual([
+      expect.objectContaining({
+        provider: 'openai',
+        method: 'GET',
+        path: '/v1/models',
+        status: 200,
+      }),
+    ]);
   });
 
   it('when a completion is made, then the request log holds its body and model', async () => {
-    await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'ping' }] });
+    await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'ping' }],
+    });
     const [entry] = emu.requests.list();
-    expect(entry).toMatchObject({ provider: 'openai', method: 'POST', path: '/v1/chat/completions', model: 'gpt-4o-mini', status: 200 });
+    expect(entry).toMatchObject({
+      provider: 'openai',
+      method: 'POST',
+      path: '/v1/chat/completions',
+      model: 'gpt-4o-mini',
+      status: 200,
+    });
     expect(entry?.body).toMatchObject({ messages: [{ role: 'user', content: 'ping' }] });
   });
 });

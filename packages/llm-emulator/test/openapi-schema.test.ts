@@ -13,10 +13,13 @@ function toJsonSchema(node: unknown): unknown {
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === '$ref' && typeof value === 'string') out[key] = value.replace('#/components/schemas/', '#/$defs/');
+    if (key === '$ref' && typeof value === 'string')
+      out[key] = value.replace('#/components/schemas/', '#/$defs/');
     else if (key !== 'nullable' && key !== 'discriminator') out[key] = toJsonSchema(value);
   }
-  return (node as Record<string, unknown>)['nullable'] === true ? { anyOf: [out, { type: 'null' }] } : out;
+  return (node as Record<string, unknown>)['nullable'] === true
+    ? { anyOf: [out, { type: 'null' }] }
+    : out;
 }
 
 /** The named schemas reachable from `roots`, so unrelated parts of the large document don't need to compile. */
@@ -27,23 +30,30 @@ function reachable(schemas: Record<string, unknown>, roots: string[]): Record<st
     const name = pending.pop() as string;
     if (name in out) continue;
     out[name] = schemas[name];
-    for (const m of JSON.stringify(schemas[name]).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) pending.push(m[1] as string);
+    for (const m of JSON.stringify(schemas[name]).matchAll(/"#\/components\/schemas\/([^"]+)"/g))
+      pending.push(m[1] as string);
   }
   return out;
 }
 
-const spec = parse(readFileSync(SPEC_PATH, 'utf8')) as { components: { schemas: Record<string, unknown> } };
+const spec = parse(readFileSync(SPEC_PATH, 'utf8')) as {
+  components: { schemas: Record<string, unknown> };
+};
 const roots = ['CreateChatCompletionResponse', 'CreateChatCompletionStreamResponse'];
 const defs = toJsonSchema(reachable(spec.components.schemas, roots)) as Record<string, unknown>;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addFormat('unixtime', true);
 const validateResponse = ajv.compile({ $defs: defs, $ref: '#/$defs/CreateChatCompletionResponse' });
-const validateChunk = ajv.compile({ $defs: defs, $ref: '#/$defs/CreateChatCompletionStreamResponse' });
+const validateChunk = ajv.compile({
+  $defs: defs,
+  $ref: '#/$defs/CreateChatCompletionStreamResponse',
+});
 
 function expectValid(validate: typeof validateResponse, value: unknown): void {
   const ok = validate(value);
-  if (!ok) throw new Error(`${JSON.stringify(validate.errors, null, 2)}\nfor ${JSON.stringify(value)}`);
+  if (!ok)
+    throw new Error(`${JSON.stringify(validate.errors, null, 2)}\nfor ${JSON.stringify(value)}`);
 }
 
 let emu: Emulator;
@@ -58,18 +68,34 @@ afterAll(() => emu.close());
 const user = { role: 'user' as const, content: 'I was charged twice for invoice INV-1001.' };
 const tool = {
   type: 'function' as const,
-  function: { name: 'lookup_invoice', parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+  function: {
+    name: 'lookup_invoice',
+    parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+  },
 };
 const jsonSchemaFormat = {
   type: 'json_schema' as const,
   json_schema: {
     name: 'triage',
     strict: true,
-    schema: { type: 'object', properties: { category: { type: 'string', enum: ['billing', 'other'] } }, required: ['category'], additionalProperties: false },
+    schema: {
+      type: 'object',
+      properties: { category: { type: 'string', enum: ['billing', 'other'] } },
+      required: ['category'],
+      additionalProperties: false,
+    },
   },
 };
 
-const cases: Array<[string, { response_format?: OpenAI.ChatCompletionCreateParams['response_format']; tools?: OpenAI.ChatCompletionTool[] }]> = [
+const cases: Array<
+  [
+    string,
+    {
+      response_format?: OpenAI.ChatCompletionCreateParams['response_format'];
+      tools?: OpenAI.ChatCompletionTool[];
+    },
+  ]
+> = [
   ['plain', {}],
   ['json schema', { response_format: jsonSchemaFormat }],
   ['tool call', { tools: [tool] }],
@@ -77,27 +103,43 @@ const cases: Array<[string, { response_format?: OpenAI.ChatCompletionCreateParam
 
 describe('responses validate against the OpenAI OpenAPI document', () => {
   it('when the spec is loaded, then the validators reject a response missing required fields', () => {
-    expect(validateResponse({ id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0 }] })).toBe(false);
+    expect(
+      validateResponse({
+        id: 'x',
+        object: 'chat.completion',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0 }],
+      }),
+    ).toBe(false);
   });
 
-  it.each(cases)('when a %s completion is returned, then it is a valid CreateChatCompletionResponse', async (_name, extra) => {
-    const raw = await client.chat.completions.create({ model: 'gpt-4.1-mini', messages: [user], ...extra }).asResponse();
-    expectValid(validateResponse, await raw.json());
-  });
+  it.each(cases)(
+    'when a %s completion is returned, then it is a valid CreateChatCompletionResponse',
+    async (_name, extra) => {
+      const raw = await client.chat.completions
+        .create({ model: 'gpt-4.1-mini', messages: [user], ...extra })
+        .asResponse();
+      expectValid(validateResponse, await raw.json());
+    },
+  );
 
-  it.each(cases)('when a %s completion is streamed, then every chunk is a valid CreateChatCompletionStreamResponse', async (_name, extra) => {
-    const stream = await client.chat.completions.create({
-      model: 'gpt-4.1-mini',
-      messages: [user],
-      stream: true,
-      stream_options: { include_usage: true },
-      ...extra,
-    });
-    let count = 0;
-    for await (const chunk of stream) {
-      expectValid(validateChunk, chunk);
-      count += 1;
-    }
-    expect(count).toBeGreaterThan(2);
-  });
+  it.each(cases)(
+    'when a %s completion is streamed, then every chunk is a valid CreateChatCompletionStreamResponse',
+    async (_name, extra) => {
+      const stream = await client.chat.completions.create({
+        model: 'gpt-4.1-mini',
+        messages: [user],
+        stream: true,
+        stream_options: { include_usage: true },
+        ...extra,
+      });
+      let count = 0;
+      for await (const chunk of stream) {
+        expectValid(validateChunk, chunk);
+        count += 1;
+      }
+      expect(count).toBeGreaterThan(2);
+    },
+  );
 });

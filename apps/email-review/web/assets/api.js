@@ -33,7 +33,11 @@ async function send(method, path, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, 'network_error', 'The service could not be reached. Check the connection and try again.');
+    throw new ApiError(
+      0,
+      'network_error',
+      'The service could not be reached. Check the connection and try again.',
+    );
   }
 }
 

@@ -94,7 +94,11 @@ function renderDetail({ focus } = {}) {
   document.body.classList.toggle('show-detail', state.selectedId !== null);
   if (state.selectedId === null) {
     detail.replaceChildren(
-      h('div', { class: 'empty-detail' }, h('p', { text: 'Select a thread to read the email and review its draft.' })),
+      h(
+        'div',
+        { class: 'empty-detail' },
+        h('p', { text: 'Select a thread to read the email and review its draft.' }),
+      ),
     );
     return;
   }
@@ -106,7 +110,12 @@ function renderDetail({ focus } = {}) {
         state.loadError
           ? h('p', { role: 'alert', class: 'notice notice-error', text: state.loadError })
           : h('p', { text: 'Loading the thread…' }),
-        h('button', { type: 'button', class: 'button ghost back', onclick: handlers.back, text: '← Inbox' }),
+        h('button', {
+          type: 'button',
+          class: 'button ghost back',
+          onclick: handlers.back,
+          text: '← Inbox',
+        }),
       ),
     );
     return;
@@ -131,7 +140,10 @@ async function loadMore() {
   if (!list?.next_cursor) return;
   try {
     const page = await api.listThreads(state.tab, list.next_cursor);
-    state.lists[state.tab] = { items: [...list.items, ...page.items], next_cursor: page.next_cursor };
+    state.lists[state.tab] = {
+      items: [...list.items, ...page.items],
+      next_cursor: page.next_cursor,
+    };
     state.listError = null;
   } catch (error) {
     state.listError = error.message;
@@ -148,7 +160,10 @@ function showThread(thread) {
     thread.status === 'awaiting_review';
   if (!sameDraft) {
     if (state.draftValue !== null && previous?.thread_id === thread.thread_id && !state.notice)
-      state.notice = { kind: 'info', text: 'The draft changed elsewhere; your unsaved edit was replaced.' };
+      state.notice = {
+        kind: 'info',
+        text: 'The draft changed elsewhere; your unsaved edit was replaced.',
+      };
     state.draftValue = null;
   }
   if (previous?.thread_id !== thread.thread_id) state.instructionsValue = '';
@@ -173,7 +188,9 @@ async function openThread(id) {
   } catch (error) {
     if (state.selectedId !== id) return;
     state.loadError =
-      error.status === 404 ? 'This thread does not exist (any more).' : `The thread could not be loaded: ${error.message}`;
+      error.status === 404
+        ? 'This thread does not exist (any more).'
+        : `The thread could not be loaded: ${error.message}`;
   }
   renderDetail({ focus: 'thread-title' });
 }
@@ -208,7 +225,9 @@ async function act(kind, call) {
     state.notice = notice;
     if (updated) showThread(updated);
     announce(notice.text);
-    renderDetail({ focus: focus && focus !== 'approve' && focus !== 'reject' ? focus : 'thread-title' });
+    renderDetail({
+      focus: focus && focus !== 'approve' && focus !== 'reject' ? focus : 'thread-title',
+    });
   }
   await refreshLists();
 }

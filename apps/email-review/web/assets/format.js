@@ -40,11 +40,16 @@ export function shortDate(iso) {
 export function threadTitle(thread) {
   const summary = thread.classification?.summary?.trim();
   if (summary) return summary;
-  const firstLine = String(thread.inbound ?? '').trim().split('\n')[0] ?? '';
+  const firstLine =
+    String(thread.inbound ?? '')
+      .trim()
+      .split('\n')[0] ?? '';
   return firstLine.length > 90 ? `${firstLine.slice(0, 89)}…` : firstLine || '(empty email)';
 }
 
 export function snippet(text, length = 140) {
-  const flat = String(text ?? '').replace(/\s+/g, ' ').trim();
+  const flat = String(text ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
 }

@@ -97,7 +97,8 @@ function threadItem(thread, selected) {
       h(
         'span',
         { class: 'item-meta' },
-        urgency && h('span', { class: `chip urgency-${urgency}`, text: `${humanize(urgency)} urgency` }),
+        urgency &&
+          h('span', { class: `chip urgency-${urgency}`, text: `${humanize(urgency)} urgency` }),
         category && h('span', { class: 'chip', text: humanize(category) }),
         thread.status !== 'awaiting_review' &&
           h('span', { class: `chip status-${thread.status}`, text: statusLabel(thread.status) }),

@@ -31,7 +31,11 @@ function header(thread, actions, onBack) {
       'data-field': 'status',
       text: statusLabel(thread.status),
     }),
-    h('span', { class: 'meta-item', 'data-field': 'revision', text: `Revision ${thread.revision}` }),
+    h('span', {
+      class: 'meta-item',
+      'data-field': 'revision',
+      text: `Revision ${thread.revision}`,
+    }),
     h('span', { class: 'meta-item', text: `Received ${fullDate(thread.created_at)}` }),
     thread.sent_at && h('span', { class: 'meta-item', text: `Sent ${fullDate(thread.sent_at)}` }),
   ];
@@ -71,22 +75,54 @@ function busyBar(busy) {
 
 function classification(thread) {
   const c = thread.classification;
-  if (!c) return section('cls-title', 'Classification', h('p', { class: 'muted', text: 'Not classified yet.' }));
+  if (!c)
+    return section(
+      'cls-title',
+      'Classification',
+      h('p', { class: 'muted', text: 'Not classified yet.' }),
+    );
   return section(
     'cls-title',
     'Classification',
     h(
       'dl',
       { class: 'facts' },
-      h('div', {}, h('dt', { text: 'Category' }), h('dd', { 'data-field': 'category' }, h('span', { class: 'chip', text: humanize(c.category) }))),
-      h('div', {}, h('dt', { text: 'Urgency' }), h('dd', { 'data-field': 'urgency' }, h('span', { class: `chip urgency-${c.urgency}`, text: humanize(c.urgency) }))),
-      h('div', { class: 'facts-wide' }, h('dt', { text: 'Summary' }), h('dd', { 'data-field': 'summary', text: c.summary })),
+      h(
+        'div',
+        {},
+        h('dt', { text: 'Category' }),
+        h(
+          'dd',
+          { 'data-field': 'category' },
+          h('span', { class: 'chip', text: humanize(c.category) }),
+        ),
+      ),
+      h(
+        'div',
+        {},
+        h('dt', { text: 'Urgency' }),
+        h(
+          'dd',
+          { 'data-field': 'urgency' },
+          h('span', { class: `chip urgency-${c.urgency}`, text: humanize(c.urgency) }),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'facts-wide' },
+        h('dt', { text: 'Summary' }),
+        h('dd', { 'data-field': 'summary', text: c.summary }),
+      ),
     ),
   );
 }
 
 function inbound(thread) {
-  return section('inbound-title', 'Inbound email', h('pre', { class: 'email-text', id: 'inbound-text', text: thread.inbound }));
+  return section(
+    'inbound-title',
+    'Inbound email',
+    h('pre', { class: 'email-text', id: 'inbound-text', text: thread.inbound }),
+  );
 }
 
 function failure(thread, locked, on) {
@@ -98,8 +134,22 @@ function failure(thread, locked, on) {
     { class: 'card card-failed', 'aria-labelledby': 'failed-title' },
     h('h3', { id: 'failed-title', class: 'card-title', text: 'The workflow stopped' }),
     h('p', { id: 'failure-text', text: message }),
-    h('p', { class: 'muted', text: 'Retry resumes it from the step that failed; steps already done are not repeated.' }),
-    h('div', { class: 'row' }, h('button', { type: 'button', id: 'retry', class: 'button primary', disabled: locked, onclick: on.retry, text: 'Retry' })),
+    h('p', {
+      class: 'muted',
+      text: 'Retry resumes it from the step that failed; steps already done are not repeated.',
+    }),
+    h(
+      'div',
+      { class: 'row' },
+      h('button', {
+        type: 'button',
+        id: 'retry',
+        class: 'button primary',
+        disabled: locked,
+        onclick: on.retry,
+        text: 'Retry',
+      }),
+    ),
   );
 }
 
@@ -124,10 +174,29 @@ function editor(thread, state, locked, on) {
     disabled: locked,
     value: state.draftValue ?? thread.draft ?? '',
   });
-  const save = h('button', { type: 'button', id: 'save-draft', class: 'button', text: 'Save draft' });
-  const approve = h('button', { type: 'button', id: 'approve', class: 'button primary', text: 'Approve & send' });
-  const discard = h('button', { type: 'button', id: 'discard-draft', class: 'button ghost', text: 'Discard changes' });
-  const dirtyHint = h('span', { class: 'dirty-hint', id: 'dirty-hint', text: 'Unsaved changes: save or discard them before approving.' });
+  const save = h('button', {
+    type: 'button',
+    id: 'save-draft',
+    class: 'button',
+    text: 'Save draft',
+  });
+  const approve = h('button', {
+    type: 'button',
+    id: 'approve',
+    class: 'button primary',
+    text: 'Approve & send',
+  });
+  const discard = h('button', {
+    type: 'button',
+    id: 'discard-draft',
+    class: 'button ghost',
+    text: 'Discard changes',
+  });
+  const dirtyHint = h('span', {
+    class: 'dirty-hint',
+    id: 'dirty-hint',
+    text: 'Unsaved changes: save or discard them before approving.',
+  });
   const syncDirty = () => {
     const dirty = textarea.value !== (thread.draft ?? '');
     save.disabled = locked || !dirty || textarea.value.trim() === '';
@@ -171,7 +240,14 @@ function editor(thread, state, locked, on) {
   instructions.addEventListener('keydown', submitOnModEnter(doRedraft));
   redraft.addEventListener('click', doRedraft);
 
-  const reject = h('button', { type: 'button', id: 'reject', class: 'button danger', disabled: locked, onclick: on.reject, text: 'Reject' });
+  const reject = h('button', {
+    type: 'button',
+    id: 'reject',
+    class: 'button danger',
+    disabled: locked,
+    onclick: on.reject,
+    text: 'Reject',
+  });
   syncDirty();
   syncInstructions();
 
@@ -179,21 +255,51 @@ function editor(thread, state, locked, on) {
     h(
       'section',
       { class: 'card', 'aria-labelledby': 'draft-title' },
-      h('h3', { class: 'card-title', id: 'draft-title' }, h('label', { for: 'draft', text: 'Draft reply' }), h('span', { class: 'card-aside', text: `revision ${thread.revision}` })),
+      h(
+        'h3',
+        { class: 'card-title', id: 'draft-title' },
+        h('label', { for: 'draft', text: 'Draft reply' }),
+        h('span', { class: 'card-aside', text: `revision ${thread.revision}` }),
+      ),
       textarea,
-      h('div', { class: 'row' }, save, discard, h('span', { class: 'hint', id: 'draft-hint', text: `${SAVE_KEYS} saves` }), dirtyHint),
+      h(
+        'div',
+        { class: 'row' },
+        save,
+        discard,
+        h('span', { class: 'hint', id: 'draft-hint', text: `${SAVE_KEYS} saves` }),
+        dirtyHint,
+      ),
     ),
     h(
       'section',
       { class: 'card', 'aria-labelledby': 'instructions-title' },
-      h('h3', { class: 'card-title', id: 'instructions-title' }, h('label', { for: 'instructions', text: 'Ask for a redraft' })),
+      h(
+        'h3',
+        { class: 'card-title', id: 'instructions-title' },
+        h('label', { for: 'instructions', text: 'Ask for a redraft' }),
+      ),
       instructions,
-      h('div', { class: 'row' }, redraft, h('span', { class: 'hint', id: 'instructions-hint', text: `The model rewrites the draft with your instructions · ${SAVE_KEYS} sends` })),
+      h(
+        'div',
+        { class: 'row' },
+        redraft,
+        h('span', {
+          class: 'hint',
+          id: 'instructions-hint',
+          text: `The model rewrites the draft with your instructions · ${SAVE_KEYS} sends`,
+        }),
+      ),
     ),
   ];
   return {
     sections,
-    decision: h('div', { class: 'decision', role: 'group', 'aria-label': 'Decision' }, approve, reject),
+    decision: h(
+      'div',
+      { class: 'decision', role: 'group', 'aria-label': 'Decision' },
+      approve,
+      reject,
+    ),
   };
 }
 
@@ -207,7 +313,12 @@ export function threadView(thread, state, on) {
   const reply = [];
   if (thread.status === 'failed') reply.push(failure(thread, locked, on));
   if (thread.status === 'drafting')
-    reply.push(h('p', { class: 'notice notice-info', text: 'The model is still drafting this reply. Refresh in a moment.' }));
+    reply.push(
+      h('p', {
+        class: 'notice notice-info',
+        text: 'The model is still drafting this reply. Refresh in a moment.',
+      }),
+    );
   let decision = null;
   if (thread.status === 'awaiting_review') {
     const edit = editor(thread, state, locked, on);

@@ -11,7 +11,12 @@ const match = {
 };
 
 export const faultSpecSchema = z.discriminatedUnion('kind', [
-  z.object({ ...match, kind: z.literal('status'), status: z.number().int().min(400).max(599), retryAfterSeconds: z.number().min(0).optional() }),
+  z.object({
+    ...match,
+    kind: z.literal('status'),
+    status: z.number().int().min(400).max(599),
+    retryAfterSeconds: z.number().min(0).optional(),
+  }),
   z.object({ ...match, kind: z.literal('delay'), delayMs: z.number().int().min(0) }),
   z.object({ ...match, kind: z.literal('hang') }),
   z.object({ ...match, kind: z.literal('disconnect') }),

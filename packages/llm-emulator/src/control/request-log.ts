@@ -27,7 +27,10 @@ export class RequestLog {
   record(entry: LoggedRequest, bodyBytes: number): LoggedRequest {
     this.entries.push({ entry, bytes: bodyBytes });
     this.bytes += bodyBytes;
-    while (this.entries.length > this.maxEntries || (this.bytes > this.maxBytes && this.entries.length > 1)) {
+    while (
+      this.entries.length > this.maxEntries ||
+      (this.bytes > this.maxBytes && this.entries.length > 1)
+    ) {
       this.bytes -= this.entries.shift()?.bytes ?? 0;
     }
     return entry;

@@ -11,5 +11,11 @@ const STATUS: Record<number, string> = {
 
 /** Google's error body: `{ error: { code, message, status } }`. */
 export function geminiError(status: number, message: string) {
-  return { error: { code: status, message, status: STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') } };
+  return {
+    error: {
+      code: status,
+      message,
+      status: STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION'),
+    },
+  };
 }

@@ -8,7 +8,9 @@ const part = z.looseObject({
   text: z.string().optional(),
   thought: z.boolean().optional(),
   functionCall: z.looseObject({ name: z.string(), args: record.optional() }).optional(),
-  functionResponse: z.looseObject({ name: z.string(), response: z.unknown().optional() }).optional(),
+  functionResponse: z
+    .looseObject({ name: z.string(), response: z.unknown().optional() })
+    .optional(),
 });
 
 const content = z.looseObject({ role: z.string().optional(), parts: z.array(part).default([]) });
@@ -35,12 +37,19 @@ export const generateContentRequestSchema = z.looseObject({
   toolConfig: z
     .looseObject({
       functionCallingConfig: z
-        .looseObject({ mode: z.string().optional(), allowedFunctionNames: z.array(z.string()).optional() })
+        .looseObject({
+          mode: z.string().optional(),
+          allowedFunctionNames: z.array(z.string()).optional(),
+        })
         .optional(),
     })
     .optional(),
   generationConfig: z
-    .looseObject({ responseMimeType: z.string().optional(), responseSchema: record.optional(), responseJsonSchema: record.optional() })
+    .looseObject({
+      responseMimeType: z.string().optional(),
+      responseSchema: record.optional(),
+      responseJsonSchema: record.optional(),
+    })
     .optional(),
 });
 
@@ -50,7 +59,9 @@ export function parseGenerateContentRequest(body: unknown): GenerateContentReque
   const parsed = generateContentRequestSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new BadRequest(`Invalid JSON payload at '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid'}`);
+    throw new BadRequest(
+      `Invalid JSON payload at '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid'}`,
+    );
   }
   return parsed.data;
 }
@@ -66,22 +77,36 @@ function isAdkContextLine(text: string): boolean {
 function turnsOf(contents: GenerateContentRequest['contents']): Turn[] {
   const turns: Turn[] = [];
   for (const c of contents) {
-    const texts = c.parts.filter((p) => p.text !== undefined && !p.thought).map((p) => p.text ?? '');
+    const texts = c.parts
+      .filter((p) => p.text !== undefined && !p.thought)
+      .map((p) => p.text ?? '');
     if (c.role === 'model') {
-      const toolCalls = c.parts.flatMap((p) => (p.functionCall ? [{ name: p.functionCall.name, args: p.functionCall.args ?? {} }] : []));
+      const toolCalls = c.parts.flatMap((p) =>
+        p.functionCall ? [{ name: p.functionCall.name, args: p.functionCall.args ?? {} }] : [],
+      );
       turns.push({ role: 'assistant', text: texts.join('\n'), toolCalls });
       continue;
     }
     const userText = texts.filter((t) => !isAdkContextLine(t)).join('\n');
     if (userText.trim()) turns.push({ role: 'user', text: userText });
     for (const p of c.parts) {
-      if (p.functionResponse) turns.push({ role: 'tool', name: p.functionResponse.name, result: p.functionResponse.response });
+      if (p.functionResponse)
+        turns.push({
+          role: 'tool',
+          name: p.functionResponse.name,
+          result: p.functionResponse.response,
+        });
     }
   }
   return turns;
 }
 
-const MODES: Record<string, ModelTask['toolMode']> = { AUTO: 'auto', ANY: 'required', NONE: 'none', VALIDATED: 'auto' };
+const MODES: Record<string, ModelTask['toolMode']> = {
+  AUTO: 'auto',
+  ANY: 'required',
+  NONE: 'none',
+  VALIDATED: 'auto',
+};
 
 /** The provider-neutral task behind a `generateContent` request. */
 export function generateContentTask(req: GenerateContentRequest): ModelTask {
@@ -91,7 +116,10 @@ export function generateContentTask(req: GenerateContentRequest): ModelTask {
       : (req.systemInstruction?.parts ?? []).map((p) => p.text ?? '').join('\n');
   const calling = req.toolConfig?.functionCallingConfig;
   const config = req.generationConfig;
-  const json = config?.responseMimeType === 'application/json' || config?.responseSchema || config?.responseJsonSchema;
+  const json =
+    config?.responseMimeType === 'application/json' ||
+    config?.responseSchema ||
+    config?.responseJsonSchema;
   return {
     system,
     turns: turnsOf(req.contents),
@@ -104,6 +132,11 @@ export function generateContentTask(req: GenerateContentRequest): ModelTask {
     ),
     toolMode: MODES[calling?.mode ?? 'AUTO'] ?? 'auto',
     allowedTools: calling?.allowedFunctionNames ?? [],
-    output: json ? { kind: 'json', schema: (config?.responseJsonSchema ?? config?.responseSchema) as JsonSchema | undefined } : { kind: 'text' },
+    output: json
+      ? {
+          kind: 'json',
+          schema: (config?.responseJsonSchema ?? config?.responseSchema) as JsonSchema | undefined,
+        }
+      : { kind: 'text' },
   };
 }

@@ -17,12 +17,24 @@ function outputChars(decision: Decision): number {
 function usageMetadata(promptChars: number, decision: Decision) {
   const prompt = estimateTokens(promptChars);
   const candidates = estimateTokens(outputChars(decision));
-  return { promptTokenCount: prompt, candidatesTokenCount: candidates, totalTokenCount: prompt + candidates };
+  return {
+    promptTokenCount: prompt,
+    candidatesTokenCount: candidates,
+    totalTokenCount: prompt + candidates,
+  };
 }
 
-function envelope(model: string, responseId: string, parts: unknown[], finish: boolean, usage?: unknown) {
+function envelope(
+  model: string,
+  responseId: string,
+  parts: unknown[],
+  finish: boolean,
+  usage?: unknown,
+) {
   return {
-    candidates: [{ content: { role: 'model', parts }, ...(finish ? { finishReason: 'STOP' } : {}), index: 0 }],
+    candidates: [
+      { content: { role: 'model', parts }, ...(finish ? { finishReason: 'STOP' } : {}), index: 0 },
+    ],
     ...(usage ? { usageMetadata: usage } : {}),
     modelVersion: model,
     responseId,
@@ -36,7 +48,11 @@ export function generateContentResponse(model: string, promptChars: number, deci
 }
 
 /** The chunks of `streamGenerateContent?alt=sse`: text in pieces, function calls whole, usage on the last chunk. */
-export function generateContentChunks(model: string, promptChars: number, decision: Decision): unknown[] {
+export function generateContentChunks(
+  model: string,
+  promptChars: number,
+  decision: Decision,
+): unknown[] {
   const id = randomBytes(9).toString('base64url');
   const usage = usageMetadata(promptChars, decision);
   if (decision.kind !== 'text') return [envelope(model, id, partsOf(decision), true, usage)];

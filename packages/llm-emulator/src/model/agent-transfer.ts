@@ -28,7 +28,10 @@ function selfDescription(system: string): string {
 function agentNameParameter(tool: ToolSpec): { key: string; options: unknown[] | undefined } {
   const props = (tool.parameters?.['properties'] ?? {}) as Record<string, Record<string, unknown>>;
   const entry = Object.entries(props)[0];
-  return { key: entry?.[0] ?? 'agentName', options: Array.isArray(entry?.[1]?.['enum']) ? entry[1]['enum'] : undefined };
+  return {
+    key: entry?.[0] ?? 'agentName',
+    options: Array.isArray(entry?.[1]?.['enum']) ? entry[1]['enum'] : undefined,
+  };
 }
 
 /**
@@ -42,8 +45,13 @@ export function chooseTransfer(
   hasOwnTools: boolean,
 ): ToolCall | undefined {
   const param = agentNameParameter(tool);
-  const agents = listedAgents(system).filter((a) => !param.options || param.options.includes(a.name));
-  const candidates = agents.length > 0 ? agents : (param.options ?? []).map((n) => ({ name: String(n), description: '' }));
+  const agents = listedAgents(system).filter(
+    (a) => !param.options || param.options.includes(a.name),
+  );
+  const candidates =
+    agents.length > 0
+      ? agents
+      : (param.options ?? []).map((n) => ({ name: String(n), description: '' }));
   let best: AgentInfo | undefined;
   let bestScore = 0;
   for (const agent of candidates) {

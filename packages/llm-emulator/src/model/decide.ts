@@ -23,11 +23,17 @@ function requestText(task: ModelTask, request: number): string {
   return withoutFeedback(turn?.role === 'user' ? turn.text : '');
 }
 
-function valueContext(task: ModelTask, userIndex: number, mode: ValueMode, root: Record<string, unknown>): ValueContext {
+function valueContext(
+  task: ModelTask,
+  userIndex: number,
+  mode: ValueMode,
+  root: Record<string, unknown>,
+): ValueContext {
   const request = requestIndex(task, userIndex);
   const userText = requestText(task, request);
   const asEmail = /\b(e-?mail|draft|reply|respond|letter)\b/i.test(`${task.system}\n${userText}`);
-  const feedback = () => parseFeedback(feedbackText(task, request, userIndex, request !== userIndex));
+  const feedback = () =>
+    parseFeedback(feedbackText(task, request, userIndex, request !== userIndex));
   let reply: string | undefined;
   return {
     root,
@@ -42,12 +48,21 @@ function valueContext(task: ModelTask, userIndex: number, mode: ValueMode, root:
 function callTool(task: ModelTask, tool: ToolSpec, userIndex: number): ToolCall {
   const params = tool.parameters ?? {};
   const args = generateValue(params, valueContext(task, userIndex, 'arguments', params));
-  return { name: tool.name, args: args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {} };
+  return {
+    name: tool.name,
+    args:
+      args && typeof args === 'object' && !Array.isArray(args)
+        ? (args as Record<string, unknown>)
+        : {},
+  };
 }
 
 function answer(task: ModelTask, userIndex: number, text: string | undefined): Decision {
   if (task.output.kind === 'json') {
-    const schema = task.output.schema ?? { type: 'object', properties: { response: { type: 'string' } } };
+    const schema = task.output.schema ?? {
+      type: 'object',
+      properties: { response: { type: 'string' } },
+    };
     const ctx = valueContext(task, userIndex, 'response', schema);
     if (text !== undefined) ctx.reply = () => text;
     return { kind: 'text', text: JSON.stringify(generateValue(schema, ctx)) };
@@ -64,20 +79,30 @@ export function decide(task: ModelTask): Decision {
   const callable =
     task.toolMode === 'none'
       ? []
-      : task.tools.filter((t) => task.allowedTools.length === 0 || task.allowedTools.includes(t.name));
+      : task.tools.filter(
+          (t) => task.allowedTools.length === 0 || task.allowedTools.includes(t.name),
+        );
   const text = indexText(requestText(task, requestIndex(task, userIndex)));
   const ownTools = callable.filter((t) => t.name !== TRANSFER_TOOL);
 
   const results = task.turns.slice(userIndex + 1).filter((t) => t.role === 'tool');
   if (results.length > 0 && task.toolMode !== 'required') {
-    return answer(task, userIndex, composeToolAnswer(results.map((r) => ({ name: r.name, result: r.result }))));
+    return answer(
+      task,
+      userIndex,
+      composeToolAnswer(results.map((r) => ({ name: r.name, result: r.result }))),
+    );
   }
 
   const transferTool = callable.find((t) => t.name === TRANSFER_TOOL);
-  const transfer = transferTool && chooseTransfer(transferTool, task.system, text, ownTools.length > 0);
+  const transfer =
+    transferTool && chooseTransfer(transferTool, task.system, text, ownTools.length > 0);
   if (transfer) return { kind: 'tool_calls', calls: [transfer] };
 
-  const { index } = bestMatch(ownTools.map((t) => `${t.name} ${t.description}`), text);
+  const { index } = bestMatch(
+    ownTools.map((t) => `${t.name} ${t.description}`),
+    text,
+  );
   const forced = task.toolMode === 'required' && callable.length > 0;
   const tool = ownTools[index] ?? (forced ? (ownTools[0] ?? callable[0]) : undefined);
   if (tool) return { kind: 'tool_calls', calls: [callTool(task, tool, userIndex)] };

@@ -19,9 +19,19 @@ const MENTION =
  * Text holding feedback: whatever follows a "feedback:"-like marker in the system prompt or in the user's
  * messages from the request on, plus the latest message itself when it is a revision request.
  */
-export function feedbackText(task: ModelTask, request: number, latest: number, revision: boolean): string {
+export function feedbackText(
+  task: ModelTask,
+  request: number,
+  latest: number,
+  revision: boolean,
+): string {
   const parts: string[] = [];
-  const texts = [task.system, ...task.turns.slice(Math.max(request, 0), latest + 1).map((t) => (t.role === 'user' ? t.text : ''))];
+  const texts = [
+    task.system,
+    ...task.turns
+      .slice(Math.max(request, 0), latest + 1)
+      .map((t) => (t.role === 'user' ? t.text : '')),
+  ];
   for (const text of texts) {
     const m = MARKER.exec(text);
     if (m) parts.push(text.slice(m.index + m[0].length).split(/\n\s*\n/)[0] ?? '');
@@ -37,7 +47,13 @@ export function hasFeedbackMarker(text: string): boolean {
 }
 
 export function asksForChanges(feedback: Feedback): boolean {
-  return feedback.shorter || feedback.longer || feedback.formal || feedback.apologize || feedback.mentions.length > 0;
+  return (
+    feedback.shorter ||
+    feedback.longer ||
+    feedback.formal ||
+    feedback.apologize ||
+    feedback.mentions.length > 0
+  );
 }
 
 export function parseFeedback(text: string): Feedback {
@@ -47,7 +63,10 @@ export function parseFeedback(text: string): Feedback {
     if (phrase && phrase.length <= 80 && !/^(it|this|that)$/i.test(phrase)) mentions.push(phrase);
   }
   return {
-    shorter: /\b(shorter|shorten|concise|brief|briefer|too long|less wordy|trim it|cut it down)\b/i.test(text),
+    shorter:
+      /\b(shorter|shorten|concise|brief|briefer|too long|less wordy|trim it|cut it down)\b/i.test(
+        text,
+      ),
     longer: /\b(longer|more detail|more details|elaborate|expand)\b/i.test(text),
     formal: /\bformal\b/i.test(text),
     apologize: /\b(apologi[sz]e|apology|say sorry)\b/i.test(text),

@@ -10,46 +10,188 @@ interface Intent {
 }
 
 const ANGER_CUES = [
-  'angry', 'furious', 'unacceptable', 'ridiculous', 'terrible', 'awful', 'worst', 'outrage', 'disgust', 'fed up',
-  'human', 'real person', 'manager', 'supervisor', 'complain', 'lawyer', 'speak to', 'talk to', 'escalat', '!!',
+  'angry',
+  'furious',
+  'unacceptable',
+  'ridiculous',
+  'terrible',
+  'awful',
+  'worst',
+  'outrage',
+  'disgust',
+  'fed up',
+  'human',
+  'real person',
+  'manager',
+  'supervisor',
+  'complain',
+  'lawyer',
+  'speak to',
+  'talk to',
+  'escalat',
+  '!!',
 ];
 
 const INTENTS: Intent[] = [
   {
     labels: ['bill', 'invoice', 'payment', 'finance', 'refund', 'charge'],
-    cues: ['invoice', 'charge', 'bill', 'payment', 'pay', 'paid', 'refund', 'price', 'pricing', 'subscription',
-      'credit card', 'receipt', 'money', 'cost', 'fee', 'overcharg', 'inv-'],
+    cues: [
+      'invoice',
+      'charge',
+      'bill',
+      'payment',
+      'pay',
+      'paid',
+      'refund',
+      'price',
+      'pricing',
+      'subscription',
+      'credit card',
+      'receipt',
+      'money',
+      'cost',
+      'fee',
+      'overcharg',
+      'inv-',
+    ],
   },
   {
-    labels: ['technical', 'tech', 'bug', 'outage', 'incident', 'engineer', 'status', 'infrastructure', 'service', 'error'],
-    cues: ['down', 'outage', 'error', '500', '502', '503', 'bug', 'crash', 'broken', 'not working', "doesn't work",
-      'fail', 'timeout', 'timing out', 'slow', 'latency', 'api', 'server', 'site', 'website', 'login', 'log in',
-      'unavailable', 'incident', 'technical', 'unreachable', 'exception', 'outage'],
+    labels: [
+      'technical',
+      'tech',
+      'bug',
+      'outage',
+      'incident',
+      'engineer',
+      'status',
+      'infrastructure',
+      'service',
+      'error',
+    ],
+    cues: [
+      'down',
+      'outage',
+      'error',
+      '500',
+      '502',
+      '503',
+      'bug',
+      'crash',
+      'broken',
+      'not working',
+      "doesn't work",
+      'fail',
+      'timeout',
+      'timing out',
+      'slow',
+      'latency',
+      'api',
+      'server',
+      'site',
+      'website',
+      'login',
+      'log in',
+      'unavailable',
+      'incident',
+      'technical',
+      'unreachable',
+      'exception',
+      'outage',
+    ],
   },
   {
-    labels: ['escalat', 'complaint', 'complain', 'human', 'manager', 'supervisor', 'angry', 'person', 'handoff'],
+    labels: [
+      'escalat',
+      'complaint',
+      'complain',
+      'human',
+      'manager',
+      'supervisor',
+      'angry',
+      'person',
+      'handoff',
+    ],
     cues: ANGER_CUES,
   },
   {
     labels: ['negative', 'unhappy', 'frustrat', 'dissatisf', 'upset'],
-    cues: [...ANGER_CUES, 'problem', 'issue', 'wrong', 'disappoint', 'frustrat', 'annoy', 'broken', 'not working'],
+    cues: [
+      ...ANGER_CUES,
+      'problem',
+      'issue',
+      'wrong',
+      'disappoint',
+      'frustrat',
+      'annoy',
+      'broken',
+      'not working',
+    ],
   },
   {
-    labels: ['positive', 'happy', 'praise', 'compliment', 'satisf', 'thank', 'feedback', 'suggestion'],
-    cues: ['thank', 'great', 'love', 'awesome', 'excellent', 'appreciate', 'wonderful', 'fantastic', 'suggest',
-      'would be nice', 'feature request'],
+    labels: [
+      'positive',
+      'happy',
+      'praise',
+      'compliment',
+      'satisf',
+      'thank',
+      'feedback',
+      'suggestion',
+    ],
+    cues: [
+      'thank',
+      'great',
+      'love',
+      'awesome',
+      'excellent',
+      'appreciate',
+      'wonderful',
+      'fantastic',
+      'suggest',
+      'would be nice',
+      'feature request',
+    ],
   },
   {
     labels: ['account', 'login', 'password', 'profile', 'access'],
-    cues: ['password', 'log in', 'login', 'sign in', 'account', 'username', '2fa', 'locked out', 'reset', 'email address'],
+    cues: [
+      'password',
+      'log in',
+      'login',
+      'sign in',
+      'account',
+      'username',
+      '2fa',
+      'locked out',
+      'reset',
+      'email address',
+    ],
   },
   {
     labels: ['spam', 'junk', 'promotion'],
-    cues: ['unsubscribe', 'winner', 'lottery', 'crypto', 'click here', 'limited offer', 'seo services', 'prize'],
+    cues: [
+      'unsubscribe',
+      'winner',
+      'lottery',
+      'crypto',
+      'click here',
+      'limited offer',
+      'seo services',
+      'prize',
+    ],
   },
   {
     labels: ['high', 'urgent', 'critical', 'p1', 'asap', 'immediate'],
-    cues: ['urgent', 'asap', 'immediately', 'critical', 'emergency', 'outage', 'down', ...ANGER_CUES],
+    cues: [
+      'urgent',
+      'asap',
+      'immediately',
+      'critical',
+      'emergency',
+      'outage',
+      'down',
+      ...ANGER_CUES,
+    ],
   },
   {
     labels: ['sales', 'purchase', 'quote', 'demo', 'upgrade'],
@@ -67,7 +209,9 @@ function claimsIntent(descriptorWords: string[], descriptor: TextIndex, intent: 
  * fits the user's text: topic cues found in the text count three times, shared words once.
  */
 export function relevance(descriptorText: string, text: TextIndex): number {
-  const descriptor = indexText(descriptorText.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' '));
+  const descriptor = indexText(
+    descriptorText.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' '),
+  );
   const words = contentWords(descriptorText);
   let score = 0;
   for (const intent of INTENTS) {
@@ -82,7 +226,10 @@ export function relevance(descriptorText: string, text: TextIndex): number {
 }
 
 /** Index of the best-scoring candidate, or -1 when nothing scores above zero. Ties go to the earlier one. */
-export function bestMatch(descriptors: string[], text: TextIndex): { index: number; score: number } {
+export function bestMatch(
+  descriptors: string[],
+  text: TextIndex,
+): { index: number; score: number } {
   let index = -1;
   let score = 0;
   descriptors.forEach((d, i) => {

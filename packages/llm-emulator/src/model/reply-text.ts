@@ -4,9 +4,11 @@ import { topicOf, type Topic } from './intents.js';
 import { indexText } from './text-index.js';
 
 const TOPIC_SENTENCE: Record<Topic, string> = {
-  billing: 'I have looked into the charge on your account and we will correct anything that is wrong.',
+  billing:
+    'I have looked into the charge on your account and we will correct anything that is wrong.',
   technical: 'Our engineers are investigating the problem you reported and will keep you posted.',
-  escalation: 'I am sorry for the frustration this has caused; a senior member of our team will follow up with you personally.',
+  escalation:
+    'I am sorry for the frustration this has caused; a senior member of our team will follow up with you personally.',
   general: 'We will look into this and get back to you shortly.',
 };
 
@@ -26,7 +28,9 @@ function mentionSentences(mentions: string[], userText: string): string[] {
       const id = /\b[A-Za-z]{2,6}-\d{2,}\b|#\d{3,}\b/.exec(userText)?.[0];
       if (id) return `Regarding ${m}: it is ${id}.`;
     }
-    return m.split(/\s+/).length > 3 ? `Please note that ${m}.` : `Regarding ${m}: we have noted it and will take care of it.`;
+    return m.split(/\s+/).length > 3
+      ? `Please note that ${m}.`
+      : `Regarding ${m}: we have noted it and will take care of it.`;
   });
 }
 
@@ -40,24 +44,36 @@ export function composeReply(userText: string, feedback: Feedback, asEmail: bool
   const apology = feedback.apologize ? ['We sincerely apologize for the inconvenience.'] : [];
 
   if (feedback.shorter) {
-    const sentences = [`Thanks for your message${about}.`, ...apology, SHORT_TOPIC_SENTENCE[topic], ...mentionSentences(feedback.mentions, userText)];
-    return asEmail ? `${greeting}\n\n${sentences.join(' ')}\n\nBest,\nSupport Team` : sentences.join(' ');
+    const sentences = [
+      `Thanks for your message${about}.`,
+      ...apology,
+      SHORT_TOPIC_SENTENCE[topic],
+      ...mentionSentences(feedback.mentions, userText),
+    ];
+    return asEmail
+      ? `${greeting}\n\n${sentences.join(' ')}\n\nBest,\nSupport Team`
+      : sentences.join(' ');
   }
   const sentences = [
     `Thank you for your ${asEmail ? 'email' : 'message'}${about}. You wrote: "${email.firstSentence}"`,
     ...apology,
     TOPIC_SENTENCE[topic],
     ...mentionSentences(feedback.mentions, userText),
-    ...(feedback.longer ? ['We will share every detail of what we find, step by step, as soon as we have it.'] : []),
+    ...(feedback.longer
+      ? ['We will share every detail of what we find, step by step, as soon as we have it.']
+      : []),
     'Please let us know if there is anything else we can help with.',
   ];
-  return asEmail ? `${greeting}\n\n${sentences.join(' ')}\n\nBest regards,\nSupport Team` : sentences.join(' ');
+  return asEmail
+    ? `${greeting}\n\n${sentences.join(' ')}\n\nBest regards,\nSupport Team`
+    : sentences.join(' ');
 }
 
 /** A one-line summary that paraphrases the user's text. */
 export function composeSummary(userText: string): string {
   const email = emailPartsOf(userText);
   const topic = topicOf(indexText(userText));
-  const lead = topic === 'general' ? 'The customer writes' : `The customer writes about a ${topic} matter`;
+  const lead =
+    topic === 'general' ? 'The customer writes' : `The customer writes about a ${topic} matter`;
   return `${lead}: "${email.firstSentence}"`;
 }

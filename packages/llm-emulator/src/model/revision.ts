@@ -1,7 +1,8 @@
 import { asksForChanges, hasFeedbackMarker, parseFeedback } from './feedback.js';
 import type { ModelTask } from './task.js';
 
-const QUESTION = /^(?:(?:and|so|also|then|ok(?:ay)?|thanks)[,.!]?\s+)*(?:what|which|who|whose|when|where|why|how|is|are|was|were|does|do|did|has|have)\b/i;
+const QUESTION =
+  /^(?:(?:and|so|also|then|ok(?:ay)?|thanks)[,.!]?\s+)*(?:what|which|who|whose|when|where|why|how|is|are|was|were|does|do|did|has|have)\b/i;
 const ABOUT_THE_DRAFT = /\b(?:it|this|the (?:draft|reply|response|answer|letter|wording))\b/i;
 // Ids such as INV-1002 or TCK-9F2: a new one names a new subject, not a change to the draft.
 const ID = /\b[a-z]+[-_]?\d[\w-]*/gi;
@@ -39,7 +40,8 @@ function earlierText(task: ModelTask, index: number): string {
  */
 function asksSomethingNew(task: ModelTask, index: number, text: string): boolean {
   const sentences = text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim());
-  if (sentences.some((s) => s.endsWith('?') && QUESTION.test(s) && !ABOUT_THE_DRAFT.test(s))) return true;
+  if (sentences.some((s) => s.endsWith('?') && QUESTION.test(s) && !ABOUT_THE_DRAFT.test(s)))
+    return true;
   const earlier = earlierText(task, index);
   return (text.match(ID) ?? []).some((id) => !earlier.includes(id.toLowerCase()));
 }

@@ -15,19 +15,43 @@ export interface ValueContext {
 }
 
 const SERVICE_WORDS = [
-  'api', 'website', 'site', 'web', 'app', 'dashboard', 'database', 'db', 'email', 'login', 'auth', 'payments',
-  'checkout', 'search', 'mobile', 'portal', 'billing', 'storage', 'cdn', 'queue',
+  'api',
+  'website',
+  'site',
+  'web',
+  'app',
+  'dashboard',
+  'database',
+  'db',
+  'email',
+  'login',
+  'auth',
+  'payments',
+  'checkout',
+  'search',
+  'mobile',
+  'portal',
+  'billing',
+  'storage',
+  'cdn',
+  'queue',
 ];
 
 export function extractId(text: string, preferPrefix?: string): string | undefined {
   const ids = text.match(/\b[A-Za-z]{2,6}-\d{2,}\b/g) ?? [];
-  const preferred = preferPrefix ? ids.find((id) => id.toLowerCase().startsWith(preferPrefix)) : undefined;
+  const preferred = preferPrefix
+    ? ids.find((id) => id.toLowerCase().startsWith(preferPrefix))
+    : undefined;
   return preferred ?? ids[0] ?? text.match(/#(\d{3,})\b/)?.[1];
 }
 
 export function extractService(userText: string, text: TextIndex): string | undefined {
-  const named = /\bis (?:the |your |our )?([a-z][\w-]*) (?:service |server )?(?:down|up|working|broken|slow|offline)\b/i.exec(userText)?.[1];
-  if (named && !['it', 'this', 'that', 'there', 'everything'].includes(named.toLowerCase())) return named.toLowerCase();
+  const named =
+    /\bis (?:the |your |our )?([a-z][\w-]*) (?:service |server )?(?:down|up|working|broken|slow|offline)\b/i.exec(
+      userText,
+    )?.[1];
+  if (named && !['it', 'this', 'that', 'there', 'everything'].includes(named.toLowerCase()))
+    return named.toLowerCase();
   return SERVICE_WORDS.find((w) => text.words.includes(w));
 }
 
@@ -47,12 +71,17 @@ export function stringHint(rawName: string, ctx: ValueContext): string {
   if (has(name, /invoice/)) return extractId(ctx.userText, 'inv') ?? 'INV-0001';
   if (has(name, /(ticket|order|case|booking|transaction|reference|ref)(_?(id|number|no))?$|^id$/))
     return extractId(ctx.userText) ?? 'REF-0001';
-  if (has(name, /e_?mail|address/)) return ctx.userText.match(/[\w.+-]+@[\w-]+\.[\w.]+/)?.[0] ?? 'customer@example.com';
-  if (has(name, /service|system|component|product|endpoint|^app/)) return extractService(ctx.userText, ctx.text) ?? 'api';
-  if (has(name, /priority|severity|urgency/)) return topicOf(ctx.text) === 'general' ? 'normal' : 'high';
-  if (has(name, /(^|_)(category|type|topic|intent|department|queue|label)$/)) return topicOf(ctx.text);
+  if (has(name, /e_?mail|address/))
+    return ctx.userText.match(/[\w.+-]+@[\w-]+\.[\w.]+/)?.[0] ?? 'customer@example.com';
+  if (has(name, /service|system|component|product|endpoint|^app/))
+    return extractService(ctx.userText, ctx.text) ?? 'api';
+  if (has(name, /priority|severity|urgency/))
+    return topicOf(ctx.text) === 'general' ? 'normal' : 'high';
+  if (has(name, /(^|_)(category|type|topic|intent|department|queue|label)$/))
+    return topicOf(ctx.text);
   if (has(name, /(^|_)(name|customer|sender)$/)) return email().senderName ?? 'Customer';
-  if (has(name, /subject|title|headline/)) return email().subject ? `Re: ${email().subject}` : excerpt(email().firstSentence, 60);
+  if (has(name, /subject|title|headline/))
+    return email().subject ? `Re: ${email().subject}` : excerpt(email().firstSentence, 60);
   if (has(name, /language|locale|lang/)) return 'en';
   if (ctx.mode === 'response') {
     if (has(name, /reason|rationale|explanation|justification|why/)) {
@@ -60,8 +89,14 @@ export function stringHint(rawName: string, ctx: ValueContext): string {
       return `The message is about ${topic === 'escalation' ? 'an' : 'a'} ${topic} matter: "${excerpt(email().firstSentence, 100)}"`;
     }
     if (has(name, /summary|gist|overview|synopsis/)) return ctx.summary();
-    if (has(name, /reply|draft|body|response|answer|message|content|text|email/)) return ctx.reply();
-  } else if (has(name, /description|details|issue|summary|reason|rationale|query|question|message|text|complaint|problem|note|content|body|why/)) {
+    if (has(name, /reply|draft|body|response|answer|message|content|text|email/))
+      return ctx.reply();
+  } else if (
+    has(
+      name,
+      /description|details|issue|summary|reason|rationale|query|question|message|text|complaint|problem|note|content|body|why/,
+    )
+  ) {
     return excerpt(ctx.userText, 300);
   }
   return excerpt(email().firstSentence, 80);

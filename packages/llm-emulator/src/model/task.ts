@@ -31,6 +31,4 @@ export interface ModelTask {
   output: OutputFormat;
 }
 
-export type Decision =
-  | { kind: 'text'; text: string }
-  | { kind: 'tool_calls'; calls: ToolCall[] };
+export type Decision = { kind: 'text'; text: string } | { kind: 'tool_calls'; calls: ToolCall[] };

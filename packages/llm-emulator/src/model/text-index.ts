@@ -1,9 +1,10 @@
 const STOPWORDS = new Set(
-  ('the a an and or but if of to in on at for with about from by as is are was were be been am i you he she it we they ' +
+  (
+    'the a an and or but if of to in on at for with about from by as is are was were be been am i you he she it we they ' +
     'me my your our their this that these those what which who whom how when where why can could would should will ' +
     'do does did have has had not no yes please thanks hi hello dear there here just any all some agent handles ' +
-    'questions question answers answer user users customer customers request requests use used using')
-    .split(' '),
+    'questions question answers answer user users customer customers request requests use used using'
+  ).split(' '),
 );
 
 /** Lower-cased words of a text, pre-computed once so keyword scoring stays cheap. */
@@ -20,7 +21,9 @@ export function indexText(text: string): TextIndex {
 /** Words that carry meaning: splits snake_case / camelCase / kebab-case names too. */
 export function contentWords(text: string): string[] {
   const spaced = text.replace(/([a-z])([A-Z])/g, '$1 $2');
-  return (spaced.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => w.length >= 3 && !STOPWORDS.has(w));
+  return (spaced.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter(
+    (w) => w.length >= 3 && !STOPWORDS.has(w),
+  );
 }
 
 /**

@@ -5,14 +5,20 @@ function flatten(value: unknown, prefix: string, out: Array<[string, string]>): 
     return;
   }
   if (Array.isArray(value)) {
-    out.push([prefix, value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ')]);
+    out.push([
+      prefix,
+      value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', '),
+    ]);
     return;
   }
   for (const [key, v] of Object.entries(value)) flatten(v, prefix ? `${prefix} ${key}` : key, out);
 }
 
 function humanKey(key: string): string {
-  return key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_.]/g, ' ').toLowerCase();
+  return key
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_.]/g, ' ')
+    .toLowerCase();
 }
 
 function parsedResult(result: unknown): unknown {
@@ -39,7 +45,9 @@ export function composeToolAnswer(results: Array<{ name: string; result: unknown
     .join('; ');
   const tools = results.map((r) => r.name).join(', ');
   const sentences = [
-    ticket ? `I have taken care of it: your ticket id is ${ticket[1]}.` : `I have checked this for you with ${tools}.`,
+    ticket
+      ? `I have taken care of it: your ticket id is ${ticket[1]}.`
+      : `I have checked this for you with ${tools}.`,
     ...(listed ? [`${ticket ? 'Details' : 'Result'}: ${listed}.`] : []),
     'Is there anything else I can help with?',
   ];

@@ -9,7 +9,12 @@ const message = z.looseObject({
   content: z.union([z.string(), z.array(textPart), z.null()]).optional(),
   name: z.string().optional(),
   tool_calls: z
-    .array(z.looseObject({ id: z.string(), function: z.looseObject({ name: z.string(), arguments: z.string() }) }))
+    .array(
+      z.looseObject({
+        id: z.string(),
+        function: z.looseObject({ name: z.string(), arguments: z.string() }),
+      }),
+    )
     .nullish(),
   tool_call_id: z.string().optional(),
 });
@@ -25,12 +30,19 @@ export const chatRequestSchema = z.looseObject({
     .array(
       z.looseObject({
         type: z.string(),
-        function: z.looseObject({ name: z.string().min(1), description: z.string().optional(), parameters: record.optional() }),
+        function: z.looseObject({
+          name: z.string().min(1),
+          description: z.string().optional(),
+          parameters: record.optional(),
+        }),
       }),
     )
     .optional(),
   tool_choice: z
-    .union([z.enum(['none', 'auto', 'required']), z.looseObject({ type: z.string(), function: z.looseObject({ name: z.string() }) })])
+    .union([
+      z.enum(['none', 'auto', 'required']),
+      z.looseObject({ type: z.string(), function: z.looseObject({ name: z.string() }) }),
+    ])
     .optional(),
   response_format: z
     .discriminatedUnion('type', [
@@ -50,7 +62,9 @@ export function parseChatRequest(body: unknown): ChatRequest {
   const parsed = chatRequestSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new BadRequest(`Invalid request body at '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid'}`);
+    throw new BadRequest(
+      `Invalid request body at '${issue?.path.join('.') ?? ''}': ${issue?.message ?? 'invalid'}`,
+    );
   }
   return parsed.data;
 }

@@ -35,7 +35,12 @@ function usage(meta: CompletionMeta, decision: Decision) {
     completion_tokens: completion,
     total_tokens: meta.promptTokens + completion,
     prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
@@ -60,7 +65,14 @@ export function chatCompletion(meta: CompletionMeta, decision: Decision) {
     object: 'chat.completion',
     created: meta.created,
     model: meta.model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: decision.kind === 'text' ? 'stop' : 'tool_calls' }],
+    choices: [
+      {
+        index: 0,
+        message,
+        logprobs: null,
+        finish_reason: decision.kind === 'text' ? 'stop' : 'tool_calls',
+      },
+    ],
     usage: usage(meta, decision),
     service_tier: 'default',
     system_fingerprint: 'fp_llm_emulator',
@@ -70,12 +82,17 @@ export function chatCompletion(meta: CompletionMeta, decision: Decision) {
 function pieces(text: string, wordsPerPiece: number): string[] {
   const words = text.match(/\S+\s*|\s+/g) ?? [];
   const out: string[] = [];
-  for (let i = 0; i < words.length; i += wordsPerPiece) out.push(words.slice(i, i + wordsPerPiece).join(''));
+  for (let i = 0; i < words.length; i += wordsPerPiece)
+    out.push(words.slice(i, i + wordsPerPiece).join(''));
   return out;
 }
 
 /** The `chat.completion.chunk` objects of a streamed completion, ending with the usage chunk when asked for. */
-export function chatCompletionChunks(meta: CompletionMeta, decision: Decision, includeUsage: boolean): unknown[] {
+export function chatCompletionChunks(
+  meta: CompletionMeta,
+  decision: Decision,
+  includeUsage: boolean,
+): unknown[] {
   const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
     id: meta.id,
     object: 'chat.completion.chunk',
@@ -91,7 +108,21 @@ export function chatCompletionChunks(meta: CompletionMeta, decision: Decision, i
     chunks.push(chunk({}, 'stop'));
   } else {
     decision.calls.forEach((c, index) => {
-      chunks.push(chunk({ tool_calls: [{ index, id: toolCallId(index, c.name), type: 'function', function: { name: c.name, arguments: '' } }] }, null));
+      chunks.push(
+        chunk(
+          {
+            tool_calls: [
+              {
+                index,
+                id: toolCallId(index, c.name),
+                type: 'function',
+                function: { name: c.name, arguments: '' },
+              },
+            ],
+          },
+          null,
+        ),
+      );
       for (const piece of JSON.stringify(c.args).match(/[\s\S]{1,24}/g) ?? []) {
         chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null));
       }

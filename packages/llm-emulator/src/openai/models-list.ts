@@ -4,7 +4,12 @@ const MODELS = ['gpt-4.1-mini', 'gpt-4.1', 'gpt-4.1-nano', 'gpt-4o', 'gpt-4o-min
 export function modelsList() {
   return {
     object: 'list',
-    data: MODELS.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'llm-emulator' })),
+    data: MODELS.map((id) => ({
+      id,
+      object: 'model',
+      created: 1_700_000_000,
+      owned_by: 'llm-emulator',
+    })),
   };
 }
 

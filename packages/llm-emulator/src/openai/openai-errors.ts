@@ -9,6 +9,9 @@ const TYPES: Record<number, { type: string; code: string | null }> = {
 
 /** OpenAI's error body: `{ error: { message, type, param, code } }`. */
 export function openAiError(status: number, message: string) {
-  const kind = TYPES[status] ?? { type: status >= 500 ? 'server_error' : 'invalid_request_error', code: null };
+  const kind = TYPES[status] ?? {
+    type: status >= 500 ? 'server_error' : 'invalid_request_error',
+    code: null,
+  };
   return { error: { message, type: kind.type, param: null, code: kind.code } };
 }

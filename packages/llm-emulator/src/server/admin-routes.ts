@@ -16,7 +16,12 @@ function badRequest(res: ServerResponse, message: string): void {
 }
 
 /** `/_emulator/*`: faults, the request log and latency, for tests and benchmarks in other processes. */
-export async function adminRoute(state: EmulatorState, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function adminRoute(
+  state: EmulatorState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
   const key = `${req.method ?? 'GET'} ${path}`;
   switch (key) {
     case 'GET /healthz':
@@ -33,7 +38,8 @@ export async function adminRoute(state: EmulatorState, req: IncomingMessage, res
       }
       const parsed = z.union([faultSpecSchema, z.array(faultSpecSchema)]).safeParse(body);
       if (!parsed.success) return badRequest(res, z.prettifyError(parsed.error));
-      for (const spec of Array.isArray(parsed.data) ? parsed.data : [parsed.data]) state.faults.add(spec);
+      for (const spec of Array.isArray(parsed.data) ? parsed.data : [parsed.data])
+        state.faults.add(spec);
       return sendJson(res, 201, state.faults.list());
     }
     case 'DELETE /_emulator/faults':

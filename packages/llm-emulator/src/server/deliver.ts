@@ -21,7 +21,10 @@ function disconnect(res: ServerResponse, reply: Reply): void {
     return;
   }
   const text = JSON.stringify(reply.body);
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(200, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   destroyAfter(res, text.slice(0, Math.floor(text.length / 2)));
 }
 
@@ -32,8 +35,12 @@ function malformed(res: ServerResponse, reply: Reply): void {
     res.end('data: {"id": "malformed", "choices": [{"index": 0,\n\n');
     return;
   }
-  const text = '{"id": "malformed", "object": "chat.completion", "choices": [{"index": 0, "message": ';
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  const text =
+    '{"id": "malformed", "object": "chat.completion", "choices": [{"index": 0, "message": ';
+  res.writeHead(200, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -55,7 +62,12 @@ export function deliver(
         headers['retry-after'] = String(Math.ceil(retryAfter));
         headers['retry-after-ms'] = String(Math.round(retryAfter * 1000));
       }
-      sendJson(res, fault.status, errorBody(fault.status, `Injected fault: status ${fault.status}`), headers);
+      sendJson(
+        res,
+        fault.status,
+        errorBody(fault.status, `Injected fault: status ${fault.status}`),
+        headers,
+      );
       return fault.status;
     }
     case 'hang':

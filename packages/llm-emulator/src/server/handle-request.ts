@@ -19,7 +19,11 @@ function hasKey(provider: Provider, req: IncomingMessage, query: URLSearchParams
   const bearer = /^Bearer\s+\S+/i.test(req.headers.authorization ?? '');
   if (provider === 'openai') return bearer;
   const header = req.headers['x-goog-api-key'];
-  return bearer || (typeof header === 'string' && header.trim() !== '') || (query.get('key') ?? '') !== '';
+  return (
+    bearer ||
+    (typeof header === 'string' && header.trim() !== '') ||
+    (query.get('key') ?? '') !== ''
+  );
 }
 
 function parseJson(raw: Buffer): { ok: true; value: unknown } | { ok: false } {
@@ -31,14 +35,20 @@ function parseJson(raw: Buffer): { ok: true; value: unknown } | { ok: false } {
 }
 
 /** The request pipeline: route, log, authenticate, parse, decide, then apply faults and latency and send. */
-export async function handleRequest(state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleRequest(
+  state: EmulatorState,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://emulator');
   const path = url.pathname;
   const method = req.method ?? 'GET';
-  if (path.startsWith('/_emulator/') || path === '/healthz') return adminRoute(state, req, res, path);
+  if (path.startsWith('/_emulator/') || path === '/healthz')
+    return adminRoute(state, req, res, path);
 
   const route = providerRoute(method, path, url.searchParams);
-  if (!route) return sendJson(res, 404, { error: { code: 404, message: `Unknown path: ${method} ${path}` } });
+  if (!route)
+    return sendJson(res, 404, { error: { code: 404, message: `Unknown path: ${method} ${path}` } });
   const errorBody = ERROR_BODY[route.provider];
   const fail = (status: number, message: string) => {
     entry.status = status;
@@ -69,10 +79,16 @@ export async function handleRequest(state: EmulatorState, req: IncomingMessage, 
 
   if (!route.run) return fail(404, `Unknown request URL: ${method} ${path}`);
   if (!hasKey(route.provider, req, url.searchParams)) {
-    return fail(401, route.provider === 'openai' ? 'Missing bearer authentication in header' : 'Method doesn\'t allow unregistered callers. Please use an API key.');
+    return fail(
+      401,
+      route.provider === 'openai'
+        ? 'Missing bearer authentication in header'
+        : "Method doesn't allow unregistered callers. Please use an API key.",
+    );
   }
   if (tooLarge) return fail(413, 'Request body too large');
-  if (!parsed.ok || (route.needsBody && parsed.value === undefined)) return fail(400, 'Request body is not valid JSON');
+  if (!parsed.ok || (route.needsBody && parsed.value === undefined))
+    return fail(400, 'Request body is not valid JSON');
 
   let reply: Reply;
   try {
