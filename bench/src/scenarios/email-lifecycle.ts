@@ -9,21 +9,16 @@ import { startLanggraphDevServer } from '../systems/langgraph-dev-server.js';
 import { profileService } from './profile-service.js';
 import type { ScenarioContext } from './scenario-context.js';
 import {
-  assertMostlySucceeded,
   emailIteration,
-  measuredRun,
+  LOAD_MODES,
+  measureSideBySide,
   ratio,
-  warmUp,
   type MeasuredRun,
 } from './workloads.js';
 
 const SYSTEMS = ['memory', 'postgres', 'peer'] as const;
 type SystemKey = (typeof SYSTEMS)[number];
-const MODES = [
-  { key: 'sequential', label: 'sequential', concurrency: 1 },
-  { key: 'concurrent8', label: 'concurrency 8', concurrency: 8 },
-  { key: 'concurrent32', label: 'concurrency 32', concurrency: 32 },
-] as const;
+const MODES = LOAD_MODES;
 
 /**
  * Scenario 1: create → get → approve, against the project's service in memory and PostgreSQL mode
@@ -48,27 +43,20 @@ export async function emailLifecycleScenario(ctx: ScenarioContext): Promise<Sect
     postgres: new EmailReviewDriver(postgres.url, 64),
     peer: new LanggraphEmailDriver(peer.url, 64, peer.graphId),
   };
-  const results = new Map<string, MeasuredRun>();
-  let postgresLifecycles = config.warmup;
+  let results: Map<string, MeasuredRun>;
   try {
-    for (const key of SYSTEMS)
-      await warmUp(emailIteration(drivers[key], `${ctx.runTag}-s1-warm-${key}`), config.warmup);
-    for (const mode of MODES) {
-      // Systems take turns at each concurrency, so a burst of noise on the shared machine hits one row, not one column.
-      for (const key of SYSTEMS) {
-        const counts = config.email[mode.key];
-        const total = key === 'peer' ? counts.peer : counts.project;
-        ctx.log(`scenario 1: ${key}, ${mode.label}, ${total} lifecycles`);
-        const result = await measuredRun(
-          systems[key],
-          { total, concurrency: mode.concurrency, maxMs: config.maxRunMs },
-          emailIteration(drivers[key], `${ctx.runTag}-s1-${mode.key}-${key}`),
-        );
-        assertMostlySucceeded(`scenario 1 ${key} ${mode.label}`, result);
-        results.set(`${mode.key}/${key}`, result);
-        if (key === 'postgres') postgresLifecycles += result.completed + result.failed;
-      }
-    }
+    results = await measureSideBySide({
+      label: 'scenario 1',
+      unit: 'lifecycles',
+      systems,
+      keys: SYSTEMS,
+      counts: config.email,
+      warmup: config.warmup,
+      maxRunMs: config.maxRunMs,
+      iteration: (key, tag) => emailIteration(drivers[key], tag),
+      tag: `${ctx.runTag}-s1`,
+      log: (line) => ctx.log(line),
+    });
   } finally {
     for (const driver of Object.values(drivers)) driver.close();
   }
@@ -78,6 +66,12 @@ export async function emailLifecycleScenario(ctx: ScenarioContext): Promise<Sect
   await ctx.cleanup();
 
   const get = (mode: string, key: SystemKey) => results.get(`${mode}/${key}`) as MeasuredRun;
+  const postgresLifecycles =
+    config.warmup +
+    MODES.reduce(
+      (sum, m) => sum + get(m.key, 'postgres').completed + get(m.key, 'postgres').failed,
+      0,
+    );
   const cpu = (mode: string, key: SystemKey) => get(mode, key).cpuMsPerIteration;
   const rate = (mode: string, key: SystemKey) => get(mode, key).perSecond;
   const section: Section = {

@@ -9,21 +9,16 @@ import { startHelpdesk } from '../systems/helpdesk-service.js';
 import { profileService } from './profile-service.js';
 import type { ScenarioContext } from './scenario-context.js';
 import {
-  assertMostlySucceeded,
   chatIteration,
-  measuredRun,
+  LOAD_MODES,
+  measureSideBySide,
   ratio,
-  warmUp,
   type MeasuredRun,
 } from './workloads.js';
 
 const SYSTEMS = ['project', 'peer'] as const;
 type SystemKey = (typeof SYSTEMS)[number];
-const MODES = [
-  { key: 'sequential', label: 'sequential', concurrency: 1 },
-  { key: 'concurrent8', label: 'concurrency 8', concurrency: 8 },
-  { key: 'concurrent32', label: 'concurrency 32', concurrency: 32 },
-] as const;
+const MODES = LOAD_MODES;
 
 /** Scenario 2: chats of 5 messages against the helpdesk service and the same agent tree in `adk api_server`. */
 export async function helpdeskChatScenario(ctx: ScenarioContext): Promise<Section> {
@@ -36,24 +31,20 @@ export async function helpdeskChatScenario(ctx: ScenarioContext): Promise<Sectio
     project: new HelpdeskDriver(project.url, 64),
     peer: new AdkChatDriver(peer.url, 64, peer.appName),
   };
-  const results = new Map<string, MeasuredRun>();
+  let results: Map<string, MeasuredRun>;
   try {
-    for (const key of SYSTEMS)
-      await warmUp(chatIteration(drivers[key], `${ctx.runTag}-s2-warm-${key}`), config.warmup);
-    for (const mode of MODES) {
-      for (const key of SYSTEMS) {
-        const counts = config.chat[mode.key];
-        const total = key === 'peer' ? counts.peer : counts.project;
-        ctx.log(`scenario 2: ${key}, ${mode.label}, ${total} chats`);
-        const result = await measuredRun(
-          systems[key],
-          { total, concurrency: mode.concurrency, maxMs: config.maxRunMs },
-          chatIteration(drivers[key], `${ctx.runTag}-s2-${mode.key}-${key}`),
-        );
-        assertMostlySucceeded(`scenario 2 ${key} ${mode.label}`, result);
-        results.set(`${mode.key}/${key}`, result);
-      }
-    }
+    results = await measureSideBySide({
+      label: 'scenario 2',
+      unit: 'chats',
+      systems,
+      keys: SYSTEMS,
+      counts: config.chat,
+      warmup: config.warmup,
+      maxRunMs: config.maxRunMs,
+      iteration: (key, tag) => chatIteration(drivers[key], tag),
+      tag: `${ctx.runTag}-s2`,
+      log: (line) => ctx.log(line),
+    });
   } finally {
     for (const driver of Object.values(drivers)) driver.close();
   }

@@ -3,6 +3,14 @@ import { inboundEmail, type EmailDriver } from '../drivers/email-driver.js';
 import { runLoad, type Iteration, type LoadOptions, type LoadResult } from '../load/run-load.js';
 import type { RunningSystem } from '../systems/system.js';
 
+/** The concurrencies scenarios 1 and 2 measure every system at. */
+export const LOAD_MODES = [
+  { key: 'sequential', label: 'sequential', concurrency: 1 },
+  { key: 'concurrent8', label: 'concurrency 8', concurrency: 8 },
+  { key: 'concurrent32', label: 'concurrency 32', concurrency: 32 },
+] as const;
+export type LoadModeKey = (typeof LOAD_MODES)[number]['key'];
+
 /** One lifecycle per iteration; `tag` makes every inbound text unique. */
 export function emailIteration(driver: EmailDriver, tag: string): Iteration {
   return (i, timer) => driver.lifecycle(inboundEmail(i, `${tag}-${i}`), timer);
@@ -47,4 +55,50 @@ export async function measuredRun(
   const result = await runLoad(options, iteration);
   const cpu = system.process.cpuMs() - before;
   return { ...result, cpuMsPerIteration: result.completed ? cpu / result.completed : Number.NaN };
+}
+
+export interface SideBySideOptions<K extends string> {
+  /** Prefix of log lines and error messages, e.g. `scenario 1`. */
+  label: string;
+  /** What one iteration is, for the log, e.g. `lifecycles`. */
+  unit: string;
+  systems: Record<K, RunningSystem>;
+  /** Order the systems take turns in; the key `peer` gets the peer's (smaller) count. */
+  keys: readonly K[];
+  counts: Record<LoadModeKey, { project: number; peer: number }>;
+  warmup: number;
+  maxRunMs: number;
+  /** The iteration of one system; `tag` keeps every run's inputs unique. */
+  iteration: (key: K, tag: string) => Iteration;
+  tag: string;
+  log: (line: string) => void;
+}
+
+/**
+ * Warms every system up, then measures each at every concurrency of LOAD_MODES. Systems take turns at each
+ * concurrency, so a burst of noise on the shared machine hits one row, not one column.
+ * Results are keyed `${mode}/${system}`.
+ */
+export async function measureSideBySide<K extends string>(
+  options: SideBySideOptions<K>,
+): Promise<Map<string, MeasuredRun>> {
+  for (const key of options.keys) {
+    await warmUp(options.iteration(key, `${options.tag}-warm-${key}`), options.warmup);
+  }
+  const results = new Map<string, MeasuredRun>();
+  for (const mode of LOAD_MODES) {
+    for (const key of options.keys) {
+      const counts = options.counts[mode.key];
+      const total = key === 'peer' ? counts.peer : counts.project;
+      options.log(`${options.label}: ${key}, ${mode.label}, ${total} ${options.unit}`);
+      const result = await measuredRun(
+        options.systems[key],
+        { total, concurrency: mode.concurrency, maxMs: options.maxRunMs },
+        options.iteration(key, `${options.tag}-${mode.key}-${key}`),
+      );
+      assertMostlySucceeded(`${options.label} ${key} ${mode.label}`, result);
+      results.set(`${mode.key}/${key}`, result);
+    }
+  }
+  return results;
 }
