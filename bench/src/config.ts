@@ -24,7 +24,17 @@ export interface BenchConfig {
   /** Scenario 3: one run per entry, each with its own concurrency and counts. */
   overhead: {
     latencyMs: number;
-    runs: Array<{ concurrency: number; lifecycles: number; chats: number }>;
+    runs: Array<{
+      concurrency: number;
+      lifecycles: number;
+      chats: number;
+      /**
+       * `spread`: the workers start one after another across one sequential iteration, as
+       * independent users arrive; `together`: all in the same millisecond (a burst, which a
+       * fixed provider latency then keeps in step).
+       */
+      arrivals: 'spread' | 'together';
+    }>;
   };
   growth: {
     /** Existing completed threads at the two measuring points. */
@@ -65,8 +75,9 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl'> = {
   overhead: {
     latencyMs: 300,
     runs: [
-      { concurrency: 1, lifecycles: 20, chats: 6 },
-      { concurrency: 8, lifecycles: 64, chats: 24 },
+      { concurrency: 1, lifecycles: 20, chats: 6, arrivals: 'together' },
+      { concurrency: 8, lifecycles: 64, chats: 24, arrivals: 'spread' },
+      { concurrency: 8, lifecycles: 64, chats: 24, arrivals: 'together' },
     ],
   },
   growth: {
@@ -103,8 +114,9 @@ const SMOKE: typeof FULL = {
   overhead: {
     latencyMs: 50,
     runs: [
-      { concurrency: 1, lifecycles: 2, chats: 1 },
-      { concurrency: 4, lifecycles: 4, chats: 2 },
+      { concurrency: 1, lifecycles: 2, chats: 1, arrivals: 'together' },
+      { concurrency: 4, lifecycles: 4, chats: 2, arrivals: 'spread' },
+      { concurrency: 4, lifecycles: 4, chats: 2, arrivals: 'together' },
     ],
   },
   growth: {

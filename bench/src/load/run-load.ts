@@ -7,6 +7,11 @@ export interface LoadOptions {
   concurrency: number;
   /** No new iteration starts after this long; the result says how many completed. */
   maxMs?: number;
+  /**
+   * Worker k starts its first iteration k × rampMs ÷ concurrency after worker 0, so arrivals are
+   * spread over `rampMs` as independent users' are, not all sent in the same millisecond.
+   */
+  rampMs?: number;
 }
 
 export interface LoadResult {
@@ -37,7 +42,9 @@ export async function runLoad(options: LoadOptions, iteration: Iteration): Promi
   const started = performance.now();
   const deadline = options.maxMs === undefined ? Number.POSITIVE_INFINITY : started + options.maxMs;
 
-  const worker = async () => {
+  const worker = async (_: unknown, k: number) => {
+    const offset = ((options.rampMs ?? 0) * k) / Math.max(1, options.concurrency);
+    if (offset > 0) await new Promise((resolve) => setTimeout(resolve, offset));
     while (next < options.total && performance.now() < deadline) {
       const index = next++;
       const begin = performance.now();

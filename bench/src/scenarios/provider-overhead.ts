@@ -7,7 +7,7 @@ import { LanggraphEmailDriver } from '../drivers/langgraph-email-driver.js';
 import { callsByTag } from '../emulator/call-attribution.js';
 import { directCallMs } from '../emulator/call-calibration.js';
 import type { EmulatorRequest } from '../emulator/emulator-process.js';
-import { runLoad } from '../load/run-load.js';
+import { runLoad, type LoadResult } from '../load/run-load.js';
 import { StepTimer } from '../load/step-timer.js';
 import type { Section, TargetCheck } from '../report/report-model.js';
 import { summarize, type Summary } from '../stats/percentiles.js';
@@ -40,14 +40,15 @@ interface Overheads {
   calls: Map<string, number[]>;
   completed: number;
   failed: number;
+  /** Mean time of one whole iteration (lifecycle or chat), ms. */
+  iterationMs: number;
 }
 
 function overheads(
   requests: TimedRequest[],
   log: EmulatorRequest[],
   callMs: number,
-  completed: number,
-  failed: number,
+  result: LoadResult,
 ): Overheads {
   const byTag = callsByTag(log);
   const added = new Map<string, number[]>();
@@ -60,7 +61,13 @@ function overheads(
       calls.set(key, [...(calls.get(key) ?? []), n]);
     }
   }
-  return { added, calls, completed, failed };
+  return {
+    added,
+    calls,
+    completed: result.completed,
+    failed: result.failed,
+    iterationMs: summarize(result.iterations).mean,
+  };
 }
 
 type RunSpec = ScenarioContext['config']['overhead']['runs'][number];
@@ -71,11 +78,12 @@ async function measureEmail(
   prefix: string,
   run: RunSpec,
   callMs: number,
+  rampMs: number,
 ) {
   await ctx.emulator.clearRequests();
   const requests: TimedRequest[] = [];
   const result = await runLoad(
-    { total: run.lifecycles, concurrency: run.concurrency },
+    { total: run.lifecycles, concurrency: run.concurrency, rampMs },
     async (i) => {
       const tag = `${prefix}-${i}`;
       const timer = new StepTimer();
@@ -85,13 +93,7 @@ async function measureEmail(
     },
   );
   assertMostlySucceeded(`scenario 3 ${prefix}`, result);
-  return overheads(
-    requests,
-    await ctx.emulator.requests(),
-    callMs,
-    result.completed,
-    result.failed,
-  );
+  return overheads(requests, await ctx.emulator.requests(), callMs, result);
 }
 
 async function measureChat(
@@ -100,28 +102,26 @@ async function measureChat(
   prefix: string,
   run: RunSpec,
   callMs: number,
+  rampMs: number,
 ) {
   await ctx.emulator.clearRequests();
   const requests: TimedRequest[] = [];
-  const result = await runLoad({ total: run.chats, concurrency: run.concurrency }, async (i) => {
-    const tag = `${prefix}-${i}`;
-    const timer = new StepTimer();
-    const messages = chatMessages(tag);
-    await driver.chat(tag, messages, timer);
-    timer
-      .of('message')
-      .forEach((msDone, k) =>
-        requests.push({ kind: 'message', tag: `${tag}-t${k + 1}`, ms: msDone }),
-      );
-  });
-  assertMostlySucceeded(`scenario 3 ${prefix}`, result);
-  return overheads(
-    requests,
-    await ctx.emulator.requests(),
-    callMs,
-    result.completed,
-    result.failed,
+  const result = await runLoad(
+    { total: run.chats, concurrency: run.concurrency, rampMs },
+    async (i) => {
+      const tag = `${prefix}-${i}`;
+      const timer = new StepTimer();
+      const messages = chatMessages(tag);
+      await driver.chat(tag, messages, timer);
+      timer
+        .of('message')
+        .forEach((msDone, k) =>
+          requests.push({ kind: 'message', tag: `${tag}-t${k + 1}`, ms: msDone }),
+        );
+    },
   );
+  assertMostlySucceeded(`scenario 3 ${prefix}`, result);
+  return overheads(requests, await ctx.emulator.requests(), callMs, result);
 }
 
 /** The median direct round trip of one model call of `provider`, replaying the latest logged body. */
@@ -134,6 +134,11 @@ async function calibrate(ctx: ScenarioContext, provider: 'openai' | 'gemini'): P
 }
 
 type SystemKey = 'email' | 'langgraph' | 'helpdesk' | 'adk';
+
+function label(run: RunSpec): string {
+  if (run.concurrency === 1) return 'sequential';
+  return `concurrency ${run.concurrency}, ${run.arrivals === 'spread' ? 'arrivals spread' : 'all start at once'}`;
+}
 
 /** Scenario 3: the same two workloads with a provider that takes `latencyMs` per call, sequentially and concurrently. */
 export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Section> {
@@ -169,23 +174,50 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
     await emulator.setLatency(latencyMs);
     openAiMs = await calibrate(ctx, 'openai');
     geminiMs = await calibrate(ctx, 'gemini');
+    // A spread run starts its workers across one of that system's sequential iterations.
+    const sequentialMs: Partial<Record<SystemKey, number>> = {};
     for (const [r, run] of runs.entries()) {
       ctx.log(
-        `scenario 3: latency ${latencyMs} ms, concurrency ${run.concurrency}: ${run.lifecycles} lifecycles, ${run.chats} chats per system`,
+        `scenario 3: latency ${latencyMs} ms, ${label(run)}: ${run.lifecycles} lifecycles, ${run.chats} chats per system`,
       );
-      results.push({
-        email: await measureEmail(ctx, drivers.email, `${tag}-r${r}-em`, run, openAiMs),
-        langgraph: await measureEmail(ctx, drivers.langgraph, `${tag}-r${r}-lg`, run, openAiMs),
-        helpdesk: await measureChat(ctx, drivers.helpdesk, `${tag}-r${r}-hd`, run, geminiMs),
-        adk: await measureChat(ctx, drivers.adk, `${tag}-r${r}-adk`, run, geminiMs),
-      });
+      const ramp = (key: SystemKey) =>
+        run.concurrency > 1 && run.arrivals === 'spread' ? (sequentialMs[key] ?? 0) : 0;
+      const res: Record<SystemKey, Overheads> = {
+        email: await measureEmail(
+          ctx,
+          drivers.email,
+          `${tag}-r${r}-em`,
+          run,
+          openAiMs,
+          ramp('email'),
+        ),
+        langgraph: await measureEmail(
+          ctx,
+          drivers.langgraph,
+          `${tag}-r${r}-lg`,
+          run,
+          openAiMs,
+          ramp('langgraph'),
+        ),
+        helpdesk: await measureChat(
+          ctx,
+          drivers.helpdesk,
+          `${tag}-r${r}-hd`,
+          run,
+          geminiMs,
+          ramp('helpdesk'),
+        ),
+        adk: await measureChat(ctx, drivers.adk, `${tag}-r${r}-adk`, run, geminiMs, ramp('adk')),
+      };
+      if (run.concurrency === 1)
+        for (const key of Object.keys(res) as SystemKey[]) sequentialMs[key] = res[key].iterationMs;
+      results.push(res);
     }
   } finally {
     for (const driver of Object.values(drivers)) driver.close();
   }
   await ctx.cleanup();
 
-  const label = (c: number) => (c === 1 ? 'sequential' : `concurrency ${c}`);
   const row = (name: string, project: Overheads, peer: Overheads, kind: string) => {
     const p = summarize(project.added.get(kind) ?? []);
     const q = summarize(peer.added.get(kind) ?? []);
@@ -213,10 +245,10 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
           const res = results[r] as Record<SystemKey, Overheads>;
           return [
             ...EMAIL_STEPS.map((step) =>
-              row(`${label(run.concurrency)} · email ${step}`, res.email, res.langgraph, step),
+              row(`${label(run)} · email ${step}`, res.email, res.langgraph, step),
             ),
-            row(`${label(run.concurrency)} · every email request`, res.email, res.langgraph, 'all'),
-            row(`${label(run.concurrency)} · chat message`, res.helpdesk, res.adk, 'message'),
+            row(`${label(run)} · every email request`, res.email, res.langgraph, 'all'),
+            row(`${label(run)} · chat message`, res.helpdesk, res.adk, 'message'),
           ];
         }),
       },
@@ -228,14 +260,14 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
           const res = results[r] as Record<SystemKey, Overheads>;
           return [
             [
-              `${label(run.concurrency)} · email lifecycles`,
+              `${label(run)} · email lifecycles`,
               res.email.completed,
               res.email.failed,
               res.langgraph.completed,
               res.langgraph.failed,
             ],
             [
-              `${label(run.concurrency)} · chats`,
+              `${label(run)} · chats`,
               res.helpdesk.completed,
               res.helpdesk.failed,
               res.adk.completed,
@@ -262,13 +294,13 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
       ['helpdesk', 'helpdesk', 'message'],
     ] as const) {
       const target = addedTarget(
-        `${service === 'email' ? 'email-review' : 'helpdesk'}, ${label(run.concurrency)}: added time per ${label2} p50 < 5 ms and p99 < 25 ms`,
+        `${service === 'email' ? 'email-review' : 'helpdesk'}, ${label(run)}: added time per ${label2} p50 < 5 ms and p99 < 25 ms`,
         summarize(res[key].added.get('all') ?? []),
       );
       if (!target.met && !profiled.has(`${service}/${run.concurrency}`) && ctx.takeProfileSlot()) {
         profiled.add(`${service}/${run.concurrency}`);
         const count = service === 'email' ? run.lifecycles : run.chats;
-        target.profileWorkload = `${count} ${service === 'email' ? 'lifecycles' : 'chats'}, ${label(run.concurrency)}, provider latency ${latencyMs} ms`;
+        target.profileWorkload = `${count} ${service === 'email' ? 'lifecycles' : 'chats'}, ${label(run)}, provider latency ${latencyMs} ms`;
         target.profile =
           service === 'email'
             ? await profileEmail(ctx, 'memory', count, run.concurrency)
