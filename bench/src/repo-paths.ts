@@ -8,6 +8,7 @@ export const benchRoot = resolve(here, '..');
 export const repoRoot = resolve(benchRoot, '..');
 
 export const paths = {
+  benchDist: resolve(benchRoot, 'dist'),
   emulatorCli: resolve(repoRoot, 'packages/llm-emulator/dist/cli.js'),
   emailReviewServer: resolve(repoRoot, 'apps/email-review/dist/server.js'),
   emailReviewLanggraphJson: resolve(repoRoot, 'apps/email-review/langgraph.json'),

@@ -9,6 +9,14 @@ import { directCallMs } from '../emulator/call-calibration.js';
 import type { EmulatorRequest } from '../emulator/emulator-process.js';
 import { runLoad, type LoadResult } from '../load/run-load.js';
 import { StepTimer } from '../load/step-timer.js';
+import {
+  addedTimeParts,
+  readTimeline,
+  requestParts,
+  type AddedTimeParts,
+  TIMELINE_NODE_FLAGS,
+  type RequestParts,
+} from '../profile/request-timeline.js';
 import type { Section, TargetCheck } from '../report/report-model.js';
 import { summarize, type Summary } from '../stats/percentiles.js';
 import { startAdkApiServer } from '../systems/adk-api-server.js';
@@ -38,6 +46,8 @@ interface Overheads {
   added: Map<string, number[]>;
   /** Model calls per request, by request kind. */
   calls: Map<string, number[]>;
+  /** Durations as the bench client saw them of the requests that made model calls. */
+  withCallsMs: number[];
   completed: number;
   failed: number;
   /** Mean time of one whole iteration (lifecycle or chat), ms. */
@@ -53,9 +63,11 @@ function overheads(
   const byTag = callsByTag(log);
   const added = new Map<string, number[]>();
   const calls = new Map<string, number[]>();
+  const withCallsMs: number[] = [];
   for (const r of requests) {
     // Only a create (email) or a message (chat) carries the tag; get and approve make no model call.
     const n = r.kind === 'create' || r.kind === 'message' ? (byTag.get(r.tag) ?? 0) : 0;
+    if (n > 0) withCallsMs.push(r.ms);
     for (const key of [r.kind, 'all']) {
       added.set(key, [...(added.get(key) ?? []), r.ms - n * callMs]);
       calls.set(key, [...(calls.get(key) ?? []), n]);
@@ -64,6 +76,7 @@ function overheads(
   return {
     added,
     calls,
+    withCallsMs,
     completed: result.completed,
     failed: result.failed,
     iterationMs: summarize(result.iterations).mean,
@@ -147,13 +160,16 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
   await emulator.setLatency(0);
   const tag = `${ctx.runTag}-s3`;
 
-  const email = await ctx.shared('email-memory', () =>
-    startEmailReview({ emulatorUrl: emulator.url }),
+  // The project's services carry the timeline preload, which splits their sequential requests.
+  const email = await ctx.start(
+    startEmailReview({ emulatorUrl: emulator.url, nodeFlags: TIMELINE_NODE_FLAGS }),
   );
   const langgraph = await ctx.shared('langgraph', () =>
     startLanggraphDevServer({ emulatorUrl: emulator.url }),
   );
-  const helpdesk = await ctx.shared('helpdesk', () => startHelpdesk({ emulatorUrl: emulator.url }));
+  const helpdesk = await ctx.start(
+    startHelpdesk({ emulatorUrl: emulator.url, nodeFlags: TIMELINE_NODE_FLAGS }),
+  );
   const adk = await ctx.shared('adk', () => startAdkApiServer({ emulatorUrl: emulator.url }));
   const commands = [email, langgraph, helpdesk, adk].map((s) => s.process.commandLine);
   const drivers = {
@@ -163,6 +179,7 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
     adk: new AdkChatDriver(adk.url, 32, adk.appName),
   };
   const results: Array<Record<SystemKey, Overheads>> = [];
+  let sequentialParts: { email: RequestParts[]; helpdesk: RequestParts[] } | undefined;
   let openAiMs = Number.NaN;
   let geminiMs = Number.NaN;
   try {
@@ -182,6 +199,9 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
       );
       const ramp = (key: SystemKey) =>
         run.concurrency > 1 && run.arrivals === 'spread' ? (sequentialMs[key] ?? 0) : 0;
+      const sequential = run.concurrency === 1;
+      // Drop the spans of the warm-up and of earlier runs.
+      if (sequential) for (const s of [email, helpdesk]) await readTimeline(s.process.pid);
       const res: Record<SystemKey, Overheads> = {
         email: await measureEmail(
           ctx,
@@ -209,8 +229,13 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
         ),
         adk: await measureChat(ctx, drivers.adk, `${tag}-r${r}-adk`, run, geminiMs, ramp('adk')),
       };
-      if (run.concurrency === 1)
+      if (sequential) {
         for (const key of Object.keys(res) as SystemKey[]) sequentialMs[key] = res[key].iterationMs;
+        sequentialParts = {
+          email: requestParts(await readTimeline(email.process.pid)),
+          helpdesk: requestParts(await readTimeline(helpdesk.process.pid)),
+        };
+      }
       results.push(res);
     }
   } finally {
@@ -224,6 +249,27 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
     const calls = (o: Overheads) => summarize(o.calls.get(kind) ?? []).mean;
     return [name, p.p50, p.p99, q.p50, q.p99, ratio(q.p50, p.p50), calls(project), calls(peer)];
   };
+  const sequentialRun = results[runs.findIndex((run) => run.concurrency === 1)];
+  const split =
+    sequentialRun && sequentialParts
+      ? {
+          email: addedTimeParts(sequentialParts.email, sequentialRun.email.withCallsMs, openAiMs),
+          helpdesk: addedTimeParts(
+            sequentialParts.helpdesk,
+            sequentialRun.helpdesk.withCallsMs,
+            geminiMs,
+          ),
+        }
+      : undefined;
+  const splitRow = (name: string, p: AddedTimeParts) => [
+    name,
+    p.added,
+    p.outside,
+    p.before,
+    p.between,
+    p.after,
+    p.callsOverDirect,
+  ];
   const section: Section = {
     id: 3,
     title: `Overhead with a realistic provider (emulator latency ${latencyMs} ms per call)`,
@@ -252,6 +298,27 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
           ];
         }),
       },
+      ...(split
+        ? [
+            {
+              title:
+                "Where a sequential request's added time goes (project, mean ms; the parts add up to the added time)",
+              columns: [
+                'request',
+                'added time',
+                'HTTP to and from the bench client',
+                'service, before the first model call',
+                'service, between model calls',
+                'service, after the last model call',
+                'model calls on the wire over as many direct calls',
+              ],
+              rows: [
+                splitRow('email create', split.email),
+                splitRow('chat message', split.helpdesk),
+              ],
+            },
+          ]
+        : []),
       {
         title: 'Iterations measured (completed / failed)',
         decimals: 0,
@@ -280,6 +347,7 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
     notes: [
       `Added time = request time − (its model calls × the direct round trip of one call). A direct call to the emulator, same body, sequential: OpenAI ${openAiMs.toFixed(1)} ms, Gemini ${geminiMs.toFixed(1)} ms (latency ${latencyMs} ms + the emulator's own work). Calls are attributed to requests by a tag in the text each request sends, found in the emulator's request log.`,
       "Sequentially the added time is the service's own work per request; concurrently it also holds the wait behind the other requests' work on the same event loop (and, on this shared 2-core machine, behind other processes).",
+      "The split of the sequential added time comes from a preload in the project's services (`node --import bench/dist/profile/request-timeline-preload.js`) that timestamps each request they serve and each model call they make (from undici creating the request to the response's last byte) through Node's diagnostics channels. The SDKs' own work to build a request and read its answer falls in before / between / after; HTTP to and from the bench client includes both sides' HTTP parsing and waking the idle client.",
       'The peers\' "email create" is POST /threads + POST /threads/{id}/runs/wait; its approve is the resume run. The peer\'s session create is not part of any message.',
     ],
     targets: [],
@@ -297,6 +365,12 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
         `${service === 'email' ? 'email-review' : 'helpdesk'}, ${label(run)}: added time per ${label2} p50 < 5 ms and p99 < 25 ms`,
         summarize(res[key].added.get('all') ?? []),
       );
+      if (!target.met && run.concurrency === 1 && split) {
+        target.explanation = describeSplit(
+          service === 'email' ? 'an email create' : 'a chat message',
+          split[key],
+        );
+      }
       if (!target.met && !profiled.has(`${service}/${run.concurrency}`) && ctx.takeProfileSlot()) {
         profiled.add(`${service}/${run.concurrency}`);
         const count = service === 'email' ? run.lifecycles : run.chats;
@@ -312,6 +386,15 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
   await emulator.setLatency(0);
   section.targets = targets;
   return section;
+}
+
+function describeSplit(what: string, p: AddedTimeParts): string {
+  const ms = (x: number) => `${x.toFixed(1)} ms`;
+  return (
+    `Sequentially ${what} adds ${ms(p.added)} on average: ${ms(p.before)} in the service before its first model call, ` +
+    `${ms(p.between)} between its calls, ${ms(p.after)} after the last one, ${ms(p.callsOverDirect)} more on the wire for its calls ` +
+    `than for as many direct calls from a bare node:http client, and ${ms(p.outside)} of HTTP to and from the bench client.`
+  );
 }
 
 function addedTarget(target: string, s: Summary): TargetCheck {
