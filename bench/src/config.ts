@@ -75,7 +75,7 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl'> = {
   overhead: {
     latencyMs: 300,
     runs: [
-      { concurrency: 1, lifecycles: 20, chats: 6, arrivals: 'together' },
+      { concurrency: 1, lifecycles: 40, chats: 10, arrivals: 'together' },
       { concurrency: 8, lifecycles: 64, chats: 24, arrivals: 'spread' },
       { concurrency: 8, lifecycles: 64, chats: 24, arrivals: 'together' },
     ],

@@ -3,6 +3,8 @@ import { chatMessages, type ChatDriver } from '../drivers/chat-driver.js';
 import { EMAIL_STEPS, inboundEmail, type EmailDriver } from '../drivers/email-driver.js';
 import { EmailReviewDriver } from '../drivers/email-review-driver.js';
 import { HelpdeskDriver } from '../drivers/helpdesk-driver.js';
+import { InProcessAdkDriver } from '../drivers/in-process-adk-driver.js';
+import { InProcessEmailDriver } from '../drivers/in-process-email-driver.js';
 import { LanggraphEmailDriver } from '../drivers/langgraph-email-driver.js';
 import { callsByTag } from '../emulator/call-attribution.js';
 import { directCallMs } from '../emulator/call-calibration.js';
@@ -137,6 +139,27 @@ async function measureChat(
   return overheads(requests, await ctx.emulator.requests(), callMs, result);
 }
 
+/**
+ * The same sequential workloads on the frameworks alone, in this process: how much of the added
+ * time LangGraph + openai and ADK + genai take before any service code or HTTP server is involved.
+ */
+async function measureFloors(
+  ctx: ScenarioContext,
+  prefix: string,
+  run: RunSpec,
+  openAiMs: number,
+  geminiMs: number,
+): Promise<{ email: Overheads; helpdesk: Overheads }> {
+  const email = new InProcessEmailDriver(ctx.emulator.openAiBaseUrl);
+  const helpdesk = new InProcessAdkDriver(ctx.emulator.url);
+  await warmUp(emailIteration(email, `${prefix}-fe-warm`), ctx.config.warmup);
+  await warmUp(chatIteration(helpdesk, `${prefix}-fh-warm`), ctx.config.warmup);
+  return {
+    email: await measureEmail(ctx, email, `${prefix}-fe`, run, openAiMs, 0),
+    helpdesk: await measureChat(ctx, helpdesk, `${prefix}-fh`, run, geminiMs, 0),
+  };
+}
+
 /** The median direct round trip of one model call of `provider`, replaying the latest logged body. */
 async function calibrate(ctx: ScenarioContext, provider: 'openai' | 'gemini'): Promise<number> {
   const sample = (await ctx.emulator.requests())
@@ -180,6 +203,7 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
   };
   const results: Array<Record<SystemKey, Overheads>> = [];
   let sequentialParts: { email: RequestParts[]; helpdesk: RequestParts[] } | undefined;
+  let floors: { email: Overheads; helpdesk: Overheads } | undefined;
   let openAiMs = Number.NaN;
   let geminiMs = Number.NaN;
   try {
@@ -235,6 +259,7 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
           email: requestParts(await readTimeline(email.process.pid)),
           helpdesk: requestParts(await readTimeline(helpdesk.process.pid)),
         };
+        floors = await measureFloors(ctx, `${tag}-r${r}`, run, openAiMs, geminiMs);
       }
       results.push(res);
     }
@@ -319,6 +344,40 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
             },
           ]
         : []),
+      ...(floors && sequentialRun
+        ? [
+            {
+              title:
+                'The frameworks alone, in-process with no HTTP server, sequential: time added over the model calls, ms',
+              columns: [
+                'request',
+                'framework alone p50',
+                'framework alone p99',
+                'project p50',
+                'project p99',
+                'project − framework alone, p50',
+              ],
+              rows: (
+                [
+                  ['email create (LangGraph + openai SDK)', 'email', 'create'],
+                  ['email approve (LangGraph)', 'email', 'approve'],
+                  ['chat message (ADK + @google/genai)', 'helpdesk', 'message'],
+                ] as const
+              ).map(([name, key, kind]) => {
+                const alone = summarize(floors![key].added.get(kind) ?? []);
+                const project = summarize(sequentialRun[key].added.get(kind) ?? []);
+                return [
+                  name,
+                  alone.p50,
+                  alone.p99,
+                  project.p50,
+                  project.p99,
+                  project.p50 - alone.p50,
+                ];
+              }),
+            },
+          ]
+        : []),
       {
         title: 'Iterations measured (completed / failed)',
         decimals: 0,
@@ -365,10 +424,13 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
         `${service === 'email' ? 'email-review' : 'helpdesk'}, ${label(run)}: added time per ${label2} p50 < 5 ms and p99 < 25 ms`,
         summarize(res[key].added.get('all') ?? []),
       );
-      if (!target.met && run.concurrency === 1 && split) {
+      if (!target.met && run.concurrency === 1 && split && floors) {
+        const kind = service === 'email' ? 'create' : 'message';
         target.explanation = describeSplit(
           service === 'email' ? 'an email create' : 'a chat message',
           split[key],
+          summarize(floors[key].added.get(kind) ?? []),
+          service === 'email' ? 'LangGraph and the openai SDK' : 'ADK and @google/genai',
         );
       }
       if (!target.met && !profiled.has(`${service}/${run.concurrency}`) && ctx.takeProfileSlot()) {
@@ -388,12 +450,18 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
   return section;
 }
 
-function describeSplit(what: string, p: AddedTimeParts): string {
+function describeSplit(
+  what: string,
+  p: AddedTimeParts,
+  alone: Summary,
+  frameworks: string,
+): string {
   const ms = (x: number) => `${x.toFixed(1)} ms`;
   return (
     `Sequentially ${what} adds ${ms(p.added)} on average: ${ms(p.before)} in the service before its first model call, ` +
     `${ms(p.between)} between its calls, ${ms(p.after)} after the last one, ${ms(p.callsOverDirect)} more on the wire for its calls ` +
-    `than for as many direct calls from a bare node:http client, and ${ms(p.outside)} of HTTP to and from the bench client.`
+    `than for as many direct calls from a bare node:http client, and ${ms(p.outside)} of HTTP to and from the bench client. ` +
+    `${frameworks} alone, in-process with no HTTP server, add ${ms(alone.p50)} at p50 (${ms(alone.p99)} at p99) to the same work.`
   );
 }
 

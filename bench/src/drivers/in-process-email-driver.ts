@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import { MemorySaver } from '@langchain/langgraph';
+import { createOpenAiClient } from 'email-review/dist/llm/openai-client.js';
+import { createEmailGraph, type EmailGraph } from 'email-review/dist/workflow/graph.js';
+import type { StepTimer } from '../load/step-timer.js';
+import type { EmailDriver } from './email-driver.js';
+
+/**
+ * The framework alone: email-review's compiled graph invoked in the bench's own process on
+ * LangGraph's MemorySaver, with no HTTP server and none of the service around it (thread index,
+ * locks, outbox; `send` delivers nowhere). What it adds over its model calls is the floor that
+ * LangGraph and the openai SDK set for the service. Sequential runs only: it shares the load
+ * generator's event loop.
+ */
+export class InProcessEmailDriver implements EmailDriver {
+  private readonly graph: EmailGraph;
+
+  constructor(openAiBaseUrl: string) {
+    const llm = createOpenAiClient({
+      apiKey: 'bench-key',
+      // The emulator answers whatever model is named.
+      model: 'bench-model',
+      baseURL: openAiBaseUrl,
+      timeoutMs: 30_000,
+      maxRetries: 0,
+    });
+    this.graph = createEmailGraph(
+      { llm, model: 'bench-model', mailer: { send: async () => {} } },
+      new MemorySaver(),
+    );
+  }
+
+  async lifecycle(inbound: string, timer: StepTimer): Promise<void> {
+    // As the service runs it: one checkpoint when a run stops.
+    const config = { configurable: { thread_id: randomUUID() }, durability: 'exit' as const };
+    const paused = await timer.time('create', () => this.graph.invoke({ inbound }, config));
+    if (!paused.reply) throw new Error('the graph paused without a draft');
+    await timer.time('get', () => this.graph.getState(config));
+    const sent = await timer.time('approve', () => this.graph.invoke(null, config));
+    if (!sent.sent) throw new Error('the graph finished without sending');
+  }
+
+  close(): void {}
+}
