@@ -19,7 +19,7 @@ import {
   TIMELINE_NODE_FLAGS,
   type RequestParts,
 } from '../profile/request-timeline.js';
-import type { Section, TargetCheck } from '../report/report-model.js';
+import type { Section, Table, TargetCheck } from '../report/report-model.js';
 import { summarize, type Summary } from '../stats/percentiles.js';
 import { startAdkApiServer } from '../systems/adk-api-server.js';
 import { startEmailReview } from '../systems/email-review-service.js';
@@ -143,7 +143,7 @@ async function measureChat(
  * The same sequential workloads on the frameworks alone, in this process: how much of the added
  * time LangGraph + openai and ADK + genai take before any service code or HTTP server is involved.
  */
-async function measureFloors(
+async function measureFrameworksAlone(
   ctx: ScenarioContext,
   prefix: string,
   run: RunSpec,
@@ -203,7 +203,7 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
   };
   const results: Array<Record<SystemKey, Overheads>> = [];
   let sequentialParts: { email: RequestParts[]; helpdesk: RequestParts[] } | undefined;
-  let floors: { email: Overheads; helpdesk: Overheads } | undefined;
+  let frameworksAlone: { email: Overheads; helpdesk: Overheads } | undefined;
   let openAiMs = Number.NaN;
   let geminiMs = Number.NaN;
   try {
@@ -259,7 +259,13 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
           email: requestParts(await readTimeline(email.process.pid)),
           helpdesk: requestParts(await readTimeline(helpdesk.process.pid)),
         };
-        floors = await measureFloors(ctx, `${tag}-r${r}`, run, openAiMs, geminiMs);
+        frameworksAlone = await measureFrameworksAlone(
+          ctx,
+          `${tag}-r${r}`,
+          run,
+          openAiMs,
+          geminiMs,
+        );
       }
       results.push(res);
     }
@@ -344,39 +350,8 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
             },
           ]
         : []),
-      ...(floors && sequentialRun
-        ? [
-            {
-              title:
-                'The frameworks alone, in-process with no HTTP server, sequential: time added over the model calls, ms',
-              columns: [
-                'request',
-                'framework alone p50',
-                'framework alone p99',
-                'project p50',
-                'project p99',
-                'project − framework alone, p50',
-              ],
-              rows: (
-                [
-                  ['email create (LangGraph + openai SDK)', 'email', 'create'],
-                  ['email approve (LangGraph)', 'email', 'approve'],
-                  ['chat message (ADK + @google/genai)', 'helpdesk', 'message'],
-                ] as const
-              ).map(([name, key, kind]) => {
-                const alone = summarize(floors![key].added.get(kind) ?? []);
-                const project = summarize(sequentialRun[key].added.get(kind) ?? []);
-                return [
-                  name,
-                  alone.p50,
-                  alone.p99,
-                  project.p50,
-                  project.p99,
-                  project.p50 - alone.p50,
-                ];
-              }),
-            },
-          ]
+      ...(frameworksAlone && sequentialRun
+        ? [frameworksAloneTable(frameworksAlone, sequentialRun)]
         : []),
       {
         title: 'Iterations measured (completed / failed)',
@@ -407,6 +382,7 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
       `Added time = request time − (its model calls × the direct round trip of one call). A direct call to the emulator, same body, sequential: OpenAI ${openAiMs.toFixed(1)} ms, Gemini ${geminiMs.toFixed(1)} ms (latency ${latencyMs} ms + the emulator's own work). Calls are attributed to requests by a tag in the text each request sends, found in the emulator's request log.`,
       "Sequentially the added time is the service's own work per request; concurrently it also holds the wait behind the other requests' work on the same event loop (and, on this shared 2-core machine, behind other processes).",
       "The split of the sequential added time comes from a preload in the project's services (`node --import bench/dist/profile/request-timeline-preload.js`) that timestamps each request they serve and each model call they make (from undici creating the request to the response's last byte) through Node's diagnostics channels. The SDKs' own work to build a request and read its answer falls in before / between / after; HTTP to and from the bench client includes both sides' HTTP parsing and waking the idle client.",
+      "The frameworks alone run in the bench's own process, in the sequential run only: email-review's compiled graph invoked on LangGraph's MemorySaver (durability 'exit', as the service runs it; `send` delivers nowhere), and the helpdesk's agent tree on ADK's Runner with its InMemorySessionService; same emulator, same texts, same subtraction of the direct calls. What the project adds beyond them is its HTTP server, validation, logging, locks, thread index and session handling.",
       'The peers\' "email create" is POST /threads + POST /threads/{id}/runs/wait; its approve is the resume run. The peer\'s session create is not part of any message.',
     ],
     targets: [],
@@ -424,12 +400,12 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
         `${service === 'email' ? 'email-review' : 'helpdesk'}, ${label(run)}: added time per ${label2} p50 < 5 ms and p99 < 25 ms`,
         summarize(res[key].added.get('all') ?? []),
       );
-      if (!target.met && run.concurrency === 1 && split && floors) {
+      if (!target.met && run.concurrency === 1 && split && frameworksAlone) {
         const kind = service === 'email' ? 'create' : 'message';
         target.explanation = describeSplit(
           service === 'email' ? 'an email create' : 'a chat message',
           split[key],
-          summarize(floors[key].added.get(kind) ?? []),
+          summarize(frameworksAlone[key].added.get(kind) ?? []),
           service === 'email' ? 'LangGraph and the openai SDK' : 'ADK and @google/genai',
         );
       }
@@ -448,6 +424,35 @@ export async function providerOverheadScenario(ctx: ScenarioContext): Promise<Se
   await emulator.setLatency(0);
   section.targets = targets;
   return section;
+}
+
+/** The sequential added time of the frameworks alone beside the project's. */
+function frameworksAloneTable(
+  alone: Record<'email' | 'helpdesk', Overheads>,
+  project: Record<SystemKey, Overheads>,
+): Table {
+  const rows = [
+    ['email create (LangGraph + openai SDK)', 'email', 'create'],
+    ['email approve (LangGraph)', 'email', 'approve'],
+    ['chat message (ADK + @google/genai)', 'helpdesk', 'message'],
+  ] as const;
+  return {
+    title:
+      'The frameworks alone, in-process with no HTTP server, sequential: time added over the model calls, ms',
+    columns: [
+      'request',
+      'framework alone p50',
+      'framework alone p99',
+      'project p50',
+      'project p99',
+      'project − framework alone, p50',
+    ],
+    rows: rows.map(([name, key, kind]) => {
+      const a = summarize(alone[key].added.get(kind) ?? []);
+      const p = summarize(project[key].added.get(kind) ?? []);
+      return [name, a.p50, a.p99, p.p50, p.p99, p.p50 - a.p50];
+    }),
+  };
 }
 
 function describeSplit(
