@@ -64,7 +64,7 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl'> = {
   concurrencies: [1, 8, 32],
   email: {
     sequential: { project: 200, peer: 25 },
-    concurrent8: { project: 400, peer: 96 },
+    concurrent8: { project: 1200, peer: 96 },
     concurrent32: { project: 640, peer: 192 },
   },
   chat: {
@@ -82,7 +82,7 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl'> = {
   },
   growth: {
     emailThreads: [1_000, 20_000],
-    emailMeasure: 300,
+    emailMeasure: 600,
     seedApiBudgetMs: 90_000,
     seedConcurrency: 32,
     helpdeskSessions: [1_000, 20_000],
