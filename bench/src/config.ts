@@ -43,7 +43,7 @@ export interface BenchConfig {
     /** Threads seeded through the API before the rest is cloned in SQL (when the API is too slow). */
     seedApiBudgetMs: number;
     seedConcurrency: number;
-    /** Sessions (of 5 turns) at the two memory measuring points, and MAX_SESSIONS. */
+    /** Sessions (of 5 turns) at the two memory measuring points, and MAX_SESSIONS (below both). */
     helpdeskSessions: [number, number];
     maxSessions: number;
     longSessionTurns: number;
@@ -86,7 +86,7 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl'> = {
     seedApiBudgetMs: 90_000,
     seedConcurrency: 32,
     helpdeskSessions: [1_000, 20_000],
-    maxSessions: 1_000,
+    maxSessions: 500,
     longSessionTurns: 30,
     settleMs: 1_000,
   },
@@ -125,7 +125,7 @@ const SMOKE: typeof FULL = {
     seedApiBudgetMs: 2_000,
     seedConcurrency: 8,
     helpdeskSessions: [10, 30],
-    maxSessions: 10,
+    maxSessions: 5,
     longSessionTurns: 6,
     settleMs: 100,
   },

@@ -114,11 +114,11 @@ export async function emailGrowth(ctx: ScenarioContext): Promise<GrowthPart> {
   const growthRatio = ratio(rate2, rate1);
   const target: TargetCheck = {
     target: `lifecycles/s at ${large} existing threads within 10 % of that at ${small}`,
-    measured: `${(100 * growthRatio).toFixed(0)} % (${rate2.toFixed(1)} vs ${rate1.toFixed(1)} lifecycles/s)`,
+    measured: `${(100 * growthRatio).toFixed(1)} % (${rate2.toFixed(1)} vs ${rate1.toFixed(1)} lifecycles/s)`,
     met: growthRatio >= 0.9,
     ...(growthRatio >= 0.9
       ? {}
-      : { shortfall: `${(90 - 100 * growthRatio).toFixed(0)} percentage points` }),
+      : { shortfall: `${(90 - 100 * growthRatio).toFixed(1)} percentage points` }),
   };
   if (!target.met && ctx.takeProfileSlot()) {
     target.profileWorkload = `${config.profileIterations} lifecycles at concurrency 8 on a fresh schema (PostgreSQL)`;

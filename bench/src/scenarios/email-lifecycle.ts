@@ -198,7 +198,7 @@ export async function emailLifecycleScenario(ctx: ScenarioContext): Promise<Sect
       ...(pgShare >= 0.75
         ? {}
         : {
-            shortfall: `${(75 - 100 * pgShare).toFixed(0)} percentage points`,
+            shortfall: `${(75 - 100 * pgShare).toFixed(1)} percentage points`,
             profileOn: 'postgres' as const,
             explanation: `At concurrency 8 PostgreSQL mode used ${cpu('concurrent8', 'postgres').toFixed(1)} ms of CPU per lifecycle against ${cpu('concurrent8', 'memory').toFixed(1)} ms in memory mode (${ratio(cpu('concurrent8', 'postgres'), cpu('concurrent8', 'memory')).toFixed(2)}×), so most of the gap is time spent waiting on the database (round trips, locks, commits), which a CPU profile does not show; it wrote ${(activity.writes / postgresLifecycles).toFixed(1)} rows and made ${(activity.scans / postgresLifecycles).toFixed(1)} scans per lifecycle.`,
           }),
