@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { paths } from '../repo-paths.js';
+import { mean } from '../stats/percentiles.js';
 
 /**
  * One span the preload recorded inside the service: an HTTP request it served, or a model call it
@@ -105,8 +106,6 @@ export interface AddedTimeParts {
   /** The service's model calls on the wire minus the same number of direct calls. */
   callsOverDirect: number;
 }
-
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
 /**
  * Splits the mean added time (client time − model calls × `directCallMs`) of the requests in

@@ -13,14 +13,18 @@ export interface Summary {
   max: number;
 }
 
+/** Arithmetic mean; NaN when there are no samples. */
+export function mean(samples: readonly number[]): number {
+  return samples.length ? samples.reduce((total, x) => total + x, 0) / samples.length : Number.NaN;
+}
+
 export function summarize(samples: readonly number[]): Summary {
   const sorted = [...samples].sort((a, b) => a - b);
-  const sum = sorted.reduce((total, x) => total + x, 0);
   return {
     count: sorted.length,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
-    mean: sorted.length ? sum / sorted.length : Number.NaN,
+    mean: mean(sorted),
     max: sorted.length ? (sorted[sorted.length - 1] ?? Number.NaN) : Number.NaN,
   };
 }
