@@ -96,7 +96,6 @@ export function requestParts(spans: TimelineSpan[]): RequestParts[] {
 
 /** Where the mean added time of a request goes, ms; the parts add up to `added`. */
 export interface AddedTimeParts {
-  requests: number;
   added: number;
   /** The bench client's time minus the service's: HTTP parsing and the wire on both sides. */
   outside: number;
@@ -124,7 +123,6 @@ export function addedTimeParts(
   const calls = mean(parts.map((p) => p.calls.length));
   const client = mean(clientMs);
   return {
-    requests: parts.length,
     added: client - calls * directCallMs,
     outside: client - mean(parts.map((p) => p.total)),
     before: mean(parts.map((p) => p.before)),
