@@ -1,4 +1,4 @@
-import { lookupInvoiceTool } from '../src/tools/lookup-invoice.js';
+import type { BaseTool, LlmAgent } from '@google/adk';
 import {
   callerOf,
   INVOICE_QUESTION,
@@ -37,6 +37,8 @@ describe('model calls per turn', () => {
   });
 
   it('when tools are declared to the model on every call, then the declaration is built once and never altered', async () => {
+    const billing = helpdesk.agent.findAgent('billing') as LlmAgent;
+    const lookupInvoiceTool = billing.tools[0] as BaseTool;
     const declaration = lookupInvoiceTool._getDeclaration();
     const before = JSON.stringify(declaration);
 

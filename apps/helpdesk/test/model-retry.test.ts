@@ -1,10 +1,10 @@
 import {
   classifyModelError,
   isTransient,
-  MODEL_TIMEOUT_CODE,
-  toAdkModelError,
-} from '../src/agents/model-errors.js';
-import { backoffDelayMs } from '../src/agents/retry-backoff.js';
+  modelErrorResponse,
+  toModelErrorCode,
+} from '../src/llm/model-errors.js';
+import { backoffDelayMs } from '../src/llm/retry-backoff.js';
 
 function apiError(status: number) {
   return Object.assign(
@@ -54,12 +54,18 @@ describe('classifying model errors', () => {
     expect(isTransient(classifyModelError(new SyntaxError('Unexpected token'), false))).toBe(false);
   });
 
-  it('when retries are spent, then ADK gets a JSON message carrying the error code', () => {
-    const error = toAdkModelError({ kind: 'timeout', detail: 'slow' }, 3);
+  it('when retries are spent, then ADK gets an error response carrying the error code', () => {
+    const response = modelErrorResponse({ kind: 'timeout', detail: 'slow' }, 3);
 
-    expect(JSON.parse(error.message)).toEqual({
-      error: { code: MODEL_TIMEOUT_CODE, message: 'model call failed after 3 attempts: slow' },
+    expect(response).toEqual({
+      errorCode: 'model_timeout',
+      errorMessage: 'model call failed after 3 attempts (timeout): slow',
     });
+  });
+
+  it("when ADK's error event carries a code of its own, then it counts as a model error", () => {
+    expect(toModelErrorCode('model_timeout')).toBe('model_timeout');
+    expect(toModelErrorCode('SAFETY')).toBe('model_error');
   });
 });
 

@@ -1,6 +1,22 @@
-import { checkServiceStatus, checkServiceStatusTool } from '../src/tools/check-service-status.js';
-import { createTicket, createTicketTool, randomTicketId } from '../src/tools/create-ticket.js';
-import { lookupInvoice, lookupInvoiceTool } from '../src/tools/lookup-invoice.js';
+import { FunctionTool } from '@google/adk';
+import {
+  checkServiceStatus,
+  checkServiceStatusTool as checkServiceStatusOptions,
+} from '../src/tools/check-service-status.js';
+import {
+  createTicket,
+  createTicketTool as createTicketOptions,
+  randomTicketId,
+} from '../src/tools/create-ticket.js';
+import {
+  lookupInvoice,
+  lookupInvoiceTool as lookupInvoiceOptions,
+} from '../src/tools/lookup-invoice.js';
+
+// As the agent tree builds them (agents/specialists.ts).
+const lookupInvoiceTool = new FunctionTool(lookupInvoiceOptions);
+const checkServiceStatusTool = new FunctionTool(checkServiceStatusOptions);
+const createTicketTool = new FunctionTool(createTicketOptions);
 
 describe('lookup_invoice', () => {
   it('when the invoice exists, then its amount, currency, status and due date are returned', () => {

@@ -1,21 +1,22 @@
 import type { LlmAgent } from '@google/adk';
-import { createBillingAgent } from './billing.js';
+import { createModel, type ModelPatches, type ModelSettings } from '../llm/model.js';
 import { createCoordinator } from './coordinator.js';
-import { createEscalationAgent } from './escalation.js';
-import { HelpdeskGemini, type ModelSettings } from './model.js';
-import { createTechnicalAgent } from './technical.js';
+import { createSpecialist, SPECIALISTS } from './specialists.js';
 
-export const SPECIALIST_AGENTS = ['billing', 'technical', 'escalation'] as const;
+/** The framework patches the tree applies, each on by default (src/patches/index.ts). */
+export interface AgentTreePatches extends ModelPatches {
+  declareToolsOnce?: boolean;
+}
 
 /**
  * The help desk's agent tree: a coordinator over three specialists, all on one Gemini instance
  * (one HTTP client, one connection pool). Built once per process, never per request.
  */
-export function createRootAgent(settings: ModelSettings): LlmAgent {
-  const model = new HelpdeskGemini(settings);
-  return createCoordinator(model, [
-    createBillingAgent(model),
-    createTechnicalAgent(model),
-    createEscalationAgent(model),
-  ]);
+export function createRootAgent(settings: ModelSettings, patches: AgentTreePatches = {}): LlmAgent {
+  const model = createModel(settings, patches);
+  const declareToolsOnce = patches.declareToolsOnce ?? true;
+  return createCoordinator(
+    model,
+    SPECIALISTS.map((specialist) => createSpecialist(specialist, model, { declareToolsOnce })),
+  );
 }

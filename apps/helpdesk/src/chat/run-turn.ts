@@ -5,7 +5,8 @@ import {
   type Event,
   type Runner,
 } from '@google/adk';
-import { TurnFailedError, turnFailureFromModelError } from './turn-errors.js';
+import { toModelErrorCode, type ModelErrorCode } from '../llm/model-errors.js';
+import { TurnFailedError } from './turn-errors.js';
 
 export interface TurnOutcome {
   /** The agent whose text ended the turn. */
@@ -39,7 +40,7 @@ function ticketIdIn(event: Event): string | undefined {
 export async function runTurn(runner: Runner, input: TurnInput): Promise<TurnOutcome> {
   let outcome: TurnOutcome | undefined;
   let ticketId: string | undefined;
-  let modelError: { code: string; message: string | undefined } | undefined;
+  let modelError: { code: ModelErrorCode; reason: string } | undefined;
   try {
     const events = runner.runAsync({
       userId: input.userId,
@@ -48,7 +49,10 @@ export async function runTurn(runner: Runner, input: TurnInput): Promise<TurnOut
     });
     for await (const event of events) {
       if (event.errorCode) {
-        modelError = { code: event.errorCode, message: event.errorMessage };
+        modelError = {
+          code: toModelErrorCode(event.errorCode),
+          reason: `${event.errorCode}: ${event.errorMessage ?? 'no detail'}`,
+        };
         continue;
       }
       ticketId = ticketIdIn(event) ?? ticketId;
@@ -58,20 +62,21 @@ export async function runTurn(runner: Runner, input: TurnInput): Promise<TurnOut
     }
   } catch (error) {
     // e.g. the model transferred to an agent that does not exist, or called an unknown tool.
-    throw new TurnFailedError(502, 'agent_error', 'The agents failed on this message.', {
+    throw new TurnFailedError('agent_error', {
       sessionId: input.sessionId,
       ticketId,
       reason: error instanceof Error ? error.message : String(error),
     });
   }
   if (modelError) {
-    throw turnFailureFromModelError(modelError.code, modelError.message, {
+    throw new TurnFailedError(modelError.code, {
       sessionId: input.sessionId,
       ticketId,
+      reason: modelError.reason,
     });
   }
   if (!outcome) {
-    throw new TurnFailedError(502, 'empty_reply', 'The agents ended the turn without a reply.', {
+    throw new TurnFailedError('empty_reply', {
       sessionId: input.sessionId,
       ticketId,
     });

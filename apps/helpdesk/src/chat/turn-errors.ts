@@ -1,12 +1,22 @@
 import { HttpError } from '@repo/http-kit';
-import { MODEL_TIMEOUT_CODE } from '../agents/model-errors.js';
+import type { ModelErrorCode } from '../llm/model-errors.js';
+
+/** Why a turn produced no reply: the model failed, the agents failed, or they ended without text. */
+export type TurnErrorCode = ModelErrorCode | 'agent_error' | 'empty_reply';
+
+const TURN_ERRORS: Record<TurnErrorCode, { status: 502 | 504; detail: string }> = {
+  model_timeout: { status: 504, detail: 'The model did not answer in time.' },
+  model_error: { status: 502, detail: 'The model call failed.' },
+  agent_error: { status: 502, detail: 'The agents failed on this message.' },
+  empty_reply: { status: 502, detail: 'The agents ended the turn without a reply.' },
+};
 
 export interface TurnFailureContext {
   sessionId: string;
   /** A ticket `create_ticket` opened before the turn failed: the client should know it exists. */
-  ticketId?: string;
+  ticketId?: string | undefined;
   /** What actually went wrong (provider or exception message): logged, never sent to the client. */
-  reason?: string;
+  reason?: string | undefined;
 }
 
 /**
@@ -15,7 +25,8 @@ export interface TurnFailureContext {
  * middleware's log line includes (pino appends cause messages to `err.message`).
  */
 export class TurnFailedError extends HttpError {
-  constructor(status: 502 | 504, code: string, detail: string, context: TurnFailureContext) {
+  constructor(code: TurnErrorCode, context: TurnFailureContext) {
+    const { status, detail } = TURN_ERRORS[code];
     super(status, code, detail, {
       session_id: context.sessionId,
       ...(context.ticketId ? { ticket_id: context.ticketId } : {}),
@@ -23,20 +34,4 @@ export class TurnFailedError extends HttpError {
     this.name = 'TurnFailedError';
     if (context.reason) this.cause = new Error(context.reason);
   }
-}
-
-/** Maps the errorCode/errorMessage of an ADK error event to the answer the client gets. */
-export function turnFailureFromModelError(
-  errorCode: string,
-  errorMessage: string | undefined,
-  context: TurnFailureContext,
-): TurnFailedError {
-  const reason = `${errorCode}: ${errorMessage ?? 'no detail'}`;
-  if (errorCode === MODEL_TIMEOUT_CODE) {
-    return new TurnFailedError(504, 'model_timeout', 'The model did not answer in time.', {
-      ...context,
-      reason,
-    });
-  }
-  return new TurnFailedError(502, 'model_error', 'The model call failed.', { ...context, reason });
 }

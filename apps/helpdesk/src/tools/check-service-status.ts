@@ -1,4 +1,4 @@
-import { DeclaredOnceTool } from './declared-once-tool.js';
+import type { ToolOptions } from '@google/adk';
 import { z } from 'zod';
 import { SERVICES, type ServiceStatus } from './data/services.js';
 
@@ -36,9 +36,10 @@ export function checkServiceStatus({
   };
 }
 
-export const checkServiceStatusTool = new DeclaredOnceTool({
+/** Built into a FunctionTool by the agent tree (agents/specialists.ts). */
+export const checkServiceStatusTool: ToolOptions<typeof checkServiceStatusParameters> = {
   name: 'check_service_status',
   description: 'Tells whether a service is operational, degraded or in an outage, with a message.',
   parameters: checkServiceStatusParameters,
   execute: checkServiceStatus,
-});
+};

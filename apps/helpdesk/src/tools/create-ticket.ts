@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { DeclaredOnceTool } from './declared-once-tool.js';
+import type { ToolOptions } from '@google/adk';
 import { z } from 'zod';
 
 export const createTicketParameters = z.object({
@@ -41,9 +41,10 @@ export function createTicket(
   };
 }
 
-export const createTicketTool = new DeclaredOnceTool({
+/** Built into a FunctionTool by the agent tree (agents/specialists.ts). */
+export const createTicketTool: ToolOptions<typeof createTicketParameters> = {
   name: 'create_ticket',
   description: 'Opens a support ticket so that a human agent takes over; returns the ticket id.',
   parameters: createTicketParameters,
   execute: (args) => createTicket(args),
-});
+};

@@ -1,4 +1,4 @@
-import { DeclaredOnceTool } from './declared-once-tool.js';
+import type { ToolOptions } from '@google/adk';
 import { z } from 'zod';
 import { INVOICES, type Invoice } from './data/invoices.js';
 
@@ -26,10 +26,11 @@ export function lookupInvoice({
   };
 }
 
-export const lookupInvoiceTool = new DeclaredOnceTool({
+/** Built into a FunctionTool by the agent tree (agents/specialists.ts). */
+export const lookupInvoiceTool: ToolOptions<typeof lookupInvoiceParameters> = {
   name: 'lookup_invoice',
   description:
     'Looks up an invoice by its id and returns its amount, currency, status and due date.',
   parameters: lookupInvoiceParameters,
   execute: lookupInvoice,
-});
+};

@@ -1,10 +1,11 @@
 import { startEmulator, type Emulator, type LoggedRequest } from '@repo/llm-emulator';
 import { createLogger, type Logger } from '@repo/http-kit';
+import type { LlmAgent } from '@google/adk';
 import type { Express } from 'express';
 import request from 'supertest';
 import { routeAdkLogsTo } from '../../src/adk-logging.js';
 import { createRootAgent } from '../../src/agents/agent-tree.js';
-import type { ModelSettings } from '../../src/agents/model.js';
+import type { ModelSettings } from '../../src/llm/model.js';
 import { createApp } from '../../src/app.js';
 import {
   createChatService,
@@ -28,6 +29,8 @@ export class ManualClock {
 
 export interface HelpdeskUnderTest {
   emulator: Emulator;
+  /** The root of the agent tree the service runs. */
+  agent: LlmAgent;
   app: Express;
   chat: ChatService;
   http: ReturnType<typeof request>;
@@ -74,6 +77,7 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
   const http = request(app);
   return {
     emulator,
+    agent,
     app,
     chat,
     http,

@@ -1,3 +1,5 @@
+import type { LlmResponse } from '@google/adk';
+
 /**
  * What went wrong with a model call, as far as retrying and answering the client are concerned.
  * `status` is the provider's HTTP status; `network` a refused, reset or cut connection.
@@ -8,10 +10,12 @@ export type ModelFailure =
   | { kind: 'network'; detail: string }
   | { kind: 'other'; detail: string };
 
-/** Error codes ADK carries on its error events (`event.errorCode`) for failures of our own naming. */
-export const MODEL_TIMEOUT_CODE = 'MODEL_TIMEOUT';
-export const MODEL_UNREACHABLE_CODE = 'MODEL_UNREACHABLE';
-export const MODEL_ERROR_CODE = 'MODEL_ERROR';
+/**
+ * The codes a turn fails with when the model does: raised here, carried by ADK's error event
+ * (`event.errorCode`), and answered to the client under the same name (chat/turn-errors.ts).
+ */
+export const MODEL_ERROR_CODES = ['model_timeout', 'model_error'] as const;
+export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
 
 const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 const NETWORK_CODES = new Set([
@@ -71,25 +75,26 @@ export function isTransient(failure: ModelFailure): boolean {
   return failure.kind === 'timeout' || failure.kind === 'network';
 }
 
-export function errorCodeOf(failure: ModelFailure): string {
-  switch (failure.kind) {
-    case 'timeout':
-      return MODEL_TIMEOUT_CODE;
-    case 'status':
-      return String(failure.status);
-    case 'network':
-      return MODEL_UNREACHABLE_CODE;
-    default:
-      return MODEL_ERROR_CODE;
-  }
+export function modelErrorCodeOf(failure: ModelFailure): ModelErrorCode {
+  return failure.kind === 'timeout' ? 'model_timeout' : 'model_error';
 }
 
 /**
- * The error handed back to ADK once retries are spent. ADK parses a JSON message of the shape
- * `{ error: { code, message } }` into the error event's `errorCode` / `errorMessage`
- * (LlmAgent.runAndHandleError), which is how the chat turn learns what failed.
+ * ADK's error events carry any string: ours, or its own (a blocked prompt's reason,
+ * `UNKNOWN_ERROR`), which are model errors too.
  */
-export function toAdkModelError(failure: ModelFailure, attempts: number): Error {
-  const message = `model call failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${failure.detail}`;
-  return new Error(JSON.stringify({ error: { code: errorCodeOf(failure), message } }));
+export function toModelErrorCode(code: string): ModelErrorCode {
+  return MODEL_ERROR_CODES.find((known) => known === code) ?? 'model_error';
+}
+
+/**
+ * What a model call that failed for good hands ADK: an error response, as ADK's own Gemini
+ * reports a blocked prompt. ADK turns it into an error event, which is how the turn learns.
+ */
+export function modelErrorResponse(failure: ModelFailure, attempts: number): LlmResponse {
+  const what = failure.kind === 'status' ? `status ${failure.status}` : failure.kind;
+  return {
+    errorCode: modelErrorCodeOf(failure),
+    errorMessage: `model call failed after ${attempts} attempt${attempts === 1 ? '' : 's'} (${what}): ${failure.detail}`,
+  };
 }

@@ -1,0 +1,49 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { LlmResponse } from '@google/adk';
+import { ModelCallDeadline } from './model-deadline.js';
+import { classifyModelError, isTransient, modelErrorResponse } from './model-errors.js';
+import { backoffDelayMs, type RetryPolicy } from './retry-backoff.js';
+
+export interface CallPolicy extends RetryPolicy {
+  /** Per attempt, until the model starts answering. */
+  timeoutMs: number;
+}
+
+/** One attempt at the model call, aborted through `signal`. */
+export type ModelAttempt = (signal: AbortSignal) => AsyncGenerator<LlmResponse, void>;
+
+/**
+ * Runs a model call with a deadline per attempt and retries of transient failures that happen
+ * before the model answered. A call that fails for good ends with an error response
+ * (modelErrorResponse) instead of an exception. The deadline stops once a non-streamed answer
+ * is out: ADK runs tools and the next agent while this generator is suspended on `yield`.
+ */
+export async function* withDeadlineAndRetry(
+  attempt: ModelAttempt,
+  policy: CallPolicy,
+  options: { stream: boolean; abortSignal?: AbortSignal },
+): AsyncGenerator<LlmResponse, void> {
+  for (let attempts = 1; ; attempts += 1) {
+    const deadline = new ModelCallDeadline(policy.timeoutMs, options.abortSignal);
+    let answered = false;
+    try {
+      const responses = attempt(deadline.signal);
+      for (let next = await responses.next(); !next.done; next = await responses.next()) {
+        if (!options.stream) deadline.clear();
+        answered = true;
+        yield next.value;
+      }
+      return;
+    } catch (error) {
+      const failure = classifyModelError(error, deadline.expired);
+      const retryable = !answered && !options.abortSignal?.aborted && isTransient(failure);
+      if (!retryable || attempts > policy.maxRetries) {
+        yield modelErrorResponse(failure, attempts);
+        return;
+      }
+      await delay(backoffDelayMs(attempts, policy));
+    } finally {
+      deadline.clear();
+    }
+  }
+}
