@@ -1,3 +1,4 @@
+import { InMemorySessionService, Runner } from '@google/adk';
 import {
   callerOf,
   HUMAN_REQUEST,
@@ -103,5 +104,59 @@ describe('sessions', () => {
     expect(turns[0]?.role).toBe('user');
     expect(turns.at(-2)?.text).toBe(longMessage(12));
     expect(turns.map((t) => t.text)).not.toContain(longMessage(1));
+  });
+});
+
+describe('injected session service and runner', () => {
+  it('when a session service is injected, then the chat keeps its ADK sessions there', async () => {
+    const sessionService = new InMemorySessionService();
+    const helpdesk = await startHelpdesk({ chat: { sessionService } });
+    try {
+      await helpdesk.send('injected-1', INVOICE_QUESTION).expect(200);
+
+      const session = await sessionService.getSession({
+        appName: 'helpdesk',
+        userId: 'helpdesk',
+        sessionId: 'injected-1',
+      });
+      expect(session?.events.length).toBeGreaterThan(0);
+      await helpdesk.http.delete('/sessions/injected-1').expect(204);
+      expect(
+        await sessionService.getSession({
+          appName: 'helpdesk',
+          userId: 'helpdesk',
+          sessionId: 'injected-1',
+        }),
+      ).toBeUndefined();
+    } finally {
+      await helpdesk.close();
+    }
+  });
+
+  it('when a runner is injected, then turns run through it, on its session service', async () => {
+    let runs = 0;
+    class CountingRunner extends Runner {
+      override runAsync(...args: Parameters<Runner['runAsync']>) {
+        runs += 1;
+        return super.runAsync(...args);
+      }
+    }
+    const sessionService = new InMemorySessionService();
+    const helpdesk = await startHelpdesk({
+      runner: (agent) => new CountingRunner({ appName: 'helpdesk', agent, sessionService }),
+    });
+    try {
+      await helpdesk.send('injected-2', OUTAGE_QUESTION).expect(200);
+
+      expect(runs).toBe(1);
+      const session = await sessionService.getSession({
+        appName: 'helpdesk',
+        userId: 'helpdesk',
+        sessionId: 'injected-2',
+      });
+      expect(session?.events.length).toBeGreaterThan(0);
+    } finally {
+      await helpdesk.close();
+    }
   });
 });

@@ -1,9 +1,8 @@
-import { Runner, type BaseAgent } from '@google/adk';
-import { HttpError } from '@repo/http-kit';
+import { Runner, type BaseAgent, type BaseSessionService } from '@google/adk';
 import type { HistoryLimits } from '../sessions/condense-history.js';
-import { HistorySessionService } from '../sessions/history-session-service.js';
-import { SessionQueue } from '../sessions/session-queue.js';
-import { SessionRegistry, type Turn } from '../sessions/session-registry.js';
+import { CondensingSessionService } from '../sessions/condensing-session-service.js';
+import { SessionStore } from '../sessions/session-store.js';
+import type { Turn } from '../sessions/transcript.js';
 import { runTurn } from './run-turn.js';
 
 export interface ChatReply {
@@ -18,6 +17,13 @@ export interface ChatServiceOptions {
   agent: BaseAgent;
   /** Passed to ADK's Runner (AGENT_APP_NAME). */
   appName: string;
+  /**
+   * Where ADK keeps the sessions (default: in memory, condensing history). It must condense
+   * history as CondensingSessionService does, or prompts grow with the length of a session.
+   */
+  sessionService?: BaseSessionService;
+  /** Default: ADK's Runner over `agent` and `sessionService`. */
+  runner?: Runner;
   sessionTtlMs: number;
   maxSessions: number;
   /** How much of a session's past the model still sees (default 3 turns, 2 400 characters). */
@@ -35,7 +41,7 @@ export interface ChatService {
   send(sessionId: string, message: string): Promise<ChatReply>;
   turns(sessionId: string): readonly Turn[] | undefined;
   remove(sessionId: string): Promise<void>;
-  /** Drops sessions idle past the TTL (also done on every request); returns how many. */
+  /** Drops sessions idle past the TTL (also done when they are next used); returns how many. */
   evictExpired(): number;
   /** Turns of a session running or waiting. */
   queuedTurns(sessionId: string): number;
@@ -46,74 +52,58 @@ export interface ChatService {
 const USER_ID = 'helpdesk';
 
 /**
- * The chat operation: one Runner over the agent tree, turns serialized per session, sessions
- * kept bounded by the registry. Everything here is built once per process.
+ * The chat operation: ADK's Runner over the agent tree, sessions kept by one bounded store that
+ * runs one turn per session at a time. The session service and the Runner are injected, with
+ * in-memory defaults as ADK's own dev server has them. Everything here is built once per process.
  */
 export function createChatService(options: ChatServiceOptions): ChatService {
   const clock = options.clock ?? Date.now;
-  const maxQueued = options.maxQueuedPerSession ?? 32;
-  const queue = new SessionQueue();
-  const sessionService = new HistorySessionService({
-    turns: options.history?.turns ?? 3,
-    chars: options.history?.chars ?? 2400,
-  });
-  const registry = new SessionRegistry({
-    ttlMs: options.sessionTtlMs,
+  const sessionService =
+    options.sessionService ??
+    options.runner?.sessionService ??
+    new CondensingSessionService({
+      turns: options.history?.turns ?? 3,
+      chars: options.history?.chars ?? 2400,
+    });
+  const runner =
+    options.runner ??
+    new Runner({ appName: options.appName, agent: options.agent, sessionService });
+  if (runner.sessionService !== sessionService) {
+    throw new Error('The runner must use the chat service’s session service.');
+  }
+  const store = new SessionStore({
+    sessionService,
+    appName: options.appName,
+    userId: USER_ID,
     maxSessions: options.maxSessions,
-    maxTurnsPerSession: options.maxTurnsPerSession ?? 200,
-    maxTranscriptChars: options.maxTranscriptChars ?? 64_000,
+    ttlMs: options.sessionTtlMs,
+    maxQueuedPerSession: options.maxQueuedPerSession ?? 32,
+    transcript: {
+      maxTurns: options.maxTurnsPerSession ?? 200,
+      maxChars: options.maxTranscriptChars ?? 64_000,
+    },
     clock,
-    inUse: (sessionId) => queue.depth(sessionId) > 0,
-    onRemove: (sessionId) => sessionService.remove(options.appName, USER_ID, sessionId),
   });
-  const runner = new Runner({ appName: options.appName, agent: options.agent, sessionService });
   const at = () => new Date(clock()).toISOString();
 
-  async function runOneTurn(sessionId: string, message: string): Promise<ChatReply> {
-    const { created } = registry.touch(sessionId);
-    if (created || !sessionService.has(options.appName, USER_ID, sessionId)) {
-      await sessionService.createSession({ appName: options.appName, userId: USER_ID, sessionId });
-    }
-    const askedAt = at();
-    const outcome = await runTurn(runner, { userId: USER_ID, sessionId, message });
-    registry.record(sessionId, [
-      { role: 'user', agent: null, text: message, at: askedAt },
-      {
-        role: 'assistant',
-        agent: outcome.agent,
-        text: outcome.reply,
-        ...(outcome.ticketId ? { ticket_id: outcome.ticketId } : {}),
-        at: at(),
-      },
-    ]);
-    return {
-      session_id: sessionId,
-      agent: outcome.agent,
-      reply: outcome.reply,
-      ...(outcome.ticketId ? { ticket_id: outcome.ticketId } : {}),
-    };
-  }
-
   return {
-    async send(sessionId, message) {
-      if (queue.depth(sessionId) >= maxQueued) {
-        throw new HttpError(
-          429,
-          'session_busy',
-          `Session ${sessionId} already has ${maxQueued} messages waiting; retry later.`,
-          { session_id: sessionId },
-          { 'retry-after': '1' },
-        );
-      }
-      return queue.run(sessionId, () => runOneTurn(sessionId, message));
-    },
-    turns: (sessionId) => registry.turnsOf(sessionId),
-    // Through the queue: a turn in flight finishes before its session goes.
-    remove: (sessionId) => queue.run(sessionId, async () => void registry.delete(sessionId)),
-    evictExpired: () => registry.evictExpired(),
-    queuedTurns: (sessionId) => queue.depth(sessionId),
+    send: (sessionId, message) =>
+      store.runTurn(sessionId, async (transcript) => {
+        const askedAt = at();
+        const outcome = await runTurn(runner, { userId: USER_ID, sessionId, message });
+        const ticket = outcome.ticketId ? { ticket_id: outcome.ticketId } : {};
+        transcript.append([
+          { role: 'user', agent: null, text: message, at: askedAt },
+          { role: 'assistant', agent: outcome.agent, text: outcome.reply, ...ticket, at: at() },
+        ]);
+        return { session_id: sessionId, agent: outcome.agent, reply: outcome.reply, ...ticket };
+      }),
+    turns: (sessionId) => store.turnsOf(sessionId),
+    remove: (sessionId) => store.delete(sessionId),
+    evictExpired: () => store.evictExpired(),
+    queuedTurns: (sessionId) => store.queued(sessionId),
     get sessionCount() {
-      return registry.size;
+      return store.size;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator, type LoggedRequest } from '@repo/llm-emulator';
 import { createLogger, type Logger } from '@repo/http-kit';
-import type { LlmAgent } from '@google/adk';
+import type { LlmAgent, Runner } from '@google/adk';
 import type { Express } from 'express';
 import request from 'supertest';
 import { routeAdkLogsTo } from '../../src/adk-logging.js';
@@ -44,7 +44,9 @@ export interface HelpdeskUnderTest {
 
 export interface HarnessOptions {
   model?: Partial<ModelSettings>;
-  chat?: Partial<Omit<ChatServiceOptions, 'agent'>>;
+  chat?: Partial<Omit<ChatServiceOptions, 'agent' | 'runner'>>;
+  /** A Runner of the test's own over the agent tree (default: the chat service's). */
+  runner?: (agent: LlmAgent) => Runner;
   apiToken?: string;
   latencyMs?: number;
   /** The app's logger (default silent); ADK's own lines stay silent either way. */
@@ -71,6 +73,7 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     appName: 'helpdesk',
     sessionTtlMs: 3_600_000,
     maxSessions: 1_000,
+    ...(options.runner ? { runner: options.runner(agent) } : {}),
     ...options.chat,
   });
   const app = createApp({ chat, logger: options.logger ?? silent, apiToken: options.apiToken });

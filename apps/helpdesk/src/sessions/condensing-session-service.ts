@@ -16,15 +16,17 @@ const keyOf = (appName: string, userId: string, sessionId: string) =>
   `${appName}\u0000${userId}\u0000${sessionId}`;
 
 /**
- * ADK sessions in process memory, like ADK's InMemorySessionService, with two differences:
+ * The default session service: ADK sessions in process memory, a plain implementation of ADK's
+ * BaseSessionService (its extension point for session storage, as a database-backed one will
+ * be). It differs from ADK's InMemorySessionService in two ways:
  * - each session's history is condensed when a new message arrives (condenseHistory), so neither
  *   memory nor the prompt grows with the length of a session;
  * - `getSession` copies the session shallowly (events are shared, ADK never changes an event
  *   once appended) instead of deep-cloning the whole history on every turn.
- * It never evicts: SessionRegistry decides which sessions live and deletes the others here.
- * Like ADK's, it has no locking: callers run one turn per session at a time.
+ * It never evicts: the SessionStore decides which sessions live and deletes the others here.
+ * Like ADK's, it has no locking: the store runs one turn per session at a time.
  */
-export class HistorySessionService extends BaseSessionService {
+export class CondensingSessionService extends BaseSessionService {
   private readonly sessions = new Map<string, Session>();
 
   constructor(private readonly historyLimits: HistoryLimits) {
@@ -66,10 +68,6 @@ export class HistorySessionService extends BaseSessionService {
     return copy;
   }
 
-  has(appName: string, userId: string, sessionId: string): boolean {
-    return this.sessions.has(keyOf(appName, userId, sessionId));
-  }
-
   async listSessions({ appName, userId }: ListSessionsRequest): Promise<ListSessionsResponse> {
     const prefix = keyOf(appName, userId, '');
     const sessions: Session[] = [];
@@ -86,11 +84,7 @@ export class HistorySessionService extends BaseSessionService {
   }
 
   async deleteSession({ appName, userId, sessionId }: DeleteSessionRequest): Promise<void> {
-    this.remove(appName, userId, sessionId);
-  }
-
-  remove(appName: string, userId: string, sessionId: string): boolean {
-    return this.sessions.delete(keyOf(appName, userId, sessionId));
+    this.sessions.delete(keyOf(appName, userId, sessionId));
   }
 
   override async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {

@@ -1,0 +1,166 @@
+import type { BaseSessionService } from '@google/adk';
+import { HttpError } from '@repo/http-kit';
+import { Mutex } from 'async-mutex';
+import { LRUCache } from 'lru-cache';
+import { Transcript, type TranscriptLimits, type Turn } from './transcript.js';
+
+export interface SessionStoreOptions {
+  /** Where the sessions' ADK side lives; the store creates and deletes them there. */
+  sessionService: BaseSessionService;
+  appName: string;
+  userId: string;
+  /** Most sessions kept; beyond it the least recently used idle session goes. */
+  maxSessions: number;
+  /** Idle sessions unused for longer are forgotten. */
+  ttlMs: number;
+  /** Turns of one session running or waiting before more are refused with 429. */
+  maxQueuedPerSession: number;
+  transcript: TranscriptLimits;
+  clock: () => number;
+}
+
+/** A session with turns (or its deletion) running or waiting. */
+interface BusySession {
+  /** Undefined until a first turn creates the session, and once it is deleted. */
+  transcript: Transcript | undefined;
+  /** One turn at a time: ADK's session services have no locking. */
+  readonly mutex: Mutex;
+  pending: number;
+}
+
+/**
+ * The sessions the service keeps, bounded. An idle session sits in an LRU cache (lru-cache:
+ * `max`, `ttl`, `dispose`), where it expires or is evicted; a session with a turn running or
+ * waiting is out of the cache, so neither TTL nor LRU evicts it, and its turns take its mutex
+ * one after another. Every session that leaves for good leaves its ADK session too, deleted
+ * under the same mutex so that a later turn of the same id starts afresh.
+ */
+export class SessionStore {
+  private readonly idle: LRUCache<string, Transcript>;
+  private readonly busy = new Map<string, BusySession>();
+
+  constructor(private readonly options: SessionStoreOptions) {
+    this.idle = new LRUCache<string, Transcript>({
+      max: options.maxSessions,
+      ttl: options.ttlMs,
+      // Exact expiry on the injected clock, with no timer to cache the time.
+      ttlResolution: 0,
+      perf: { now: options.clock },
+      dispose: (_transcript, sessionId, reason) => {
+        if (reason === 'evict' || reason === 'expire') this.forget(sessionId);
+      },
+    });
+  }
+
+  /** Sessions kept, idle or busy. */
+  get size(): number {
+    let busy = 0;
+    for (const session of this.busy.values()) if (session.transcript) busy += 1;
+    return this.idle.size + busy;
+  }
+
+  /** Turns of a session running or waiting. */
+  queued(sessionId: string): number {
+    return this.busy.get(sessionId)?.pending ?? 0;
+  }
+
+  /**
+   * Runs `turn` on the session's transcript once the session's earlier turns are done; the
+   * first turn of an unknown (or expired) id creates the session.
+   */
+  async runTurn<T>(sessionId: string, turn: (transcript: Transcript) => Promise<T>): Promise<T> {
+    const limit = this.options.maxQueuedPerSession;
+    if (this.queued(sessionId) >= limit) {
+      throw new HttpError(
+        429,
+        'session_busy',
+        `Session ${sessionId} already has ${limit} messages waiting; retry later.`,
+        { session_id: sessionId },
+        { 'retry-after': '1' },
+      );
+    }
+    return this.exclusive(sessionId, async (session) => {
+      session.transcript ??= await this.create(sessionId);
+      return turn(session.transcript);
+    });
+  }
+
+  /** The transcript, or undefined for an unknown or expired session. Reading is not a use. */
+  turnsOf(sessionId: string): readonly Turn[] | undefined {
+    const busy = this.busy.get(sessionId);
+    return (busy ? busy.transcript : this.idle.peek(sessionId))?.turns;
+  }
+
+  /** Forgets a session; a turn of it in flight finishes first. */
+  delete(sessionId: string): Promise<void> {
+    return this.exclusive(sessionId, (session) => this.drop(sessionId, session));
+  }
+
+  /** Drops idle sessions past the TTL (used ones expire on their own); returns how many. */
+  evictExpired(): number {
+    const before = this.idle.size;
+    this.idle.purgeStale();
+    return before - this.idle.size;
+  }
+
+  private async create(sessionId: string): Promise<Transcript> {
+    const { sessionService, appName, userId } = this.options;
+    await sessionService.createSession({ appName, userId, sessionId });
+    const transcript = new Transcript(this.options.transcript);
+    // One session more: the least recently used idle ones make room (evicted, then forgotten).
+    while (this.size >= this.options.maxSessions && this.idle.size > 0) this.idle.pop();
+    return transcript;
+  }
+
+  private async exclusive<T>(
+    sessionId: string,
+    task: (session: BusySession) => Promise<T>,
+  ): Promise<T> {
+    const session = this.checkOut(sessionId);
+    try {
+      return await session.mutex.runExclusive(() => task(session));
+    } finally {
+      this.checkIn(sessionId, session);
+    }
+  }
+
+  /** Takes the session out of the LRU while it has work; counts the work. */
+  private checkOut(sessionId: string): BusySession {
+    let session = this.busy.get(sessionId);
+    if (!session) {
+      // An expired session is dropped by `get` (dispose 'expire' → forget), which queues the
+      // deletion of its ADK session on a busy entry of its own: the turn waits behind it.
+      const transcript = this.idle.get(sessionId);
+      session = this.busy.get(sessionId);
+      if (!session) {
+        session = { transcript, mutex: new Mutex(), pending: 0 };
+        this.busy.set(sessionId, session);
+        this.idle.delete(sessionId);
+      }
+    }
+    session.pending += 1;
+    return session;
+  }
+
+  /** Once its last piece of work is done, a session that still exists goes back to the LRU. */
+  private checkIn(sessionId: string, session: BusySession): void {
+    session.pending -= 1;
+    if (session.pending > 0) return;
+    this.busy.delete(sessionId);
+    if (session.transcript) this.idle.set(sessionId, session.transcript);
+  }
+
+  /** An idle session evicted or expired: gone now, its ADK session deleted in turn. */
+  private forget(sessionId: string): void {
+    // Only idle sessions are evicted, so none is busy; and no call back into the cache here.
+    this.busy.set(sessionId, { transcript: undefined, mutex: new Mutex(), pending: 0 });
+    // The in-memory session service cannot fail; a persistent one reports its own failures.
+    this.delete(sessionId).catch(() => undefined);
+  }
+
+  private async drop(sessionId: string, session: BusySession): Promise<void> {
+    session.transcript = undefined;
+    const { sessionService, appName, userId } = this.options;
+    await sessionService.deleteSession({ appName, userId, sessionId });
+  }
+}

@@ -1,0 +1,55 @@
+/** One message of a session as GET /sessions/{id} shows it. */
+export interface Turn {
+  role: 'user' | 'assistant';
+  /** The agent that answered; null for the user's own messages. */
+  agent: string | null;
+  text: string;
+  ticket_id?: string;
+  at: string;
+}
+
+export interface TranscriptLimits {
+  /** Messages kept; the oldest go first. */
+  maxTurns: number;
+  /**
+   * Characters of message text kept; the oldest turns go first, but the latest turn is always
+   * kept whole. Bounds a session's memory whatever the length of its messages.
+   */
+  maxChars: number;
+}
+
+/** The messages of one session, for GET /sessions/{id}, within both limits. */
+export class Transcript {
+  readonly turns: Turn[] = [];
+  /** Characters of text in `turns`, kept up to date so the budget check costs nothing. */
+  private chars = 0;
+
+  constructor(private readonly limits: TranscriptLimits) {}
+
+  /** Appends the messages of a finished turn, then trims the oldest beyond the limits. */
+  append(turns: Turn[]): void {
+    this.turns.push(...turns);
+    this.chars += turns.reduce((sum, turn) => sum + turn.text.length, 0);
+    this.trim(turns.length);
+  }
+
+  /**
+   * Drops the oldest messages beyond either limit, never any of the `latest` just appended, and
+   * never leaves a reply without the message it answered at the head of the transcript.
+   */
+  private trim(latest: number): void {
+    const droppable = this.turns.length - latest;
+    let drop = 0;
+    let chars = this.chars;
+    const overLimit = () =>
+      this.turns.length - drop > this.limits.maxTurns || chars > this.limits.maxChars;
+    const orphanReply = () => this.turns[drop]?.role === 'assistant';
+    while (drop < droppable && (overLimit() || orphanReply())) {
+      chars -= this.turns[drop]!.text.length;
+      drop += 1;
+    }
+    if (drop === 0) return;
+    this.turns.splice(0, drop);
+    this.chars = chars;
+  }
+}
