@@ -47,6 +47,16 @@ describe('request validation', () => {
     },
   );
 
+  it.each([
+    ['empty', ''],
+    ['only whitespace', '   \n '],
+  ])('when the message is %s, then POST /chat answers one error for it', async (_case, message) => {
+    const res = await helpdesk.send('s-1', message).expect(400);
+
+    expect(res.body.errors).toEqual([{ path: 'message', message: 'must not be blank' }]);
+    expect(res.body.detail).toBe('message: must not be blank');
+  });
+
   it('when the body is not valid JSON, then POST /chat answers 400', async () => {
     const res = await helpdesk.http
       .post('/chat')

@@ -14,7 +14,7 @@ export type ModelFailure =
  * The codes a turn fails with when the model does: raised here, carried by ADK's error event
  * (`event.errorCode`), and answered to the client under the same name (chat/turn-errors.ts).
  */
-export const MODEL_ERROR_CODES = ['model_timeout', 'model_error'] as const;
+const MODEL_ERROR_CODES = ['model_timeout', 'model_error'] as const;
 export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
 
 const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
@@ -75,7 +75,7 @@ export function isTransient(failure: ModelFailure): boolean {
   return failure.kind === 'timeout' || failure.kind === 'network';
 }
 
-export function modelErrorCodeOf(failure: ModelFailure): ModelErrorCode {
+function modelErrorCodeOf(failure: ModelFailure): ModelErrorCode {
   return failure.kind === 'timeout' ? 'model_timeout' : 'model_error';
 }
 

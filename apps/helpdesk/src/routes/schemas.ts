@@ -9,11 +9,8 @@ export const sessionIdSchema = z
 
 export const chatRequestSchema = z.strictObject({
   session_id: sessionIdSchema,
-  message: z
-    .string()
-    .min(1)
-    .max(8000)
-    .refine((text) => text.trim() !== '', 'must not be blank'),
+  // One rule for empty and blank alike, so an empty message answers one error, not two.
+  message: z.string().max(8000).regex(/\S/, 'must not be blank'),
 });
 
 const agentSchema = z
