@@ -1,4 +1,7 @@
 import express, { type Express, type Router } from 'express';
+import { openApiDocument } from './openapi.js';
+import { routerOf, type Route } from './routes/define-route.js';
+import type { ResponseEvent } from './routes/undocumented-responses.js';
 import { pinoHttp } from 'pino-http';
 import { errorHandler } from './errors/error-handler.js';
 import { healthRoutes, type ReadinessCheck } from './health.js';
@@ -21,8 +24,12 @@ export interface HttpAppOptions {
   readiness?: ReadinessCheck;
   /** Paths (exact, or prefixes ending in `/`) open without a token, e.g. the static review page. */
   publicPaths?: string[];
-  /** The service's own routes. */
-  routes: Router;
+  /** The service's API, declared with defineRoute: mounted, and documented at GET /openapi.json. */
+  api?: { title: string; version: string; description?: string; routes: Route[] };
+  /** Routes outside the documented API. */
+  routes?: Router;
+  /** Called for every finished response (tests use it to check the document lists every answer). */
+  onResponse?: (event: ResponseEvent) => void;
   /** Mounted before authentication and body parsing, e.g. static assets or security headers. */
   configure?: (app: Express) => void;
 }
@@ -40,6 +47,14 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const logger = options.logger ?? createLogger({ name: options.name });
   const app = express();
   app.disable('x-powered-by');
+  const { onResponse } = options;
+  if (onResponse) {
+    app.use((req, res, next) => {
+      const { method, path } = req;
+      res.on('finish', () => onResponse({ method, path, status: res.statusCode }));
+      next();
+    });
+  }
 
   app.use(
     pinoHttp({
@@ -76,8 +91,19 @@ export function createHttpApp(options: HttpAppOptions): Express {
       type: ['application/json', 'application/*+json'],
     }),
   );
-  app.use(options.routes);
-  app.use(methodNotAllowed([health, options.routes]));
+  const routers = [health, ...(options.api ? [apiRouter(options.api, options)] : [])];
+  if (options.routes) routers.push(options.routes);
+  for (const router of routers.slice(1)) app.use(router);
+  app.use(methodNotAllowed(routers));
   app.use(errorHandler);
   return app;
+}
+
+function apiRouter(api: NonNullable<HttpAppOptions['api']>, options: HttpAppOptions): Router {
+  const router = routerOf(api.routes);
+  const document = openApiDocument({ ...api, auth: Boolean(options.apiToken) });
+  router.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  return router;
 }
