@@ -1,4 +1,6 @@
-import express, { type Express, type Router } from 'express';
+import express, { Router, type Express } from 'express';
+import type { Registry } from 'prom-client';
+import { httpMetrics, metricsHandler } from './metrics/http-metrics.js';
 import { openApiDocument } from './openapi.js';
 import { routerOf, type Route } from './routes/define-route.js';
 import type { ResponseEvent } from './routes/undocumented-responses.js';
@@ -28,6 +30,11 @@ export interface HttpAppOptions {
   api?: { title: string; version: string; description?: string; routes: Route[] };
   /** Routes outside the documented API. */
   routes?: Router;
+  /**
+   * Serve GET /metrics from this registry and count every request in it. Behind the token like the
+   * API, unless `public` (a scraper inside the cluster, e.g.).
+   */
+  metrics?: { registry: Registry; public?: boolean };
   /** Called for every finished response (tests use it to check the document lists every answer). */
   onResponse?: (event: ResponseEvent) => void;
   /** Mounted before authentication and body parsing, e.g. static assets or security headers. */
@@ -35,6 +42,8 @@ export interface HttpAppOptions {
 }
 
 const HEALTH_PATHS = ['/healthz', '/readyz'];
+/** Polled by machines: answering them is not worth a log line each. */
+const QUIET_PATHS = [...HEALTH_PATHS, '/metrics'];
 
 function openPathMatcher(publicPaths: string[]): (path: string) => boolean {
   const paths = [...HEALTH_PATHS, ...publicPaths];
@@ -65,7 +74,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
         return id;
       },
       customAttributeKeys: { reqId: 'request_id' },
-      autoLogging: { ignore: (req) => HEALTH_PATHS.includes(req.url ?? '') },
+      autoLogging: { ignore: (req) => QUIET_PATHS.includes(req.url ?? '') },
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({
           method: req.method,
@@ -79,8 +88,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
     requestContext.run({ requestId: String(req.id), log: req.log }, next);
   });
 
+  const { metrics } = options;
+  if (metrics) app.use(httpMetrics(metrics.registry));
   const health = healthRoutes(options.readiness);
   app.use(health);
+  const metricsRoute = metrics && Router().get('/metrics', metricsHandler(metrics.registry));
+  if (metricsRoute && metrics.public) app.use(metricsRoute);
   options.configure?.(app);
   if (options.apiToken)
     app.use(bearerAuth(options.apiToken, openPathMatcher(options.publicPaths ?? [])));
@@ -91,9 +104,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
       type: ['application/json', 'application/*+json'],
     }),
   );
+  if (metricsRoute && !metrics.public) app.use(metricsRoute);
   const routers = [health, ...(options.api ? [apiRouter(options.api, options)] : [])];
   if (options.routes) routers.push(options.routes);
   for (const router of routers.slice(1)) app.use(router);
+  if (metricsRoute) routers.push(metricsRoute);
   app.use(methodNotAllowed(routers));
   app.use(errorHandler);
   return app;

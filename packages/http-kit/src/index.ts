@@ -26,3 +26,4 @@ export {
   type OperationSpec,
 } from './openapi.js';
 export type { ReadinessCheck } from './health.js';
+export { createMetricsRegistry } from './metrics/http-metrics.js';

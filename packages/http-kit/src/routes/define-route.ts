@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { setRouteTemplate } from '../metrics/http-metrics.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -60,6 +61,7 @@ export function routerOf(routes: Route[]): Router {
   const router = Router();
   for (const route of routes) {
     router[route.method](expressPath(route.path), async (req, res) => {
+      setRouteTemplate(res, route.path);
       const params = route.params ? route.params.parse(req.params) : undefined;
       const query = route.query ? route.query.parse(req.query) : undefined;
       const body = route.body ? route.body.parse(req.body) : undefined;
