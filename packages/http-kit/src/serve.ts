@@ -12,7 +12,10 @@ export interface ServeOptions {
   logger: Logger;
   /** Run after the server has drained, in order (e.g. close the database pool). */
   onClose?: Array<() => Promise<void> | void>;
-  /** How long in-flight requests may take to finish before their connections are cut; after a crash, the bound on the whole close. */
+  /**
+   * How long in-flight requests may take to finish before their connections are cut; after a crash,
+   * also the bound on the whole close.
+   */
   shutdownTimeoutMs?: number;
   /**
    * Install process handlers (default true): SIGTERM/SIGINT close and exit 0; an uncaught exception or
