@@ -1,30 +1,38 @@
-import { Router, type Express } from 'express';
-import { createHttpApp, type Logger } from '@repo/http-kit';
+import { readFileSync } from 'node:fs';
+import type { Express } from 'express';
+import { createHttpApp, type HttpAppOptions, type Logger } from '@repo/http-kit';
 import type { ChatService } from './chat/chat-service.js';
-import { addChatRoutes } from './routes/chat.js';
-import { addOpenApiRoute } from './routes/openapi.js';
-import { addSessionRoutes } from './routes/sessions.js';
+import { chatRoute } from './routes/chat.js';
+import { deleteSessionRoute, getSessionRoute } from './routes/sessions.js';
 
 export interface AppDeps {
   chat: ChatService;
   logger?: Logger;
   /** When set, every route but health (/healthz, /readyz) needs `Authorization: Bearer <token>`. */
   apiToken?: string;
+  /** Called on every finished response (tests check the document lists every answer). */
+  onResponse?: HttpAppOptions['onResponse'];
 }
 
-/** The HTTP face of the help desk. Never listens (server.ts does). */
+const { version } = JSON.parse(
+  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+) as { version: string };
+
+/** The HTTP face of the help desk; its routes document themselves at GET /openapi.json. Never listens (server.ts does). */
 export function createApp(deps: AppDeps): Express {
-  // One router, so http-kit can tell 405 from 404 by its routes.
-  const routes = Router();
-  addChatRoutes(routes, deps.chat);
-  addSessionRoutes(routes, deps.chat);
-  addOpenApiRoute(routes);
   return createHttpApp({
     name: 'helpdesk',
     logger: deps.logger,
     apiToken: deps.apiToken,
     // A message is at most 8 000 characters; even fully \u-escaped it fits well within this.
     bodyLimit: '64kb',
-    routes,
+    api: {
+      title: 'helpdesk',
+      version,
+      description:
+        'A coordinator agent delegates each chat message to the billing, technical or escalation agent.',
+      routes: [chatRoute(deps.chat), getSessionRoute(deps.chat), deleteSessionRoute(deps.chat)],
+    },
+    onResponse: deps.onResponse,
   });
 }

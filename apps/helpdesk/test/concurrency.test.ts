@@ -6,9 +6,15 @@ import {
   textsIn,
   waitFor,
   type HelpdeskUnderTest,
+  undocumentedResponsesSoFar,
 } from './support/harness.js';
 
 const INVOICES = ['INV-1001', 'INV-1002', 'INV-1003', 'INV-1004', 'INV-1005'];
+
+// The document cannot drift: every answer this suite saw is documented for its route.
+afterAll(async () => {
+  expect(await undocumentedResponsesSoFar()).toEqual([]);
+});
 
 describe('concurrency', () => {
   let helpdesk: HelpdeskUnderTest;

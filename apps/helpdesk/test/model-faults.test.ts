@@ -9,6 +9,7 @@ import {
   startHelpdesk,
   textsIn,
   type HelpdeskUnderTest,
+  undocumentedResponsesSoFar,
 } from './support/harness.js';
 
 /** The app's log lines, as the error middleware writes them. */
@@ -22,6 +23,11 @@ function capturedLogger() {
   });
   return { logger: pino({ level: 'info' }, stream), lines };
 }
+
+// The document cannot drift: every answer this suite saw is documented for its route.
+afterAll(async () => {
+  expect(await undocumentedResponsesSoFar()).toEqual([]);
+});
 
 describe('model failures', () => {
   let helpdesk: HelpdeskUnderTest;

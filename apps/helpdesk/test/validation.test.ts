@@ -1,4 +1,16 @@
-import { INVOICE_QUESTION, startHelpdesk, type HelpdeskUnderTest } from './support/harness.js';
+import { readFileSync } from 'node:fs';
+import { documentedRequests } from '@repo/http-kit';
+import {
+  INVOICE_QUESTION,
+  startHelpdesk,
+  undocumentedResponsesSoFar,
+  type HelpdeskUnderTest,
+} from './support/harness.js';
+
+// The document cannot drift: every answer this suite saw is documented for its route.
+afterAll(async () => {
+  expect(await undocumentedResponsesSoFar()).toEqual([]);
+});
 
 describe('request validation', () => {
   let helpdesk: HelpdeskUnderTest;
@@ -145,6 +157,28 @@ describe('request validation', () => {
     expect(body.properties.message.maxLength).toBe(8000);
   });
 
+  it('when each documented operation is called with a sample id, then it exists: never 404 not_found nor 405', async () => {
+    const document = await helpdesk.document();
+
+    const requests = documentedRequests(document, 'sample-id');
+    expect(requests).toHaveLength(3);
+    for (const { method, path } of requests) {
+      const res = await helpdesk.http[method as 'get' | 'post' | 'delete'](path);
+      expect(res.status).not.toBe(405);
+      expect(res.body.code).not.toBe('not_found');
+    }
+  });
+
+  it('when GET /openapi.json is called, then info.version is the package version and the 401s are documented only with a token', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+
+    const document = await helpdesk.document();
+
+    expect(document.info.version).toBe(version);
+    expect(document).not.toHaveProperty('security');
+    expect(document.paths['/chat']!['post']!.responses).not.toHaveProperty('401');
+  });
+
   it('when GET /openapi.json is called, then every error answer is a problem, client errors the shared Problem schema', async () => {
     const res = await helpdesk.http.get('/openapi.json').expect(200);
 
@@ -185,6 +219,18 @@ describe('bearer authentication', () => {
       .get('/openapi.json')
       .set('authorization', 'Bearer secret-token')
       .expect(200);
+  });
+
+  it('when API_TOKEN is set, then the document names the bearer scheme and a 401 on every operation', async () => {
+    const document = await helpdesk.document();
+
+    expect(document.security).toEqual([{ bearer: [] }]);
+    expect(document.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
+    for (const operations of Object.values(document.paths)) {
+      for (const operation of Object.values(operations)) {
+        expect(operation.responses).toHaveProperty('401');
+      }
+    }
   });
 
   it('when API_TOKEN is set, then the OpenAPI document needs the token and only health routes are open', async () => {

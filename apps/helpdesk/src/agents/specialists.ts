@@ -10,9 +10,10 @@ import { DeclaredOnceTool } from '../patches/adk-function-tool-declaration.js';
 import { checkServiceStatusTool } from '../tools/check-service-status.js';
 import { createTicketTool } from '../tools/create-ticket.js';
 import { lookupInvoiceTool } from '../tools/lookup-invoice.js';
+import type { AgentName } from './agent-names.js';
 
 interface Specialist {
-  name: string;
+  name: Exclude<AgentName, 'coordinator'>;
   /** What the coordinator reads to choose the specialist. */
   description: string;
   instruction: string;

@@ -1,16 +1,24 @@
 import { Runner, type BaseAgent, type BaseSessionService } from '@google/adk';
+import { z } from 'zod';
+import { agentNameSchema } from '../agents/agent-names.js';
 import type { HistoryLimits } from '../sessions/condense-history.js';
 import { CondensingSessionService } from '../sessions/condensing-session-service.js';
 import { SessionStore } from '../sessions/session-store.js';
 import type { Turn } from '../sessions/transcript.js';
 import { runTurn } from './run-turn.js';
 
-export interface ChatReply {
-  session_id: string;
-  agent: string;
-  reply: string;
-  ticket_id?: string;
-}
+/** What POST /chat answers. */
+export const chatReplySchema = z.object({
+  session_id: z.string(),
+  agent: agentNameSchema,
+  reply: z.string(),
+  ticket_id: z
+    .string()
+    .optional()
+    .describe('Present exactly when the escalation agent opened a ticket in this turn.'),
+});
+
+export type ChatReply = z.infer<typeof chatReplySchema>;
 
 export interface ChatServiceOptions {
   /** The root of the agent tree (createRootAgent). */

@@ -5,12 +5,13 @@ import {
   type Event,
   type Runner,
 } from '@google/adk';
+import { isAgentName, type AgentName } from '../agents/agent-names.js';
 import { toModelErrorCode, type ModelErrorCode } from '../llm/model-errors.js';
 import { TurnFailedError } from './turn-errors.js';
 
 export interface TurnOutcome {
   /** The agent whose text ended the turn. */
-  agent: string;
+  agent: AgentName;
   reply: string;
   /** The id `create_ticket` returned in this turn, if it ran. */
   ticketId?: string;
@@ -58,7 +59,7 @@ export async function runTurn(runner: Runner, input: TurnInput): Promise<TurnOut
       ticketId = ticketIdIn(event) ?? ticketId;
       if (event.author === 'user' || !isFinalResponse(event)) continue;
       const text = stringifyContent(event).trim();
-      if (text && event.author) outcome = { agent: event.author, reply: text };
+      if (text && isAgentName(event.author)) outcome = { agent: event.author, reply: text };
     }
   } catch (error) {
     // e.g. the model transferred to an agent that does not exist, or called an unknown tool.

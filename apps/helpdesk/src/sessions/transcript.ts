@@ -1,12 +1,18 @@
+import { z } from 'zod';
+import { agentNameSchema } from '../agents/agent-names.js';
+
 /** One message of a session as GET /sessions/{id} shows it. */
-export interface Turn {
-  role: 'user' | 'assistant';
-  /** The agent that answered; null for the user's own messages. */
-  agent: string | null;
-  text: string;
-  ticket_id?: string;
-  at: string;
-}
+export const turnSchema = z.object({
+  role: z.enum(['user', 'assistant']),
+  agent: agentNameSchema
+    .nullable()
+    .describe('The agent that answered; null for the user’s own messages.'),
+  text: z.string(),
+  ticket_id: z.string().optional(),
+  at: z.iso.datetime(),
+});
+
+export type Turn = z.infer<typeof turnSchema>;
 
 export interface TranscriptLimits {
   /** Messages kept; the oldest go first. */

@@ -1,5 +1,11 @@
 import { startEmulator, type Emulator, type LoggedRequest } from '@repo/llm-emulator';
-import { createLogger, type Logger } from '@repo/http-kit';
+import {
+  createLogger,
+  undocumentedResponses,
+  type Logger,
+  type OpenApiDocument,
+  type ResponseEvent,
+} from '@repo/http-kit';
 import type { LlmAgent, Runner } from '@google/adk';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -35,6 +41,10 @@ export interface HelpdeskUnderTest {
   chat: ChatService;
   http: ReturnType<typeof request>;
   send(sessionId: string, message: string): request.Test;
+  /** Every response the app gave, as http-kit's `onResponse` reports it. */
+  responses: ResponseEvent[];
+  /** The app's own GET /openapi.json. */
+  document(): Promise<OpenApiDocument>;
   /** Model calls the emulator received (Gemini only), oldest first. */
   modelCalls(): LoggedRequest[];
   /** Model calls the emulator has received but not answered yet. */
@@ -76,14 +86,26 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     ...(options.runner ? { runner: options.runner(agent) } : {}),
     ...options.chat,
   });
-  const app = createApp({ chat, logger: options.logger ?? silent, apiToken: options.apiToken });
+  const responses: ResponseEvent[] = [];
+  const app = createApp({
+    chat,
+    logger: options.logger ?? silent,
+    apiToken: options.apiToken,
+    onResponse: (event) => responses.push(event),
+  });
   const http = request(app);
-  return {
+  const helpdesk: HelpdeskUnderTest = {
     emulator,
     agent,
     app,
     chat,
     http,
+    responses,
+    document: async () => {
+      const get = http.get('/openapi.json');
+      if (options.apiToken) get.set('authorization', `Bearer ${options.apiToken}`);
+      return (await get.expect(200)).body as OpenApiDocument;
+    },
     send: (sessionId, message) => http.post('/chat').send({ session_id: sessionId, message }),
     modelCalls: () => emulator.requests.list().filter((r) => r.provider === 'gemini'),
     // The emulator logs a request on arrival with status 0 and sets the status once it answers.
@@ -91,6 +113,22 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
       emulator.requests.list().filter((r) => r.provider === 'gemini' && r.status === 0).length,
     close: () => emulator.close(),
   };
+  started.push(helpdesk);
+  return helpdesk;
+}
+
+const started: HelpdeskUnderTest[] = [];
+
+/**
+ * The responses of every helpdesk this test file started whose status the app's own document
+ * does not list for their route: what a suite's afterAll expects to be [].
+ */
+export async function undocumentedResponsesSoFar(): Promise<ResponseEvent[]> {
+  const found: ResponseEvent[] = [];
+  for (const helpdesk of started) {
+    found.push(...undocumentedResponses(await helpdesk.document(), helpdesk.responses));
+  }
+  return found;
 }
 
 interface GeminiBody {
