@@ -23,11 +23,17 @@ export interface AppEnv {
 export function appEnv(app: 'email-review' | 'helpdesk'): AppEnv {
   const envSource = readRepoFile(`apps/${app}/src/env.ts`);
   const names = new Set(upperCaseKeys(envSource));
+  // The HTTP part every service shares: http-kit's httpServiceEnv(defaultPort).
+  const sharedHttp = /httpServiceEnv\((\d+)\)/.exec(envSource);
+  if (sharedHttp)
+    upperCaseKeys(readRepoFile('packages/http-kit/src/service-env.ts')).forEach((name) =>
+      names.add(name),
+    );
   for (const [loader, file] of Object.entries(LLM_SETTINGS_FILES)) {
     if (envSource.includes(`${loader}(`))
       upperCaseKeys(readRepoFile(file)).forEach((name) => names.add(name));
   }
-  const port = /^\s*PORT:.*\.default\((\d+)\)/m.exec(envSource)?.[1];
+  const port = sharedHttp?.[1] ?? /^\s*PORT:.*\.default\((\d+)\)/m.exec(envSource)?.[1];
   if (!port) throw new Error(`no default PORT found in apps/${app}/src/env.ts`);
   return { names, defaultPort: Number(port) };
 }
