@@ -2,7 +2,7 @@ import { createHttpApp, type Logger } from '@repo/http-kit';
 import type { Express } from 'express';
 import { emailReviewOpenApi } from './routes/openapi.js';
 import { threadRoutes } from './routes/threads.js';
-import type { ThreadService } from './threads/thread-service.js';
+import type { ThreadService } from './operations/thread-service.js';
 import { REVIEW_INBOX_PATHS, reviewInbox } from './web/review-inbox.js';
 
 export interface AppDeps {

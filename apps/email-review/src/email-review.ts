@@ -4,7 +4,7 @@ import { createApp } from './app.js';
 import { createOutboxMailer } from './mailer/outbox-mailer.js';
 import type { Mailer } from './mailer/mailer.js';
 import type { Persistence } from './persistence/persistence.js';
-import { createThreadService } from './threads/thread-service.js';
+import { createThreadService } from './operations/thread-service.js';
 import { createEmailGraph } from './workflow/graph.js';
 
 export interface EmailReviewDeps {

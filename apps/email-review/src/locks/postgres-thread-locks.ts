@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { ThreadLocksUnavailable } from '../threads/thread-errors.js';
+import { ThreadLocksUnavailable } from './lock-errors.js';
 import type { ThreadLease, ThreadLocks } from './thread-locks.js';
 
 /** First key of this service's advisory locks ('EMLR'); the second is the thread id's hash. */

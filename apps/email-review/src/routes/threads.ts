@@ -1,6 +1,6 @@
 import { HttpError, validate } from '@repo/http-kit';
 import { Router, type Request } from 'express';
-import type { ThreadService } from '../threads/thread-service.js';
+import type { ThreadService } from '../operations/thread-service.js';
 import {
   createThreadBody,
   editThreadBody,
