@@ -8,7 +8,7 @@ import { createOpenAiClient } from '../../src/llm/openai-client.js';
 import type { Mailer, OutgoingEmail } from '../../src/mailer/mailer.js';
 import { createMemoryPersistence } from '../../src/persistence/memory-persistence.js';
 import type { Persistence } from '../../src/persistence/persistence.js';
-import { openPostgresPersistence } from '../../src/persistence/postgres-persistence.js';
+import { openPostgresPersistence } from '../../src/db/postgres-persistence.js';
 import type { ThreadStore } from '../../src/threads/thread-store.js';
 import { TEST_DATABASE_URL, type Mode } from './database.js';
 

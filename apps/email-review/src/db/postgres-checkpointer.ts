@@ -8,7 +8,7 @@ import type {
 import { WRITES_IDX_MAP } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
-import { table } from '../persistence/sql-names.js';
+import { checkpointTables } from './tables.js';
 
 /**
  * LangGraph's PostgreSQL checkpointer with its two write paths reduced to one statement each.
@@ -31,9 +31,7 @@ export class PostgresCheckpointer extends PostgresSaver {
     schema: string,
   ) {
     super(db, undefined, { schema });
-    const blobs = table(schema, 'checkpoint_blobs');
-    const checkpoints = table(schema, 'checkpoints');
-    const writes = table(schema, 'checkpoint_writes');
+    const { blobs, checkpoints, writes } = checkpointTables(schema);
     this.putSql = `
       WITH blobs AS (
         INSERT INTO ${blobs} (thread_id, checkpoint_ns, channel, version, type, blob)
