@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { useNamedStatements } from './named-statements.js';
+import { useNamedStatements } from '../patches/pg-named-statements.js';
 
 export interface PoolOptions {
   connectionString: string;
@@ -8,6 +8,8 @@ export interface PoolOptions {
   poolMax: number;
   /** How long a change waits for a free lock connection before it is refused with 503. */
   lockWaitMs: number;
+  /** The `pg-named-statements` patch on the query pool (src/patches/). */
+  namedStatements: boolean;
   logger: Logger;
 }
 
@@ -24,9 +26,8 @@ export interface Pools {
  * queries they are waiting on.
  */
 export function openPools(options: PoolOptions): Pools {
-  const pool = useNamedStatements(
-    new pg.Pool({ connectionString: options.connectionString, max: options.poolMax }),
-  );
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.poolMax });
+  if (options.namedStatements) useNamedStatements(pool);
   const lockPool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.poolMax,

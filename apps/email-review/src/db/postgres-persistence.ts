@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Persistence } from '../persistence/persistence.js';
-import { PostgresCheckpointer } from './postgres-checkpointer.js';
+import { createCheckpointer } from './checkpointer.js';
 import { PostgresOutbox } from './postgres-outbox.js';
 import { PostgresThreadLocks } from './postgres-thread-locks.js';
 import { PostgresThreadStore } from './postgres-thread-store.js';
@@ -15,6 +15,9 @@ export interface PostgresOptions {
   /** How long a change waits for a free lock connection before it is refused with 503. */
   lockWaitMs?: number;
   logger: Logger;
+  /** Framework patches (src/patches/), each on unless set to false: off only to measure its gain. */
+  namedStatements?: boolean;
+  oneStatementCheckpointWrites?: boolean;
 }
 
 const DEFAULT_LOCK_WAIT_MS = 2000;
@@ -25,10 +28,13 @@ export async function openPostgresPersistence(options: PostgresOptions): Promise
     connectionString: options.connectionString,
     poolMax: options.poolMax,
     lockWaitMs: options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
+    namedStatements: options.namedStatements ?? true,
     logger: options.logger,
   });
   try {
-    const checkpointer = new PostgresCheckpointer(pool, options.schema);
+    const checkpointer = createCheckpointer(pool, options.schema, {
+      oneStatementWrites: options.oneStatementCheckpointWrites ?? true,
+    });
     await setupDatabase(lockPool, options.schema, checkpointer);
     return {
       kind: 'postgres',
