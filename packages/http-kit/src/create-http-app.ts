@@ -1,4 +1,9 @@
-import express, { type Express, type Router } from 'express';
+import express, { Router, type Express } from 'express';
+import type { Registry } from 'prom-client';
+import { httpMetrics, metricsHandler } from './metrics/http-metrics.js';
+import { openApiDocument } from './openapi.js';
+import { routerOf, type Route } from './routes/define-route.js';
+import type { ResponseEvent } from './routes/undocumented-responses.js';
 import { pinoHttp } from 'pino-http';
 import { errorHandler } from './errors/error-handler.js';
 import { healthRoutes, type ReadinessCheck } from './health.js';
@@ -21,13 +26,24 @@ export interface HttpAppOptions {
   readiness?: ReadinessCheck;
   /** Paths (exact, or prefixes ending in `/`) open without a token, e.g. the static review page. */
   publicPaths?: string[];
-  /** The service's own routes. */
-  routes: Router;
+  /** The service's API, declared with defineRoute: mounted, and documented at GET /openapi.json. */
+  api?: { title: string; version: string; description?: string; routes: Route[] };
+  /** Routes outside the documented API. */
+  routes?: Router;
+  /**
+   * Serve GET /metrics from this registry and count every request in it. Behind the token like the
+   * API, unless `public` (a scraper inside the cluster, e.g.).
+   */
+  metrics?: { registry: Registry; public?: boolean };
+  /** Called for every finished response (tests use it to check the document lists every answer). */
+  onResponse?: (event: ResponseEvent) => void;
   /** Mounted before authentication and body parsing, e.g. static assets or security headers. */
   configure?: (app: Express) => void;
 }
 
 const HEALTH_PATHS = ['/healthz', '/readyz'];
+/** Polled by machines: answering them is not worth a log line each. */
+const QUIET_PATHS = [...HEALTH_PATHS, '/metrics'];
 
 function openPathMatcher(publicPaths: string[]): (path: string) => boolean {
   const paths = [...HEALTH_PATHS, ...publicPaths];
@@ -40,6 +56,14 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const logger = options.logger ?? createLogger({ name: options.name });
   const app = express();
   app.disable('x-powered-by');
+  const { onResponse } = options;
+  if (onResponse) {
+    app.use((req, res, next) => {
+      const { method, path } = req;
+      res.on('finish', () => onResponse({ method, path, status: res.statusCode }));
+      next();
+    });
+  }
 
   app.use(
     pinoHttp({
@@ -50,7 +74,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
         return id;
       },
       customAttributeKeys: { reqId: 'request_id' },
-      autoLogging: { ignore: (req) => HEALTH_PATHS.includes(req.url ?? '') },
+      autoLogging: { ignore: (req) => QUIET_PATHS.includes(req.url ?? '') },
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({
           method: req.method,
@@ -64,8 +88,12 @@ export function createHttpApp(options: HttpAppOptions): Express {
     requestContext.run({ requestId: String(req.id), log: req.log }, next);
   });
 
+  const { metrics } = options;
+  if (metrics) app.use(httpMetrics(metrics.registry));
   const health = healthRoutes(options.readiness);
   app.use(health);
+  const metricsRoute = metrics && Router().get('/metrics', metricsHandler(metrics.registry));
+  if (metricsRoute && metrics.public) app.use(metricsRoute);
   options.configure?.(app);
   if (options.apiToken)
     app.use(bearerAuth(options.apiToken, openPathMatcher(options.publicPaths ?? [])));
@@ -76,8 +104,21 @@ export function createHttpApp(options: HttpAppOptions): Express {
       type: ['application/json', 'application/*+json'],
     }),
   );
-  app.use(options.routes);
-  app.use(methodNotAllowed([health, options.routes]));
+  if (metricsRoute && !metrics.public) app.use(metricsRoute);
+  const routers = [health, ...(options.api ? [apiRouter(options.api, options)] : [])];
+  if (options.routes) routers.push(options.routes);
+  for (const router of routers.slice(1)) app.use(router);
+  if (metricsRoute) routers.push(metricsRoute);
+  app.use(methodNotAllowed(routers));
   app.use(errorHandler);
   return app;
+}
+
+function apiRouter(api: NonNullable<HttpAppOptions['api']>, options: HttpAppOptions): Router {
+  const router = routerOf(api.routes);
+  const document = openApiDocument({ ...api, auth: Boolean(options.apiToken) });
+  router.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  return router;
 }

@@ -2,13 +2,28 @@ export { createHttpApp, type HttpAppOptions } from './create-http-app.js';
 export { serve, type ServeOptions, type RunningServer } from './serve.js';
 export { createLogger, type Logger } from './logger.js';
 export { HttpError } from './errors/http-error.js';
-export { problemBody, type Problem } from './errors/problem.js';
+export { problemBody, problemSchema, type Problem } from './errors/problem.js';
 export { validate } from './validate.js';
 export { requestContext, currentLogger, type RequestContext } from './request-context.js';
+export { httpServiceEnv, LOG_LEVELS } from './service-env.js';
+export {
+  defineRoute,
+  emptyBody,
+  type Route,
+  type RouteSpec,
+  type ResponseSpec,
+  type HttpMethod,
+} from './routes/define-route.js';
+export {
+  undocumentedResponses,
+  documentedRequests,
+  type ResponseEvent,
+} from './routes/undocumented-responses.js';
 export {
   openApiDocument,
-  problemSchema,
+  type OpenApiDocument,
   type OpenApiInput,
   type OperationSpec,
 } from './openapi.js';
 export type { ReadinessCheck } from './health.js';
+export { createMetricsRegistry } from './metrics/http-metrics.js';

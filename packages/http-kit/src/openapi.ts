@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { problemSchema } from './errors/problem.js';
+import type { ResponseSpec, Route } from './routes/define-route.js';
 
 export interface OperationSpec {
   summary: string;
@@ -8,29 +10,21 @@ export interface OperationSpec {
   requestBody?: z.ZodType;
   /** Extra request headers, e.g. `Idempotency-Key`. */
   headers?: Record<string, { description: string; required?: boolean }>;
-  /** Status → body schema; `null` for a response without a body (errors, 4xx/5xx, always carry a Problem). */
-  responses: Record<number, { description: string; schema: z.ZodType | null }>;
+  /** Status → body schema; none for a response without a body (errors, 4xx/5xx, always carry a Problem). */
+  responses: Record<number, ResponseSpec>;
 }
 
 export interface OpenApiInput {
   title: string;
   version: string;
   description?: string;
-  /** OpenAPI-style paths (`/threads/{thread_id}`) → lowercase method → operation. */
-  paths: Record<string, Record<string, OperationSpec>>;
+  /** The routes, each declared once with defineRoute. */
+  routes?: Route[];
+  /** Hand-written operations (OpenAPI-style path → lowercase method → operation). */
+  paths?: Record<string, Record<string, OperationSpec>>;
+  /** Every operation needs the bearer token: documented as `security` and a 401 on each. */
+  auth?: boolean;
 }
-
-/** The problem-details body every error answer carries (RFC 9457 plus a stable `code`). */
-export const problemSchema = z
-  .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.number().int(),
-    detail: z.string(),
-    code: z.string(),
-    request_id: z.string().optional(),
-  })
-  .catchall(z.unknown());
 
 const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
 
@@ -51,7 +45,7 @@ function parameters(location: 'path' | 'query', schema: z.ZodObject | undefined)
   }));
 }
 
-function responseContent(status: number, schema: z.ZodType | null) {
+function responseContent(status: number, schema: z.ZodType | null | undefined) {
   if (status >= 400) {
     return {
       content: {
@@ -64,7 +58,21 @@ function responseContent(status: number, schema: z.ZodType | null) {
     : {};
 }
 
-function operation(spec: OperationSpec) {
+/** The answers any route can give, whether or not its declaration lists them. */
+function implicitResponses(spec: OperationSpec, auth: boolean): Record<number, ResponseSpec> {
+  const responses: Record<number, ResponseSpec> = {};
+  if (spec.params || spec.query || spec.requestBody)
+    responses[400] = { description: 'Invalid input.' };
+  if (spec.requestBody) {
+    responses[413] = { description: 'Body too large.' };
+    responses[415] = { description: 'Body is not JSON.' };
+  }
+  if (auth) responses[401] = { description: 'Missing or wrong bearer token.' };
+  responses[500] = { description: 'Unexpected error (details only in the log).' };
+  return responses;
+}
+
+function operation(spec: OperationSpec, auth: boolean) {
   const headers = Object.entries(spec.headers ?? {}).map(([name, header]) => ({
     name,
     in: 'header',
@@ -72,6 +80,7 @@ function operation(spec: OperationSpec) {
     description: header.description,
     schema: { type: 'string' },
   }));
+  const responses = { ...implicitResponses(spec, auth), ...spec.responses };
   return {
     summary: spec.summary,
     parameters: [
@@ -82,13 +91,13 @@ function operation(spec: OperationSpec) {
     ...(spec.requestBody
       ? {
           requestBody: {
-            required: true,
+            required: !spec.requestBody.safeParse(undefined).success,
             content: { 'application/json': { schema: jsonSchema(spec.requestBody, 'input') } },
           },
         }
       : {}),
     responses: Object.fromEntries(
-      Object.entries(spec.responses).map(([status, response]) => [
+      Object.entries(responses).map(([status, response]) => [
         status,
         {
           description: response.description,
@@ -99,16 +108,34 @@ function operation(spec: OperationSpec) {
   };
 }
 
+const operationOf = (route: Route): OperationSpec => ({
+  summary: route.summary,
+  ...(route.params ? { params: route.params } : {}),
+  ...(route.query ? { query: route.query } : {}),
+  ...(route.body ? { requestBody: route.body } : {}),
+  ...(route.headers ? { headers: route.headers } : {}),
+  responses: route.responses,
+});
+
+function pathsOf(input: OpenApiInput): Record<string, Record<string, OperationSpec>> {
+  const paths: Record<string, Record<string, OperationSpec>> = { ...input.paths };
+  for (const route of input.routes ?? []) {
+    paths[route.path] = { ...paths[route.path], [route.method]: operationOf(route) };
+  }
+  return paths;
+}
+
 /** An OpenAPI 3.1 document built from the same zod schemas that validate the requests. */
 export function openApiDocument(input: OpenApiInput) {
+  const auth = input.auth ?? false;
   return {
-    openapi: '3.1.0',
+    openapi: '3.1.0' as const,
     info: { title: input.title, version: input.version, description: input.description },
     paths: Object.fromEntries(
-      Object.entries(input.paths).map(([path, methods]) => [
+      Object.entries(pathsOf(input)).map(([path, methods]) => [
         path,
         Object.fromEntries(
-          Object.entries(methods).map(([method, spec]) => [method, operation(spec)]),
+          Object.entries(methods).map(([method, spec]) => [method, operation(spec, auth)]),
         ),
       ]),
     ),
@@ -116,5 +143,8 @@ export function openApiDocument(input: OpenApiInput) {
       schemas: { Problem: jsonSchema(problemSchema, 'output') },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     },
+    ...(auth ? { security: [{ bearer: [] }] } : {}),
   };
 }
+
+export type OpenApiDocument = ReturnType<typeof openApiDocument>;

@@ -4,38 +4,33 @@ import { countFromEnv, intFromEnv, parseEnv, urlFromEnv } from './parse-env.js';
 /** Gemini's fast tier; override with AGENT_LLM_MODEL. */
 export const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
 
-const geminiEnvSchema = z.object({
-  AGENT_LLM_API_KEY: z.string({ message: 'is required' }).trim().min(1, 'is required'),
-  AGENT_LLM_MODEL: z.string().trim().min(1).default(DEFAULT_GEMINI_MODEL),
-  AGENT_APP_NAME: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"')
-    .default('helpdesk'),
-  AGENT_LLM_BASE_URL: urlFromEnv(),
-  AGENT_LLM_TIMEOUT_MS: intFromEnv(30_000),
-  AGENT_LLM_MAX_RETRIES: countFromEnv(2),
-});
+/** The AGENT_* variables, read into the settings of helpdesk's agents (Gemini through ADK). */
+const geminiSettingsSchema = z
+  .object({
+    AGENT_LLM_API_KEY: z.string({ message: 'is required' }).trim().min(1, 'is required'),
+    AGENT_LLM_MODEL: z.string().trim().min(1).default(DEFAULT_GEMINI_MODEL),
+    AGENT_APP_NAME: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"')
+      .default('helpdesk'),
+    /** Base URL of the Gemini API (a proxy or the local emulator); Google's endpoint when absent. */
+    AGENT_LLM_BASE_URL: urlFromEnv(),
+    AGENT_LLM_TIMEOUT_MS: intFromEnv(30_000),
+    AGENT_LLM_MAX_RETRIES: countFromEnv(2),
+  })
+  .transform((env) => ({
+    apiKey: env.AGENT_LLM_API_KEY,
+    model: env.AGENT_LLM_MODEL,
+    appName: env.AGENT_APP_NAME,
+    ...(env.AGENT_LLM_BASE_URL ? { baseUrl: env.AGENT_LLM_BASE_URL } : {}),
+    timeoutMs: env.AGENT_LLM_TIMEOUT_MS,
+    maxRetries: env.AGENT_LLM_MAX_RETRIES,
+  }));
 
-export interface GeminiSettings {
-  apiKey: string;
-  model: string;
-  appName: string;
-  /** Base URL of the Gemini API (a proxy or the local emulator); Google's endpoint when absent. */
-  baseUrl?: string;
-  timeoutMs: number;
-  maxRetries: number;
-}
+export type GeminiSettings = z.infer<typeof geminiSettingsSchema>;
 
 /** Settings of helpdesk's agents (Gemini through ADK). Throws ConfigError naming the variable. */
 export function loadGeminiSettings(env: Record<string, string | undefined>): GeminiSettings {
-  const parsed = parseEnv(geminiEnvSchema, env);
-  return {
-    apiKey: parsed.AGENT_LLM_API_KEY,
-    model: parsed.AGENT_LLM_MODEL,
-    appName: parsed.AGENT_APP_NAME,
-    ...(parsed.AGENT_LLM_BASE_URL ? { baseUrl: parsed.AGENT_LLM_BASE_URL } : {}),
-    timeoutMs: parsed.AGENT_LLM_TIMEOUT_MS,
-    maxRetries: parsed.AGENT_LLM_MAX_RETRIES,
-  };
+  return parseEnv(geminiSettingsSchema, env);
 }

@@ -1,16 +1,20 @@
 import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
+import { z } from 'zod';
 
-/** An RFC 9457 problem-details body, plus a stable machine-readable `code`. */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  request_id?: string;
-  [extra: string]: unknown;
-}
+/** The problem-details body every error answer carries (RFC 9457 plus a stable `code`). */
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string(),
+    request_id: z.string().optional(),
+  })
+  .catchall(z.unknown());
+
+export type Problem = z.infer<typeof problemSchema>;
 
 export function problemBody(
   status: number,

@@ -1,0 +1,72 @@
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { setRouteTemplate } from '../metrics/http-metrics.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** One documented answer. 4xx/5xx answers carry a Problem unless a schema says otherwise. */
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType | null;
+}
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteInput<P, Q, B> {
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+  req: Request;
+  res: Response;
+}
+
+export interface RouteSpec<
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+> {
+  method: HttpMethod;
+  /** OpenAPI style (`/threads/{thread_id}`); Express gets `/threads/:thread_id`. */
+  path: string;
+  summary: string;
+  /** Parsed from `req.params`, then `query` from `req.query`, then `body` from `req.body`. */
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Request headers the handler reads, for the document only (e.g. `Idempotency-Key`). */
+  headers?: Record<string, { description: string; required?: boolean }>;
+  responses: Record<number, ResponseSpec>;
+  handler: (input: RouteInput<P, Q, B>) => unknown;
+}
+
+/** A route declared once: the same object registers it, validates its input and documents it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of routes mixes schema types
+export type Route = RouteSpec<any, any, any>;
+
+export function defineRoute<
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(spec: RouteSpec<P, Q, B>): Route {
+  return spec;
+}
+
+/** No body, or an empty JSON object: what approve-like actions accept. */
+export const emptyBody = z.strictObject({}).optional();
+
+export const expressPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+
+/** An Express router serving the routes; a ZodError from the parsing leaves as a 400 problem. */
+export function routerOf(routes: Route[]): Router {
+  const router = Router();
+  for (const route of routes) {
+    router[route.method](expressPath(route.path), async (req, res) => {
+      setRouteTemplate(res, route.path);
+      const params = route.params ? route.params.parse(req.params) : undefined;
+      const query = route.query ? route.query.parse(req.query) : undefined;
+      const body = route.body ? route.body.parse(req.body) : undefined;
+      await route.handler({ params, query, body, req, res });
+    });
+  }
+  return router;
+}
