@@ -50,9 +50,6 @@ export const editThreadBody = z.union(
   },
 );
 
-/** Approve, reject and retry take no input: no body, or an empty JSON object. */
-export const emptyBody = z.strictObject({});
-
 /**
  * 1-64 letters, digits, `_` or `-` (the service issues UUIDs, which fit). Anything else is refused
  * (400) before it reaches a store.

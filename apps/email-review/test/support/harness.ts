@@ -14,6 +14,7 @@ import {
 } from '../../src/db/postgres-persistence.js';
 import type { ThreadStore } from '../../src/threads/thread-store.js';
 import { TEST_DATABASE_URL, type Mode } from './database.js';
+import { recordResponse } from './observed-responses.js';
 
 /**
  * The delivery behind the outbox: records what it was handed. `holdNext()` makes the next delivery
@@ -103,6 +104,7 @@ export async function startInstance(options: {
     logger,
     mailer,
     ...(options.apiToken ? { apiToken: options.apiToken } : {}),
+    onResponse: recordResponse,
   });
   let server: Server | undefined;
   return {
