@@ -1,10 +1,10 @@
-import type { Logger } from '@repo/http-kit';
+import type { Logger, ResponseEvent } from '@repo/http-kit';
 import type OpenAI from 'openai';
 import { createApp } from './app.js';
 import { createOutboxMailer } from './mailer/outbox-mailer.js';
 import type { Mailer } from './mailer/mailer.js';
 import type { Persistence } from './persistence/persistence.js';
-import { createThreadService } from './threads/thread-service.js';
+import { createThreadService } from './operations/thread-service.js';
 import { createEmailGraph } from './workflow/graph.js';
 
 export interface EmailReviewDeps {
@@ -19,6 +19,8 @@ export interface EmailReviewDeps {
   mailer?: Mailer;
   apiToken?: string;
   clock?: () => Date;
+  /** Called for every finished HTTP response (tests collect them to check the OpenAPI document). */
+  onResponse?: (event: ResponseEvent) => void;
 }
 
 /** Wires the workflow, the thread service and the HTTP app over one persistence. */
@@ -40,6 +42,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
     logger: deps.logger,
     ...(deps.apiToken ? { apiToken: deps.apiToken } : {}),
     ...(deps.persistence.readiness ? { readiness: deps.persistence.readiness } : {}),
+    ...(deps.onResponse ? { onResponse: deps.onResponse } : {}),
   });
   return { app, graph, threads };
 }

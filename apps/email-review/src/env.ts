@@ -1,12 +1,11 @@
+import { httpServiceEnv } from '@repo/http-kit';
 import { z } from 'zod';
 import { intFromEnv, loadOpenAiSettings, parseEnv, type OpenAiSettings } from '@repo/llm-config';
 
 type Env = Record<string, string | undefined>;
 
-const serviceEnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3001),
-  /** All interfaces by default, as a container needs; tests bind 127.0.0.1. */
-  HOST: z.string().trim().min(1).default('0.0.0.0'),
+/** http-kit's PORT, HOST, API_TOKEN and LOG_LEVEL, and the database settings. */
+const serviceEnvSchema = httpServiceEnv(3001).extend({
   DATABASE_URL: z
     .string()
     .trim()
@@ -18,8 +17,6 @@ const serviceEnvSchema = z.object({
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
     .default('public'),
   PG_POOL_MAX: intFromEnv(10),
-  API_TOKEN: z.string().min(1).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export type ServiceEnv = z.infer<typeof serviceEnvSchema> & { openai: OpenAiSettings };

@@ -5,7 +5,7 @@ import { loadServiceEnv, type ServiceEnv } from './env.js';
 import { createOpenAiClient } from './llm/openai-client.js';
 import { createMemoryPersistence } from './persistence/memory-persistence.js';
 import type { Persistence } from './persistence/persistence.js';
-import { openPostgresPersistence } from './persistence/postgres-persistence.js';
+import { openPostgresPersistence } from './db/postgres-persistence.js';
 
 const env = loadOrExit(() => loadServiceEnv(), 'email-review');
 const logger = createLogger({ name: 'email-review', level: env.LOG_LEVEL });

@@ -117,6 +117,15 @@ describe.each(modes)('error answers (%s)', (mode) => {
     expect(res.body).toEqual(problem(400));
   });
 
+  test.each([
+    ['both fields', { draft: 'a', instructions: 'b' }],
+    ['neither field', {}],
+  ])('when an edit has %s, then the 400 says exactly one of the two', async (_label, body) => {
+    const res = await request(instance.app).post(`/threads/${ids.awaiting}/edit`).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toContain('exactly one of draft or instructions');
+  });
+
   test('when approve gets a non-empty body, then 400', async () => {
     const res = await request(instance.app)
       .post(`/threads/${ids.awaiting}/approve`)

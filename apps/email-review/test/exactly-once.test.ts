@@ -1,7 +1,7 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import pg from 'pg';
 import request from 'supertest';
-import { THREAD_LOCK_SPACE } from '../src/locks/postgres-thread-locks.js';
+import { THREAD_LOCK_SPACE } from '../src/db/postgres-thread-locks.js';
 import {
   dropSchema,
   freshSchema,

@@ -1,7 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { documentedRequests, type HttpMethod } from '@repo/http-kit';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import request from 'supertest';
 import { CATEGORIES } from '../src/workflow/classification.js';
 import { startInstance, type Instance } from './support/harness.js';
+
+const packageVersion = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 interface Operation {
   responses: Record<string, { content: Record<string, { schema: unknown }> }>;
@@ -74,6 +82,34 @@ describe('OpenAPI document and bearer auth', () => {
       expect(response.content['application/problem+json']?.schema).toEqual({
         $ref: '#/components/schemas/Problem',
       });
+  });
+
+  test('when each documented operation is requested with a sample id, then every one is a route (no 404 not_found, no 405)', async () => {
+    const doc = (
+      await request(instance.app).get('/openapi.json').set('Authorization', 'Bearer secret-token')
+    ).body;
+
+    const operations = documentedRequests(doc, 'sample-id');
+    const answers = await Promise.all(
+      operations.map(async ({ method, path }) => {
+        const app = request(instance.app);
+        const res = await app[method as HttpMethod](path).set(
+          'Authorization',
+          'Bearer secret-token',
+        );
+        return { method, path, status: res.status, code: res.body.code };
+      }),
+    );
+
+    expect(operations).toHaveLength(7);
+    expect(answers.filter((a) => a.status === 405 || a.code === 'not_found')).toEqual([]);
+  });
+
+  test('when the document is built, then its version is the package version', async () => {
+    const doc = (
+      await request(instance.app).get('/openapi.json').set('Authorization', 'Bearer secret-token')
+    ).body;
+    expect(doc.info).toMatchObject({ title: 'email-review', version: packageVersion });
   });
 
   test('when API_TOKEN is set and /openapi.json is fetched without it, then 401', async () => {

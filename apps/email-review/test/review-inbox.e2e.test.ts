@@ -10,6 +10,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createEmailReview } from '../src/email-review.js';
 import { createMemoryPersistence } from '../src/persistence/memory-persistence.js';
 import { REVIEW_INBOX_CSP } from '../src/web/review-inbox.js';
+import { recordResponse } from './support/observed-responses.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const OUTPUT_DIR = fileURLToPath(new URL('../test-output/', import.meta.url));
@@ -54,6 +55,7 @@ async function startStack(apiToken?: string): Promise<Stack> {
     model: 'gpt-4.1-mini',
     logger,
     ...(apiToken ? { apiToken } : {}),
+    onResponse: recordResponse,
   });
   const server: RunningServer = await serve(app, {
     port: 0,

@@ -1,4 +1,4 @@
-import { ThreadBusy } from '../threads/thread-errors.js';
+import { ThreadBusy } from './lock-errors.js';
 import type { ThreadLocks } from './thread-locks.js';
 
 /**

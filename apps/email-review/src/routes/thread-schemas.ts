@@ -21,20 +21,39 @@ export const createThreadBody = z.strictObject({
   inbound: clientText().describe('The inbound email, as plain text.'),
 });
 
-/** Exactly one of the two: the reviewer's own text, or instructions for a redraft. */
-export const editThreadBody = z.union([
-  z.strictObject({
-    draft: clientText().describe("The reviewer's text replaces the draft."),
-  }),
-  z.strictObject({
-    instructions: clientText().describe('The draft step runs again with these instructions.'),
-  }),
-]);
+const EDIT_FIELDS = ['draft', 'instructions'] as const;
 
-/** Approve, reject and retry take no input: no body, or an empty JSON object. */
-export const emptyBody = z.strictObject({});
+/** How many of the edit's two fields a body has (0 for anything but an object). */
+function editFieldCount(body: unknown): number {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 0;
+  return EDIT_FIELDS.filter((field) => field in body).length;
+}
 
-/** Thread ids are UUIDs; anything outside this shape is refused (400) before it reaches a store. */
+/**
+ * Exactly one of the two: the reviewer's own text, or instructions for a redraft. When the body has
+ * one of them, zod's own message names what is wrong with it; otherwise the answer says the rule.
+ */
+export const editThreadBody = z.union(
+  [
+    z.strictObject({
+      draft: clientText().describe("The reviewer's text replaces the draft."),
+    }),
+    z.strictObject({
+      instructions: clientText().describe('The draft step runs again with these instructions.'),
+    }),
+  ],
+  {
+    error: (issue) =>
+      editFieldCount(issue.input) === 1
+        ? undefined
+        : 'must have exactly one of draft or instructions',
+  },
+);
+
+/**
+ * 1-64 letters, digits, `_` or `-` (the service issues UUIDs, which fit). Anything else is refused
+ * (400) before it reaches a store.
+ */
 export const threadParams = z.object({
   thread_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not a thread id'),
 });

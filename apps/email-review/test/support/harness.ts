@@ -8,9 +8,13 @@ import { createOpenAiClient } from '../../src/llm/openai-client.js';
 import type { Mailer, OutgoingEmail } from '../../src/mailer/mailer.js';
 import { createMemoryPersistence } from '../../src/persistence/memory-persistence.js';
 import type { Persistence } from '../../src/persistence/persistence.js';
-import { openPostgresPersistence } from '../../src/persistence/postgres-persistence.js';
+import {
+  openPostgresPersistence,
+  type PostgresOptions,
+} from '../../src/db/postgres-persistence.js';
 import type { ThreadStore } from '../../src/threads/thread-store.js';
 import { TEST_DATABASE_URL, type Mode } from './database.js';
+import { recordResponse } from './observed-responses.js';
 
 /**
  * The delivery behind the outbox: records what it was handed. `holdNext()` makes the next delivery
@@ -62,6 +66,8 @@ export async function startInstance(options: {
   /** Both pools' size in postgres mode (default 10). */
   poolMax?: number;
   lockWaitMs?: number;
+  /** Framework patches switched off (postgres mode); all are on by default, as in production. */
+  patches?: Pick<PostgresOptions, 'namedStatements' | 'oneStatementCheckpointWrites'>;
   /** Wraps the thread index, e.g. to simulate a crash between two writes. */
   wrapThreads?: (threads: ThreadStore) => ThreadStore;
 }): Promise<Instance> {
@@ -76,6 +82,7 @@ export async function startInstance(options: {
           schema: options.schema ?? 'public',
           poolMax: options.poolMax ?? 10,
           ...(options.lockWaitMs ? { lockWaitMs: options.lockWaitMs } : {}),
+          ...options.patches,
           logger,
         })
       : createMemoryPersistence();
@@ -97,6 +104,7 @@ export async function startInstance(options: {
     logger,
     mailer,
     ...(options.apiToken ? { apiToken: options.apiToken } : {}),
+    onResponse: recordResponse,
   });
   let server: Server | undefined;
   return {

@@ -1,3 +1,19 @@
+/**
+ * Framework patch `langgraph-checkpoint-postgres-one-statement-writes` —
+ * @langchain/langgraph-checkpoint-postgres@1.0.5 (pinned exactly in package.json for it).
+ *
+ * Touches: `PostgresSaver#put` and `#putWrites` (overridden), through the saver's protected
+ * `_dumpBlobs`, `_dumpMetadata`, `_dumpCheckpoint` and `_dumpWrites` helpers and the positions of
+ * the columns in the rows they return (blob row [2..5], write row [4..7]).
+ * Why: the stock `put` checks out a connection and sends BEGIN, one INSERT per changed channel, the
+ * checkpoint row and COMMIT: about ten round trips for a new thread. Here the blobs and the checkpoint
+ * row go in one statement (atomic on its own) through `unnest` of parameter arrays, and `putWrites`
+ * in one statement too. Tables, rows and serialisation are exactly the stock ones, so reads, `setup()`
+ * and the stock saver itself all work on the same data. It is the write path's main lever.
+ * Guarded by: test/framework-patches.test.ts (the same rows as the stock saver, read back by it) and
+ * test/durability.test.ts (the stock PostgresSaver reads the service's threads).
+ * Applied in src/db/postgres-persistence.ts; `oneStatementCheckpointWrites: false` uses the stock saver.
+ */
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type {
   ChannelVersions,
@@ -8,32 +24,25 @@ import type {
 import { WRITES_IDX_MAP } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
-import { table } from '../persistence/sql-names.js';
 
-/**
- * LangGraph's PostgreSQL checkpointer with its two write paths reduced to one statement each.
- *
- * The stock `put` checks out a connection and sends BEGIN, one INSERT per changed channel, the
- * checkpoint row and COMMIT: about ten round trips for a new thread. Here the blobs and the
- * checkpoint row go in one statement (atomic on its own), through `unnest` of parameter arrays.
- * Tables, rows and serialisation are exactly the stock ones (the same protected `_dump*` helpers),
- * so reads, `setup()` and the stock saver itself all work on the same data.
- *
- * Kept because it is the main write-path performance lever; it relies on the stock saver's protected
- * `_dump*` helpers, which is why package.json pins @langchain/langgraph-checkpoint-postgres exactly.
- */
-export class PostgresCheckpointer extends PostgresSaver {
+/** Schema-qualified names of the saver's three tables. */
+export interface CheckpointTableNames {
+  checkpoints: string;
+  blobs: string;
+  writes: string;
+}
+
+/** LangGraph's PostgreSQL checkpointer with its two write paths reduced to one statement each. */
+export class OneStatementPostgresSaver extends PostgresSaver {
   private readonly putSql: string;
   private readonly putWritesSql: Record<'upsert' | 'insert', string>;
 
   constructor(
     private readonly db: pg.Pool,
     schema: string,
+    { blobs, checkpoints, writes }: CheckpointTableNames,
   ) {
     super(db, undefined, { schema });
-    const blobs = table(schema, 'checkpoint_blobs');
-    const checkpoints = table(schema, 'checkpoints');
-    const writes = table(schema, 'checkpoint_writes');
     this.putSql = `
       WITH blobs AS (
         INSERT INTO ${blobs} (thread_id, checkpoint_ns, channel, version, type, blob)

@@ -1,16 +1,7 @@
 import type pg from 'pg';
-import { table } from '../persistence/sql-names.js';
-import type { OutgoingEmail } from './mailer.js';
-import type { Outbox } from './outbox.js';
-
-export function outboxMigration(schema: string): string {
-  return `
-    CREATE TABLE IF NOT EXISTS ${table(schema, 'email_outbox')} (
-      thread_id text PRIMARY KEY,
-      text text NOT NULL,
-      sent_at timestamptz NOT NULL
-    );`;
-}
+import type { OutgoingEmail } from '../mailer/mailer.js';
+import type { Outbox } from '../mailer/outbox.js';
+import { table } from './tables.js';
 
 /** The outbox as a table keyed by thread: a second send of one thread is refused by the key itself. */
 export class PostgresOutbox implements Outbox {

@@ -1,21 +1,7 @@
 import type pg from 'pg';
-import { table } from '../persistence/sql-names.js';
-import type { Thread } from './thread.js';
-import type { ListQuery, ThreadPage, ThreadStore } from './thread-store.js';
-
-/** Creates the index table; run by the database set-up under its advisory lock. */
-export function threadStoreMigration(schema: string): string {
-  const threads = table(schema, 'email_threads');
-  return `
-    CREATE TABLE IF NOT EXISTS ${threads} (
-      thread_id text PRIMARY KEY,
-      seq bigserial NOT NULL UNIQUE,
-      status text NOT NULL,
-      idempotency_key text UNIQUE,
-      view jsonb NOT NULL
-    );
-    CREATE INDEX IF NOT EXISTS email_threads_status_seq ON ${threads} (status, seq DESC);`;
-}
+import type { Thread } from '../threads/thread.js';
+import type { ListQuery, ThreadPage, ThreadStore } from '../threads/thread-store.js';
+import { table } from './tables.js';
 
 interface ViewRow {
   view: Thread;

@@ -1,7 +1,6 @@
 import type { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
-import { outboxMigration } from '../mailer/postgres-outbox.js';
-import { threadStoreMigration } from '../threads/postgres-thread-store.js';
+import { serviceTablesMigration } from './tables.js';
 
 /** Advisory-lock key of the schema set-up, apart from the thread locks' key space. */
 const SETUP_LOCK = [0x454d4c53, 0] as const;
@@ -24,7 +23,7 @@ export async function setupDatabase(
     await client.query('SELECT pg_advisory_lock($1, $2)', [...SETUP_LOCK]);
     try {
       await checkpointer.setup();
-      await client.query(threadStoreMigration(schema) + outboxMigration(schema));
+      await client.query(serviceTablesMigration(schema));
     } finally {
       await client.query('SELECT pg_advisory_unlock($1, $2)', [...SETUP_LOCK]);
     }

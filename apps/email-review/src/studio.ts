@@ -4,11 +4,11 @@
  * (through an in-memory outbox, so each thread still sends at most once per process).
  */
 import { createLogger } from '@repo/http-kit';
-import { loadWorkflowEnv } from '../env.js';
-import { createOpenAiClient } from '../llm/openai-client.js';
-import { MemoryOutbox } from '../mailer/outbox.js';
-import { createOutboxMailer } from '../mailer/outbox-mailer.js';
-import { createEmailGraph } from './graph.js';
+import { loadWorkflowEnv } from './env.js';
+import { createOpenAiClient } from './llm/openai-client.js';
+import { MemoryOutbox } from './mailer/outbox.js';
+import { createOutboxMailer } from './mailer/outbox-mailer.js';
+import { createEmailGraph } from './workflow/graph.js';
 
 const settings = loadWorkflowEnv();
 const logger = createLogger({ name: 'email-review-graph' });

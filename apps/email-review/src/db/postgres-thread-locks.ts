@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { ThreadLocksUnavailable } from '../threads/thread-errors.js';
-import type { ThreadLease, ThreadLocks } from './thread-locks.js';
+import { ThreadLocksUnavailable } from '../locks/lock-errors.js';
+import type { ThreadLease, ThreadLocks } from '../locks/thread-locks.js';
 
 /** First key of this service's advisory locks ('EMLR'); the second is the thread id's hash. */
 export const THREAD_LOCK_SPACE = 0x454d4c52;

@@ -1,11 +1,10 @@
-import pg from 'pg';
 import type { Logger } from 'pino';
-import { PostgresCheckpointer } from '../checkpointer/postgres-checkpointer.js';
-import { PostgresThreadLocks } from '../locks/postgres-thread-locks.js';
-import { PostgresOutbox } from '../mailer/postgres-outbox.js';
-import { PostgresThreadStore } from '../threads/postgres-thread-store.js';
-import type { Persistence } from './persistence.js';
-import { useNamedStatements } from './named-statements.js';
+import type { Persistence } from '../persistence/persistence.js';
+import { createCheckpointer } from './checkpointer.js';
+import { PostgresOutbox } from './postgres-outbox.js';
+import { PostgresThreadLocks } from './postgres-thread-locks.js';
+import { PostgresThreadStore } from './postgres-thread-store.js';
+import { openPools } from './pools.js';
 import { setupDatabase } from './setup-database.js';
 
 export interface PostgresOptions {
@@ -16,29 +15,26 @@ export interface PostgresOptions {
   /** How long a change waits for a free lock connection before it is refused with 503. */
   lockWaitMs?: number;
   logger: Logger;
+  /** Framework patches (src/patches/), each on unless set to false: off only to measure its gain. */
+  namedStatements?: boolean;
+  oneStatementCheckpointWrites?: boolean;
 }
 
 const DEFAULT_LOCK_WAIT_MS = 2000;
 
 /** Opens the service's pools, sets the schema up, and returns the PostgreSQL-backed persistence. */
 export async function openPostgresPersistence(options: PostgresOptions): Promise<Persistence> {
-  const pool = useNamedStatements(
-    new pg.Pool({ connectionString: options.connectionString, max: options.poolMax }),
-  );
-  const lockPool = new pg.Pool({
+  const { pool, lockPool, end } = openPools({
     connectionString: options.connectionString,
-    max: options.poolMax,
-    connectionTimeoutMillis: options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
+    poolMax: options.poolMax,
+    lockWaitMs: options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
+    namedStatements: options.namedStatements ?? true,
+    logger: options.logger,
   });
-  for (const p of [pool, lockPool]) {
-    // An idle connection dropped by the server must not crash the process; the pool replaces it.
-    p.on('error', (error) => options.logger.warn({ err: error }, 'idle database connection lost'));
-  }
-  const close = async () => {
-    await Promise.all([pool.end(), lockPool.end()]);
-  };
   try {
-    const checkpointer = new PostgresCheckpointer(pool, options.schema);
+    const checkpointer = createCheckpointer(pool, options.schema, {
+      oneStatementWrites: options.oneStatementCheckpointWrites ?? true,
+    });
     await setupDatabase(lockPool, options.schema, checkpointer);
     return {
       kind: 'postgres',
@@ -49,10 +45,10 @@ export async function openPostgresPersistence(options: PostgresOptions): Promise
       readiness: async () => {
         await pool.query('SELECT 1');
       },
-      close,
+      close: end,
     };
   } catch (error) {
-    await close();
+    await end();
     throw error;
   }
 }

@@ -1,0 +1,71 @@
+import { isModelFailure } from '../llm/llm-errors.js';
+import type { Thread } from '../threads/thread.js';
+import { WorkflowStepFailed } from '../threads/thread-errors.js';
+import { projectThread } from '../threads/thread-projection.js';
+import type { EmailStateUpdate, EmailStateValues } from '../workflow/state.js';
+import { runConfig, stateConfig } from './graph-config.js';
+import { now, type OperationDeps } from './operation-deps.js';
+import { recordFailure } from './record-failure.js';
+
+/** One write to the graph's checkpoint. */
+export type CheckpointWrite =
+  /** Starts the workflow on a new email, or (`null`) resumes it; the run checkpoints when it stops. */
+  | { run: { inbound: string } | null }
+  /** Records `values` as the output of the step `asNode` (updateState), which decides what runs next. */
+  | { record: EmailStateUpdate; asNode: 'classify' | 'draft' | 'send' };
+
+export interface ThreadChange {
+  /** Whether the change can leave the checkpoint with a draft the reviewer has not been shown. */
+  altersDraft: boolean;
+  /** Written in this order, all before the index. */
+  checkpoint: CheckpointWrite[];
+  /** The new view of the thread; by default projected from what the last run left in the checkpoint. */
+  view?: (thread: Thread) => Thread;
+}
+
+/**
+ * The one way an operation changes a thread, so that the checkpoint and the thread index are always
+ * written in the same order. The checkpoint is the source of truth (`send` reads the draft from it);
+ * the index is a view derived from it and written second. A change that alters the draft of a
+ * reviewable thread first marks the index `drafting` (approve answers 409), then writes the
+ * checkpoint, then the new view: a crash between the writes leaves the thread `drafting` until retry
+ * re-derives the view, so approve can never send a draft the reviewer was not shown. A thread that is
+ * already not reviewable (new, `drafting`, `failed`) needs no mark.
+ *
+ * A failed run is recorded in the index (`failed`, retryable); a model failure answers 502.
+ */
+export async function changeThread(
+  deps: OperationDeps,
+  thread: Thread,
+  change: ThreadChange,
+): Promise<Thread> {
+  if (change.altersDraft && thread.status === 'awaiting_review')
+    await deps.threads.save({ ...thread, status: 'drafting', updated_at: now(deps) });
+  let values: Partial<EmailStateValues> = {};
+  for (const write of change.checkpoint)
+    values = (await writeCheckpoint(deps, thread, write)) ?? values;
+  const view = change.view ? change.view(thread) : projectThread(thread, values, now(deps));
+  await deps.threads.save(view);
+  return view;
+}
+
+/** Writes to the checkpoint; returns the graph's values after a run. */
+async function writeCheckpoint(
+  deps: OperationDeps,
+  thread: Thread,
+  write: CheckpointWrite,
+): Promise<Partial<EmailStateValues> | undefined> {
+  const threadId = thread.thread_id;
+  if ('record' in write) {
+    await deps.graph.updateState(stateConfig(threadId), write.record, write.asNode);
+    return undefined;
+  }
+  try {
+    return await deps.graph.invoke(write.run, runConfig(threadId));
+  } catch (error) {
+    const failed = await recordFailure(deps, thread, error);
+    if (isModelFailure(error))
+      throw new WorkflowStepFailed(failed, failed.error!, { cause: error });
+    throw error;
+  }
+}

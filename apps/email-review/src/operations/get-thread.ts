@@ -1,0 +1,13 @@
+import type { Thread } from '../threads/thread.js';
+import { ThreadNotFound } from '../threads/thread-errors.js';
+import type { OperationDeps } from './operation-deps.js';
+
+/** The thread as the index shows it; 404 when no thread has this id. */
+export async function getThread(
+  deps: Pick<OperationDeps, 'threads'>,
+  threadId: string,
+): Promise<Thread> {
+  const thread = await deps.threads.get(threadId);
+  if (!thread) throw new ThreadNotFound(threadId);
+  return thread;
+}

@@ -1,0 +1,23 @@
+import { currentLogger } from '@repo/http-kit';
+import type { Logger } from 'pino';
+import type { ThreadLocks } from '../locks/thread-locks.js';
+import type { ThreadStore } from '../threads/thread-store.js';
+import type { EmailGraph } from '../workflow/graph.js';
+
+/** What the operations work with; passed in so that the server and the tests choose. */
+export interface OperationDeps {
+  graph: EmailGraph;
+  threads: ThreadStore;
+  locks: ThreadLocks;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+export function now(deps: Pick<OperationDeps, 'clock'>): string {
+  return (deps.clock ? deps.clock() : new Date()).toISOString();
+}
+
+/** The current request's logger (it carries the request id), or the service's. */
+export function log(deps: Pick<OperationDeps, 'logger'>): Logger {
+  return currentLogger(deps.logger);
+}

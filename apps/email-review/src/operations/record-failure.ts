@@ -1,0 +1,46 @@
+import type { Thread } from '../threads/thread.js';
+import { describeFailure } from '../threads/failure.js';
+import { projectThread } from '../threads/thread-projection.js';
+import type { EmailStateValues } from '../workflow/state.js';
+import { stateConfig } from './graph-config.js';
+import { log, now, type OperationDeps } from './operation-deps.js';
+
+/**
+ * Keeps a failed run's thread as `failed` (retryable) in the index, with the steps the run completed
+ * (its checkpoint keeps them, e.g. the classification). Never throws: the run's own failure is what
+ * the client must hear about.
+ */
+export async function recordFailure(
+  deps: OperationDeps,
+  thread: Thread,
+  error: unknown,
+): Promise<Thread> {
+  const threadId = thread.thread_id;
+  let progressed = thread;
+  try {
+    const snapshot = await deps.graph.getState(stateConfig(threadId));
+    progressed = projectThread(
+      thread,
+      snapshot.values as Partial<EmailStateValues>,
+      thread.updated_at,
+    );
+  } catch (readError) {
+    log(deps).warn({ err: readError, thread_id: threadId }, 'could not read the failed run state');
+  }
+  const failed: Thread = {
+    ...progressed,
+    status: 'failed',
+    error: describeFailure(error),
+    updated_at: now(deps),
+  };
+  log(deps).warn(
+    { thread_id: threadId, code: failed.error!.code, err: error },
+    'workflow step failed',
+  );
+  try {
+    await deps.threads.save(failed);
+  } catch (saveError) {
+    log(deps).error({ err: saveError, thread_id: threadId }, 'could not record the failure');
+  }
+  return failed;
+}

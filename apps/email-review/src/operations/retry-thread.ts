@@ -1,0 +1,44 @@
+import type { StateSnapshot } from '@langchain/langgraph';
+import type { Thread } from '../threads/thread.js';
+import { projectThread } from '../threads/thread-projection.js';
+import type { EmailStateValues } from '../workflow/state.js';
+import { changeThread, type ThreadChange } from './change-thread.js';
+import { stateConfig } from './graph-config.js';
+import { withLockedThread } from './locked-thread.js';
+import { now, type OperationDeps } from './operation-deps.js';
+import { requireRetryable } from './status-rules.js';
+
+/**
+ * Resumes a `failed` thread from its last checkpoint (completed steps are not repeated), or a
+ * `drafting` one whose run died with its process (the recovery path in the README).
+ */
+export function retryThread(deps: OperationDeps, threadId: string): Promise<Thread> {
+  return withLockedThread(deps, threadId, async (thread) => {
+    requireRetryable(thread);
+    const snapshot = await deps.graph.getState(stateConfig(threadId));
+    return changeThread(deps, thread, resumption(deps, thread, snapshot));
+  });
+}
+
+function resumption(deps: OperationDeps, thread: Thread, snapshot: StateSnapshot): ThreadChange {
+  const values = snapshot.values as Partial<EmailStateValues>;
+  // Nothing was checkpointed (the first run died early): start again from the email the index kept.
+  if (values.inbound === undefined)
+    return { altersDraft: true, checkpoint: [{ run: { inbound: thread.inbound } }] };
+  // Nothing left to run without a reviewer, but the index missed it (the process died between the
+  // two writes): only the view is re-derived. Resuming here would run `send` without an approval.
+  if (isSettled(snapshot))
+    return {
+      altersDraft: false,
+      checkpoint: [],
+      view: (thread) => projectThread(thread, values, now(deps)),
+    };
+  return { altersDraft: true, checkpoint: [{ run: null }] };
+}
+
+/** Whether the checkpoint is at rest: no failed step, and nothing to run but an unapproved `send`. */
+function isSettled(snapshot: StateSnapshot): boolean {
+  return (
+    snapshot.tasks.every((task) => !task.error) && snapshot.next.every((node) => node === 'send')
+  );
+}

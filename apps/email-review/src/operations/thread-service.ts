@@ -1,0 +1,26 @@
+import { approveThread } from './approve-thread.js';
+import { createThread } from './create-thread.js';
+import { editThread, type ThreadEdit } from './edit-thread.js';
+import { getThread } from './get-thread.js';
+import { listThreads, type ThreadListRequest } from './list-threads.js';
+import type { OperationDeps } from './operation-deps.js';
+import { rejectThread } from './reject-thread.js';
+import { retryThread } from './retry-thread.js';
+
+export type ThreadServiceDeps = OperationDeps;
+
+/** The review workflow's operations (one file each) over one set of dependencies: what routes call. */
+export function createThreadService(deps: ThreadServiceDeps) {
+  return {
+    createThread: (inbound: string, idempotencyKey?: string) =>
+      createThread(deps, inbound, idempotencyKey),
+    getThread: (threadId: string) => getThread(deps, threadId),
+    listThreads: (request: ThreadListRequest) => listThreads(deps, request),
+    editThread: (threadId: string, edit: ThreadEdit) => editThread(deps, threadId, edit),
+    approveThread: (threadId: string) => approveThread(deps, threadId),
+    rejectThread: (threadId: string) => rejectThread(deps, threadId),
+    retryThread: (threadId: string) => retryThread(deps, threadId),
+  };
+}
+
+export type ThreadService = ReturnType<typeof createThreadService>;
