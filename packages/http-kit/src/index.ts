@@ -3,7 +3,6 @@ export { serve, type ServeOptions, type RunningServer } from './serve.js';
 export { createLogger, type Logger } from './logger.js';
 export { HttpError } from './errors/http-error.js';
 export { problemBody, problemSchema, type Problem } from './errors/problem.js';
-export { validate } from './validate.js';
 export { requestContext, currentLogger, type RequestContext } from './request-context.js';
 export { httpServiceEnv, LOG_LEVELS } from './service-env.js';
 export {
@@ -19,11 +18,6 @@ export {
   documentedRequests,
   type ResponseEvent,
 } from './routes/undocumented-responses.js';
-export {
-  openApiDocument,
-  type OpenApiDocument,
-  type OpenApiInput,
-  type OperationSpec,
-} from './openapi.js';
+export { openApiDocument, type OpenApiDocument, type OpenApiInput } from './openapi.js';
 export type { ReadinessCheck } from './health.js';
 export { createMetricsRegistry } from './metrics/http-metrics.js';

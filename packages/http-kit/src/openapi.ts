@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { problemSchema } from './errors/problem.js';
 import type { ResponseSpec, Route } from './routes/define-route.js';
 
-export interface OperationSpec {
+interface OperationSpec {
   summary: string;
   /** Path parameters, as one object schema whose keys are the `{names}` in the path. */
   params?: z.ZodObject;
@@ -19,9 +19,7 @@ export interface OpenApiInput {
   version: string;
   description?: string;
   /** The routes, each declared once with defineRoute. */
-  routes?: Route[];
-  /** Hand-written operations (OpenAPI-style path → lowercase method → operation). */
-  paths?: Record<string, Record<string, OperationSpec>>;
+  routes: Route[];
   /** Every operation needs the bearer token: documented as `security` and a 401 on each. */
   auth?: boolean;
 }
@@ -118,8 +116,8 @@ const operationOf = (route: Route): OperationSpec => ({
 });
 
 function pathsOf(input: OpenApiInput): Record<string, Record<string, OperationSpec>> {
-  const paths: Record<string, Record<string, OperationSpec>> = { ...input.paths };
-  for (const route of input.routes ?? []) {
+  const paths: Record<string, Record<string, OperationSpec>> = {};
+  for (const route of input.routes) {
     paths[route.path] = { ...paths[route.path], [route.method]: operationOf(route) };
   }
   return paths;

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { createHttpApp, HttpError, validate, type HttpAppOptions } from '../src/index.js';
+import { createHttpApp, HttpError, type HttpAppOptions } from '../src/index.js';
 
 export const echoBody = z.strictObject({
   name: z.string().min(1),
@@ -12,7 +12,7 @@ export const echoBody = z.strictObject({
 export function testApp(options: Partial<HttpAppOptions> = {}) {
   const routes = Router();
   routes.post('/echo', (req, res) => {
-    res.json(validate(echoBody, req.body));
+    res.json(echoBody.parse(req.body));
   });
   routes.post('/actions/:id/approve', (req, res) => {
     res.json({ id: req.params.id, body: req.body ?? null });

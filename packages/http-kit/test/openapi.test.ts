@@ -1,25 +1,27 @@
 import { z } from 'zod';
-import { openApiDocument } from '../src/index.js';
+import { defineRoute, openApiDocument } from '../src/index.js';
+
+const noop = () => undefined;
 
 describe('openApiDocument', () => {
-  test('when given zod schemas, then it emits an OpenAPI 3.1 document with their JSON schemas', () => {
-    const body = z.strictObject({ inbound: z.string().min(1).max(100) });
+  test('when given routes with zod schemas, then it emits an OpenAPI 3.1 document with their JSON schemas', () => {
     const doc = openApiDocument({
       title: 'Demo',
       version: '1.0.0',
-      paths: {
-        '/threads/{thread_id}': {
-          post: {
-            summary: 'Create',
-            params: z.object({ thread_id: z.string() }),
-            requestBody: body,
-            responses: {
-              201: { description: 'created', schema: z.object({ id: z.string() }) },
-              204: { description: 'none', schema: null },
-            },
+      routes: [
+        defineRoute({
+          method: 'post',
+          path: '/threads/{thread_id}',
+          summary: 'Create',
+          params: z.object({ thread_id: z.string() }),
+          body: z.strictObject({ inbound: z.string().min(1).max(100) }),
+          responses: {
+            201: { description: 'created', schema: z.object({ id: z.string() }) },
+            204: { description: 'none' },
           },
-        },
-      },
+          handler: noop,
+        }),
+      ],
     });
     expect(doc.openapi).toBe('3.1.0');
     const op = doc.paths['/threads/{thread_id}']!.post!;
@@ -40,11 +42,15 @@ describe('openApiDocument error responses', () => {
     const doc = openApiDocument({
       title: 'Demo',
       version: '1.0.0',
-      paths: {
-        '/x': {
-          get: { summary: 'x', responses: { 404: { description: 'missing', schema: null } } },
-        },
-      },
+      routes: [
+        defineRoute({
+          method: 'get',
+          path: '/x',
+          summary: 'x',
+          responses: { 404: { description: 'missing' } },
+          handler: noop,
+        }),
+      ],
     });
     expect(doc.paths['/x']!.get!.responses['404']).toEqual({
       description: 'missing',
