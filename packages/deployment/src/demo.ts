@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadOrExit } from '@repo/llm-config';
 import { modeLine, readyBanner, storageLine } from './banner.js';
+import { onCtrlCInTerminal } from './ctrl-c.js';
 import { loadDemoEnv } from './env.js';
+import { portProblems } from './port-check.js';
 import { ServiceGroup, type Exit } from './service-group.js';
 import { planServices, type RunMode } from './service-plan.js';
 import { processTerminal } from './terminal.js';
@@ -47,6 +49,12 @@ if (unbuilt.length > 0) {
   process.exit(1);
 }
 
+const problems = await portProblems(services);
+if (problems.length > 0) {
+  problems.forEach(complain);
+  process.exit(1);
+}
+
 let exitCode: number | undefined;
 const group = new ServiceGroup(terminal, (service, exit) => {
   complain(`${service.spec.name} exited unexpectedly (${describeExit(exit)}); stopping the others`);
@@ -69,6 +77,7 @@ async function stop(code: number): Promise<void> {
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
   process.on(signal, () => void stop(0));
+onCtrlCInTerminal(process.stdin, () => void stop(0));
 
 function describeExit(exit: Exit): string {
   return exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;

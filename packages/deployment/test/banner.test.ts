@@ -54,4 +54,15 @@ describe('readyBanner', () => {
       true,
     );
   });
+
+  test('when ready, then the banner points to the review inbox at / of email-review', () => {
+    const text = readyBanner({
+      terminal: plain,
+      services,
+      mode: 'emulator',
+      databaseUrl: undefined,
+      withToken: false,
+    });
+    expect(text).toMatch(/^Review inbox: open http:\/\/127\.0\.0\.1:3001\/ in a browser/m);
+  });
 });
