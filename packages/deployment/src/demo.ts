@@ -33,7 +33,7 @@ if (mode === 'real') {
   const missing = (['LLM_A_API_KEY', 'AGENT_LLM_API_KEY'] as const).filter((name) => !env[name]);
   if (missing.length > 0) {
     complain(
-      `pnpm start uses the real providers and needs ${missing.join(' and ')}; run pnpm demo to use the emulator`,
+      `--real (the start script) uses the real providers and needs ${missing.join(' and ')}; run npx -y pnpm@10.34.8 demo to use the emulator`,
     );
     process.exit(1);
   }
@@ -44,7 +44,7 @@ const services = planServices({ mode, repoRoot, env, inherited: process.env });
 const unbuilt = services.filter((spec) => !existsSync(join(spec.cwd, spec.args[0] ?? '')));
 if (unbuilt.length > 0) {
   complain(
-    `not built: ${unbuilt.map((spec) => spec.name).join(', ')}; run pnpm demo (it builds first) or pnpm build`,
+    `not built: ${unbuilt.map((spec) => spec.name).join(', ')}; run npx -y pnpm@10.34.8 demo (it builds first) or npx -y pnpm@10.34.8 build`,
   );
   process.exit(1);
 }
