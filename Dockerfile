@@ -15,7 +15,7 @@ RUN npm install -g pnpm@10.34.8
 ENV TURBO_TELEMETRY_DISABLED=1 CI=true
 WORKDIR /repo
 # The lockfile alone decides what is downloaded: this layer stays cached until the lockfile changes.
-COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+COPY pnpm-lock.yaml pnpm-workspace.yaml ./
 RUN pnpm fetch
 COPY . .
 RUN pnpm install --frozen-lockfile --offline
