@@ -83,6 +83,8 @@ export function composeSummary(userText: string): string {
   const email = emailPartsOf(userText);
   const topic = topicOf(indexText(userText));
   const lead =
-    topic === 'general' ? 'The customer writes' : `The customer writes about a ${topic} matter`;
+    topic === 'general'
+      ? 'The customer writes'
+      : `The customer writes about ${/^[aeiou]/.test(topic) ? 'an' : 'a'} ${topic} matter`;
   return `${lead}: "${email.firstSentence}"`;
 }

@@ -136,3 +136,23 @@ describe('greeting', () => {
     expect(redraftOf(inbound, generic, 'Make it more formal.')).toMatch(/^Dear Maria,\n/);
   });
 });
+
+describe('summary', () => {
+  test('when the email is an escalation, then the summary says "an escalation matter"', () => {
+    const task: ModelTask = {
+      system: 'Summarise the email.',
+      turns: [{ role: 'user', text: 'This is unacceptable, I want to speak to a manager!' }],
+      tools: [],
+      toolMode: 'auto',
+      allowedTools: [],
+      output: {
+        kind: 'json',
+        schema: { type: 'object', properties: { summary: { type: 'string' } } },
+      },
+    };
+    const decision = decide(task);
+    expect(decision.kind === 'text' && JSON.parse(decision.text)).toEqual({
+      summary: expect.stringMatching(/^The customer writes about an escalation matter: /),
+    });
+  });
+});
