@@ -43,6 +43,8 @@ export function readyBanner(input: {
     ...services.map((service) => `  ${service.name.padEnd(13)} ${service.url}`),
     `  ${'API docs'.padEnd(13)} ${emailUrl}/openapi.json  ${helpdeskUrl}/openapi.json`,
     '',
+    `${terminal.paint('Review inbox:', 'bold')} open ${emailUrl}/ in a browser; the threads created below wait there to be edited, approved or rejected.`,
+    '',
     withToken
       ? 'API_TOKEN is set: export the same API_TOKEN in the shell where you paste these.'
       : '',

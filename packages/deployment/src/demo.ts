@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadOrExit } from '@repo/llm-config';
 import { modeLine, readyBanner, storageLine } from './banner.js';
+import { onCtrlCInTerminal } from './ctrl-c.js';
 import { loadDemoEnv } from './env.js';
+import { portProblems } from './port-check.js';
 import { ServiceGroup, type Exit } from './service-group.js';
 import { planServices, type RunMode } from './service-plan.js';
 import { processTerminal } from './terminal.js';
@@ -31,7 +33,7 @@ if (mode === 'real') {
   const missing = (['LLM_A_API_KEY', 'AGENT_LLM_API_KEY'] as const).filter((name) => !env[name]);
   if (missing.length > 0) {
     complain(
-      `pnpm start uses the real providers and needs ${missing.join(' and ')}; run pnpm demo to use the emulator`,
+      `--real (the start script) uses the real providers and needs ${missing.join(' and ')}; run npx -y pnpm@10.34.8 demo to use the emulator`,
     );
     process.exit(1);
   }
@@ -42,8 +44,14 @@ const services = planServices({ mode, repoRoot, env, inherited: process.env });
 const unbuilt = services.filter((spec) => !existsSync(join(spec.cwd, spec.args[0] ?? '')));
 if (unbuilt.length > 0) {
   complain(
-    `not built: ${unbuilt.map((spec) => spec.name).join(', ')}; run pnpm demo (it builds first) or pnpm build`,
+    `not built: ${unbuilt.map((spec) => spec.name).join(', ')}; run npx -y pnpm@10.34.8 demo (it builds first) or npx -y pnpm@10.34.8 build`,
   );
+  process.exit(1);
+}
+
+const problems = await portProblems(services);
+if (problems.length > 0) {
+  problems.forEach(complain);
   process.exit(1);
 }
 
@@ -69,6 +77,7 @@ async function stop(code: number): Promise<void> {
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
   process.on(signal, () => void stop(0));
+onCtrlCInTerminal(process.stdin, () => void stop(0));
 
 function describeExit(exit: Exit): string {
   return exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;

@@ -6,6 +6,12 @@ export type RunMode = 'emulator' | 'real';
 
 export type ServiceName = 'llm-emulator' | 'email-review' | 'helpdesk';
 
+/** The runner's variables that move a service to another port. */
+export type PortVariable = 'DEMO_EMULATOR_PORT' | 'DEMO_EMAIL_PORT' | 'DEMO_HELPDESK_PORT';
+
+/** A demo on a laptop: every service listens on loopback only, not on every interface as in a container. */
+export const DEMO_HOST = '127.0.0.1';
+
 /** One child process of the demo: a built Node entry point started with plain `node`. */
 export interface ServiceSpec {
   name: ServiceName;
@@ -13,6 +19,8 @@ export interface ServiceSpec {
   /** Arguments after `node`; the first one is the entry script, relative to `cwd`. */
   args: string[];
   env: Record<string, string | undefined>;
+  port: number;
+  portVariable: PortVariable;
   url: string;
   healthPath: string;
 }
@@ -20,7 +28,7 @@ export interface ServiceSpec {
 /** Any non-empty key satisfies the emulator; this one says in logs where it came from. */
 export const EMULATOR_KEY = 'demo-key-for-the-local-emulator';
 
-const localUrl = (port: number) => `http://127.0.0.1:${port}`;
+const localUrl = (port: number) => `http://${DEMO_HOST}:${port}`;
 
 /**
  * The services to start, in start order. In emulator mode both apps get dummy keys and base URLs pointing at the
@@ -34,8 +42,7 @@ export function planServices(input: {
 }): ServiceSpec[] {
   const { mode, repoRoot, env, inherited } = input;
   const emulatorUrl = localUrl(env.DEMO_EMULATOR_PORT);
-  // A demo on a laptop: listen on loopback only, not on every interface as the services do in a container.
-  const host = { HOST: '127.0.0.1' };
+  const host = { HOST: DEMO_HOST };
   const llmOverrides =
     mode === 'emulator'
       ? {
@@ -49,8 +56,10 @@ export function planServices(input: {
   const emulator: ServiceSpec = {
     name: 'llm-emulator',
     cwd: join(repoRoot, 'packages/llm-emulator'),
-    args: ['dist/cli.js', '--port', String(env.DEMO_EMULATOR_PORT), '--host', '127.0.0.1'],
+    args: ['dist/cli.js', '--port', String(env.DEMO_EMULATOR_PORT), '--host', DEMO_HOST],
     env: { ...inherited, EMULATOR_PORT: String(env.DEMO_EMULATOR_PORT) },
+    port: env.DEMO_EMULATOR_PORT,
+    portVariable: 'DEMO_EMULATOR_PORT',
     url: emulatorUrl,
     healthPath: '/healthz',
   };
@@ -59,6 +68,8 @@ export function planServices(input: {
     cwd: join(repoRoot, 'apps/email-review'),
     args: ['dist/server.js'],
     env: { ...inherited, ...llmOverrides, ...host, PORT: String(env.DEMO_EMAIL_PORT) },
+    port: env.DEMO_EMAIL_PORT,
+    portVariable: 'DEMO_EMAIL_PORT',
     url: localUrl(env.DEMO_EMAIL_PORT),
     healthPath: '/healthz',
   };
@@ -67,6 +78,8 @@ export function planServices(input: {
     cwd: join(repoRoot, 'apps/helpdesk'),
     args: ['dist/server.js'],
     env: { ...inherited, ...llmOverrides, ...host, PORT: String(env.DEMO_HELPDESK_PORT) },
+    port: env.DEMO_HELPDESK_PORT,
+    portVariable: 'DEMO_HELPDESK_PORT',
     url: localUrl(env.DEMO_HELPDESK_PORT),
     healthPath: '/healthz',
   };

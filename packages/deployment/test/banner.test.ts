@@ -24,15 +24,11 @@ describe('readyBanner', () => {
     env: loadDemoEnv({}),
     inherited: {},
   });
+  const banner = (input: { withToken: boolean }) =>
+    readyBanner({ terminal: plain, services, mode: 'emulator', databaseUrl: undefined, ...input });
 
   test('when no token is required, then the curl lines send none', () => {
-    const text = readyBanner({
-      terminal: plain,
-      services,
-      mode: 'emulator',
-      databaseUrl: undefined,
-      withToken: false,
-    });
+    const text = banner({ withToken: false });
     const commands = text.split('\n').filter((line) => /^(THREAD=|curl )/.test(line));
     expect(commands).toHaveLength(8);
     expect(text).not.toContain('authorization');
@@ -42,16 +38,15 @@ describe('readyBanner', () => {
   });
 
   test('when API_TOKEN is set, then every curl line sends it from the shell, never its value', () => {
-    const text = readyBanner({
-      terminal: plain,
-      services,
-      mode: 'emulator',
-      databaseUrl: undefined,
-      withToken: true,
-    });
+    const text = banner({ withToken: true });
     const curls = text.split('\n').filter((line) => line.includes('curl '));
     expect(curls.every((line) => line.includes('-H "authorization: Bearer $API_TOKEN"'))).toBe(
       true,
     );
+  });
+
+  test('when ready, then the banner points to the review inbox at / of email-review', () => {
+    const text = banner({ withToken: false });
+    expect(text).toMatch(/^Review inbox: open http:\/\/127\.0\.0\.1:3001\/ in a browser/m);
   });
 });

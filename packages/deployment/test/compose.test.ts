@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { appEnv, emulatorEnv } from './support/app-env.js';
+import { IMAGES } from './support/images.js';
 import { readRepoFile, repoRoot } from './support/repo.js';
 
 interface ComposeService {
   image?: string;
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile: string; target?: string; args?: Record<string, string> };
   profiles?: string[];
   ports?: string[];
   environment?: Record<string, string>;
@@ -143,6 +144,20 @@ describe('docker-compose.yml', () => {
       expect(existsSync(join(repoRoot, build?.dockerfile ?? 'missing'))).toBe(true);
     }
   });
+
+  test.each(IMAGES)(
+    'when $service is built, then the root Dockerfile gets APP=$name, target $target and the port the package listens on',
+    ({ service: name, name: app, target, port }) => {
+      const build = service(name).build;
+      expect(build?.dockerfile).toBe('Dockerfile');
+      expect(build?.target).toBe(target);
+      expect(build?.args?.APP).toBe(app);
+      // Only the app stage reads PORT; the emulator's port is its own variable, set in its stage.
+      if (target === 'app') expect(Number(build?.args?.PORT)).toBe(port);
+      else expect(build?.args?.PORT).toBeUndefined();
+      expect(readRepoFile('Dockerfile')).toMatch(new RegExp(`^FROM \\S+ AS ${target}$`, 'm'));
+    },
+  );
 });
 
 describe('.env.example', () => {

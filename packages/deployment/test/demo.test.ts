@@ -118,6 +118,9 @@ describe('pnpm demo (the built runner)', () => {
     const storage = database ? 'postgres' : 'memory';
     expect(demo.stdout).toContain(`email-review storage: ${storage}`);
     expect(demo.stdout).toMatch(new RegExp(`^email-review +\\| .*checkpointer=${storage}`, 'm'));
+    const inbox = `http://127.0.0.1:${ports.DEMO_EMAIL_PORT}/`;
+    expect(demo.stdout).toContain(`Review inbox: open ${inbox} in a browser`);
+    expect((await fetch(inbox)).headers.get('content-type')).toMatch(/^text\/html/);
 
     const commands = printedCommands(demo.stdout);
     expect(commands).toHaveLength(8);
@@ -171,27 +174,81 @@ describe('pnpm demo (the built runner)', () => {
     demo = undefined;
   }, 150_000);
 
-  test('when a service cannot start (its port is taken), then the demo says which, stops the others and exits 1', async () => {
+  test('when a port is held by another process, then the demo names the variable that moves it and exits 1 before starting anything', async () => {
     const ports = await demoPorts();
-    // It drops every connection, so the demo's health checks of that port fail rather than hang.
-    const squatter = createServer((socket) => socket.destroy());
+    const squatter = createServer();
     await new Promise<void>((resolve) =>
-      squatter.listen(ports.DEMO_HELPDESK_PORT, '127.0.0.1', resolve),
+      squatter.listen(ports.DEMO_EMAIL_PORT, '127.0.0.1', resolve),
     );
     try {
       demo = startDemo(ports);
-      // Both apps start together once the emulator is up: by then the emulator and email-review are running.
-      await demo.waitForOutput(/helpdesk exited unexpectedly/, 60_000);
-      const children = descendantsOf(demo.child.pid!);
       const exit = await demo.exited;
       expect(exit.code).toBe(1);
-      await expectAllGone(children);
-      expect(demo.stdout).not.toMatch(READY);
+      expect(demo.stderr).toContain(
+        `port ${ports.DEMO_EMAIL_PORT} for email-review is in use by another process: stop that process or set DEMO_EMAIL_PORT to a free port`,
+      );
+      expect(demo.output).not.toMatch(/EADDRINUSE|^\s+at /m);
+      expect(demo.stdout).not.toMatch(/Ready\./);
+      expect(demo.output).not.toMatch(/^(llm-emulator|email-review|helpdesk) +\|/m);
       demo = undefined;
     } finally {
       await new Promise<void>((resolve) => squatter.close(() => resolve()));
     }
+  });
+
+  test('when two services are given the same port, then the demo names both variables and exits 1', async () => {
+    const ports = await demoPorts();
+    demo = startDemo({ ...ports, DEMO_HELPDESK_PORT: ports.DEMO_EMAIL_PORT });
+    const exit = await demo.exited;
+    expect(exit.code).toBe(1);
+    expect(demo.stderr).toContain(
+      `DEMO_EMAIL_PORT and DEMO_HELPDESK_PORT are both ${ports.DEMO_EMAIL_PORT}`,
+    );
+    demo = undefined;
+  });
+
+  test('when a service cannot start (its database is unreachable), then the demo says which, stops the others and exits 1', async () => {
+    const ports = await demoPorts();
+    // Nothing listens there: email-review ends its start-up with exit 1.
+    const closedPort = await freePort();
+    demo = startDemo(ports, {
+      env: { DATABASE_URL: `postgres://postgres@127.0.0.1:${closedPort}/nowhere` },
+    });
+    await demo.waitForOutput(/email-review exited unexpectedly/, 60_000);
+    const children = descendantsOf(demo.child.pid!);
+    const exit = await demo.exited;
+    expect(exit.code).toBe(1);
+    await expectAllGone(children);
+    expect(demo.stdout).not.toMatch(READY);
+    demo = undefined;
   }, 90_000);
+
+  test('when Ctrl-C is pressed in a terminal, then the demo stops everything and the shell that runs it (as pnpm does) exits 0', async () => {
+    const ports = await demoPorts();
+    // `script` gives the demo a terminal; its command runs in `sh -c`, as pnpm runs the root `demo` script. A
+    // SIGINT from the terminal would make that shell kill itself (status 130) whatever the demo's exit code.
+    demo = new WatchedProcess(
+      'script',
+      ['--quiet', '--return', '--flush', '--command', `true && node ${demoScript}`, '/dev/null'],
+      {
+        cwd: repoRoot,
+        stdin: 'pipe',
+        env: minimalEnv({
+          SHELL: '/bin/sh',
+          ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
+        }),
+      },
+    );
+    await demo.waitForOutput(READY, 90_000);
+    const children = descendantsOf(demo.child.pid!);
+    demo.child.stdin!.write('\u0003');
+    const exit = await demo.exited;
+    expect(demo.stdout).toContain('all services stopped');
+    expect(exit).toEqual({ code: 0, signal: null });
+    await expectAllGone(children);
+    for (const port of Object.values(ports)) await expectPortFree(port);
+    demo = undefined;
+  }, 120_000);
 
   test('when pnpm start (--real) runs without the keys, then it names the missing key and starts nothing', async () => {
     demo = startDemo(await demoPorts(), { args: ['--real'], env: { LLM_A_API_KEY: '' } });

@@ -57,7 +57,7 @@ function expectProductionOnly(bundle: string, packageDir: string): void {
   expect(linksLeavingBundle(bundle)).toEqual([]);
 }
 
-describe('deploy bundles (what the Dockerfiles copy into their runtime stage)', () => {
+describe('deploy bundles (what the Dockerfile copies into its runtime stages)', () => {
   let emulator: Emulator;
   let pool: pg.Pool | undefined;
   const bundles: string[] = [];
@@ -75,11 +75,11 @@ describe('deploy bundles (what the Dockerfiles copy into their runtime stage)', 
     bundles.forEach(removeBundle);
   });
 
-  /** The files of the package's image: its deploy bundle, cleaned up as its Dockerfile's build stage does. */
-  async function imageFiles(filter: string, packageDir: string): Promise<string> {
+  /** The files of the package's image: its deploy bundle, cleaned up as the Dockerfile's build stage does. */
+  async function imageFiles(filter: string): Promise<string> {
     const bundle = await deployBundle(filter);
     bundles.push(bundle);
-    const removed = pruneLikeDockerfile(bundle, readRepoFile(`${packageDir}/Dockerfile`));
+    const removed = pruneLikeDockerfile(bundle, readRepoFile('Dockerfile'));
     expect(removed).toContain('src');
     expect(existsSync(join(bundle, 'src'))).toBe(false);
     return bundle;
@@ -104,7 +104,7 @@ describe('deploy bundles (what the Dockerfiles copy into their runtime stage)', 
   test(
     'when email-review is deployed with --prod, then the bundle alone runs with node against PostgreSQL and drafts a thread',
     async () => {
-      const bundle = await imageFiles('email-review', 'apps/email-review');
+      const bundle = await imageFiles('email-review');
       expect(existsSync(join(bundle, 'dist/server.js'))).toBe(true);
       expectProductionOnly(bundle, 'apps/email-review');
 
@@ -166,7 +166,7 @@ describe('deploy bundles (what the Dockerfiles copy into their runtime stage)', 
   test(
     'when helpdesk is deployed with --prod, then the bundle alone runs with node and routes an invoice question to billing',
     async () => {
-      const bundle = await imageFiles('helpdesk', 'apps/helpdesk');
+      const bundle = await imageFiles('helpdesk');
       expect(existsSync(join(bundle, 'dist/server.js'))).toBe(true);
       expectProductionOnly(bundle, 'apps/helpdesk');
 
@@ -204,7 +204,7 @@ describe('deploy bundles (what the Dockerfiles copy into their runtime stage)', 
   test(
     'when the emulator is deployed with --prod, then the bundle alone answers /healthz and a chat completion',
     async () => {
-      const bundle = await imageFiles('@repo/llm-emulator', 'packages/llm-emulator');
+      const bundle = await imageFiles('@repo/llm-emulator');
       expectProductionOnly(bundle, 'packages/llm-emulator');
 
       const port = await freePort();

@@ -1,4 +1,6 @@
-import { readRepoFile } from './repo.js';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { readRepoFile, repoRoot } from './repo.js';
 
 /** UPPER_CASE keys of the zod objects in a source file: the environment variables that file reads. */
 function upperCaseKeys(source: string): string[] {
@@ -16,24 +18,31 @@ export interface AppEnv {
   defaultPort: number;
 }
 
+/** The http-kit source that defines `httpServiceEnv` (PORT, HOST, API_TOKEN, LOG_LEVEL), if http-kit has one. */
+function httpServiceEnvSource(): string | undefined {
+  const dir = 'packages/http-kit/src';
+  const files = readdirSync(join(repoRoot, dir), { recursive: true, encoding: 'utf8' });
+  return files
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => readRepoFile(join(dir, file)))
+    .find((source) => /\b(function|const) httpServiceEnv\b/.test(source));
+}
+
 /**
  * What an app actually reads, derived from its source (not from a copy kept here), so that a variable added to or
- * renamed in an app's env.ts shows up as a mismatch with the deployment files.
+ * renamed in an app's env.ts shows up as a mismatch with the deployment files. The HTTP variables are either in the
+ * app's env.ts or come from http-kit's `httpServiceEnv(defaultPort)`.
  */
 export function appEnv(app: 'email-review' | 'helpdesk'): AppEnv {
   const envSource = readRepoFile(`apps/${app}/src/env.ts`);
   const names = new Set(upperCaseKeys(envSource));
-  // The HTTP part every service shares: http-kit's httpServiceEnv(defaultPort).
-  const sharedHttp = /httpServiceEnv\((\d+)\)/.exec(envSource);
-  if (sharedHttp)
-    upperCaseKeys(readRepoFile('packages/http-kit/src/service-env.ts')).forEach((name) =>
-      names.add(name),
-    );
   for (const [loader, file] of Object.entries(LLM_SETTINGS_FILES)) {
     if (envSource.includes(`${loader}(`))
       upperCaseKeys(readRepoFile(file)).forEach((name) => names.add(name));
   }
-  const port = sharedHttp?.[1] ?? /^\s*PORT:.*\.default\((\d+)\)/m.exec(envSource)?.[1];
+  const shared = /\bhttpServiceEnv\((\d+)\)/.exec(envSource)?.[1];
+  if (shared) upperCaseKeys(httpServiceEnvSource() ?? '').forEach((name) => names.add(name));
+  const port = shared ?? /^\s*PORT:.*\.default\((\d+)\)/m.exec(envSource)?.[1];
   if (!port) throw new Error(`no default PORT found in apps/${app}/src/env.ts`);
   return { names, defaultPort: Number(port) };
 }

@@ -7,7 +7,7 @@ import { pnpmCommand, repoRoot } from './repo.js';
 
 const run = promisify(execFile);
 
-/** What each Dockerfile does: `pnpm deploy --prod` of one package into an empty directory outside the repo. */
+/** What the Dockerfile does for each image: `pnpm deploy --prod` of one package into an empty directory outside the repo. */
 export async function deployBundle(filter: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'deploy-bundle-'));
   const [command, args] = pnpmCommand([

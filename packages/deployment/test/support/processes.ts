@@ -82,12 +82,12 @@ export class WatchedProcess {
   constructor(
     command: string,
     args: string[],
-    options: { cwd: string; env: Record<string, string | undefined> },
+    options: { cwd: string; env: Record<string, string | undefined>; stdin?: 'ignore' | 'pipe' },
   ) {
     this.child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
     });
     this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
     this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));

@@ -1,6 +1,7 @@
 import { chooseTransfer, TRANSFER_TOOL } from './agent-transfer.js';
 import { feedbackText, parseFeedback, withoutFeedback } from './feedback.js';
 import { bestMatch } from './intents.js';
+import { redraft } from './redraft.js';
 import { composeReply, composeSummary } from './reply-text.js';
 import { requestIndex } from './revision.js';
 import { generateValue } from './schema-instance.js';
@@ -23,6 +24,15 @@ function requestText(task: ModelTask, request: number): string {
   return withoutFeedback(turn?.role === 'user' ? turn.text : '');
 }
 
+/** The text of the last reply before the user message at `index`: the draft a revision request revises. */
+function previousDraft(task: ModelTask, index: number): string | undefined {
+  for (let i = index - 1; i >= 0; i--) {
+    const turn = task.turns[i];
+    if (turn?.role === 'assistant' && turn.text.trim()) return turn.text;
+  }
+  return undefined;
+}
+
 function valueContext(
   task: ModelTask,
   userIndex: number,
@@ -32,15 +42,21 @@ function valueContext(
   const request = requestIndex(task, userIndex);
   const userText = requestText(task, request);
   const asEmail = /\b(e-?mail|draft|reply|respond|letter)\b/i.test(`${task.system}\n${userText}`);
-  const feedback = () =>
-    parseFeedback(feedbackText(task, request, userIndex, request !== userIndex));
+  const revision = request !== userIndex;
+  const feedback = () => parseFeedback(feedbackText(task, request, userIndex, revision));
+  // A revision starts from the draft in the conversation, which may be the reviewer's own edit.
+  const draft = revision ? previousDraft(task, userIndex) : undefined;
+  const compose = () =>
+    draft === undefined
+      ? composeReply(userText, feedback(), asEmail)
+      : redraft(draft, userText, feedback(), asEmail);
   let reply: string | undefined;
   return {
     root,
     mode,
     userText,
     text: indexText(userText),
-    reply: () => (reply ??= composeReply(userText, feedback(), asEmail)),
+    reply: () => (reply ??= compose()),
     summary: () => composeSummary(userText),
   };
 }

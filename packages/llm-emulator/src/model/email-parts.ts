@@ -8,6 +8,16 @@ export interface EmailParts {
 
 const HEADER = /^(from|to|cc|subject|date|sent|reply-to)\s*:/i;
 
+// A closing such as "Thanks, Dana" or "Best,\nMaria Lopez" at the very end, or a "-- Dana" signature line.
+const CLOSING =
+  /(?:^|[.!?]\s+|\n)\s*(?:many thanks|thanks|thank you|best regards|kind regards|warm regards|best wishes|all the best|regards|best|cheers|sincerely|yours(?: truly| sincerely)?|--|\u2014)\s*[,.!]?\s*([\p{L}'-]+)(?:\s+[\p{L}'-]+)?\s*$/iu;
+
+/** The first name the email is signed with, if it ends with a closing and a capitalised name. */
+function signerNameOf(body: string): string | undefined {
+  const name = CLOSING.exec(body.trim())?.[1];
+  return name && /^\p{Lu}/u.test(name) ? name : undefined;
+}
+
 function senderNameOf(text: string): string | undefined {
   const from = /^from\s*:\s*(.+)$/im.exec(text)?.[1]?.trim();
   if (!from) return undefined;
@@ -35,7 +45,7 @@ export function emailPartsOf(text: string): EmailParts {
     .join('\n')
     .trim();
   return {
-    senderName: senderNameOf(text),
+    senderName: senderNameOf(text) ?? signerNameOf(body),
     subject: /^subject\s*:\s*(.+)$/im.exec(text)?.[1]?.trim(),
     body,
     firstSentence: firstSentenceOf(body),

@@ -12,6 +12,10 @@ export interface Feedback {
 // A colon is required so that prose such as "follow the reviewer feedback if any" is not read as feedback.
 const MARKER =
   /\b(?:(?:reviewer(?:'s)?|human|editor(?:'s)?)\s+(?:instructions?|notes?|comments?|feedback|requests?)|feedback|revision request|requested changes?|change request)\s*[:\u2013-]\s*/i;
+const APOLOGY = /\b(?:apologi[sz]e|apology|say sorry|(?:we|i) (?:are|am) sorry)\b/i;
+// "short" alone is too common a word; it counts as an instruction in phrases such as "keep it short".
+const SHORTER =
+  /\b(?:shorter|shorten|concise|brief|briefer|too long|less wordy|trim it|cut it down)\b|\b(?:keep|make|be)\s+(?:it\s+|this\s+|the\s+\w+\s+)?short\b|^\s*short\b|\bshort\s+(?:and|version|reply|draft|answer|email)\b/im;
 const MENTION =
   /\b(?:mention|include|add|reference|talk about|say|state|tell (?:them|the customer|her|him)|refer to|note)\s+(?:that\s+)?(.+?)(?=\s+and\s+(?:make|mention|include|add|be|keep|say|state|use)\b|[.;!?\n]|,\s|$)/gi;
 
@@ -60,17 +64,18 @@ export function parseFeedback(text: string): Feedback {
   const mentions: string[] = [];
   for (const m of text.matchAll(MENTION)) {
     const phrase = (m[1] ?? '').trim().replace(/^(it|this)\s+/i, '');
-    if (phrase && phrase.length <= 80 && !/^(it|this|that)$/i.test(phrase)) mentions.push(phrase);
+    const known = mentions.some((seen) => seen.toLowerCase() === phrase.toLowerCase());
+    if (phrase && phrase.length <= 80 && !/^(it|this|that)$/i.test(phrase) && !known)
+      mentions.push(phrase);
   }
+  // "Say that we are sorry" asks for the apology, not for a sentence about it.
+  const apologies = mentions.filter((mention) => APOLOGY.test(mention));
   return {
-    shorter:
-      /\b(shorter|shorten|concise|brief|briefer|too long|less wordy|trim it|cut it down)\b/i.test(
-        text,
-      ),
+    shorter: SHORTER.test(text),
     longer: /\b(longer|more detail|more details|elaborate|expand)\b/i.test(text),
     formal: /\bformal\b/i.test(text),
-    apologize: /\b(apologi[sz]e|apology|say sorry)\b/i.test(text),
-    mentions,
+    apologize: APOLOGY.test(text),
+    mentions: mentions.filter((mention) => !apologies.includes(mention)),
   };
 }
 

@@ -21,27 +21,38 @@ const SHORT_TOPIC_SENTENCE: Record<Topic, string> = {
 
 const REFERENCE = /\b(invoice|order|ticket|case|reference|account)\s*(number|no\.?|id|#)/i;
 
-/** A sentence per "mention X" / "say that Y" instruction; a reference to "the invoice number" quotes the number. */
-function mentionSentences(mentions: string[], userText: string): string[] {
+/**
+ * A sentence per "mention X" / "say that Y" instruction; a reference to "the invoice number" quotes the number.
+ * `noted` says whether the text they join already has a "Please note that" sentence: the next ones start "Also,".
+ */
+export function mentionSentences(mentions: string[], userText: string, noted = false): string[] {
+  let notes = noted ? 1 : 0;
   return mentions.map((m) => {
     if (REFERENCE.test(m)) {
       const id = /\b[A-Za-z]{2,6}-\d{2,}\b|#\d{3,}\b/.exec(userText)?.[0];
       if (id) return `Regarding ${m}: it is ${id}.`;
     }
-    return m.split(/\s+/).length > 3
-      ? `Please note that ${m}.`
-      : `Regarding ${m}: we have noted it and will take care of it.`;
+    if (m.split(/\s+/).length <= 3)
+      return `Regarding ${m}: we have noted it and will take care of it.`;
+    return notes++ === 0 ? `Please note that ${m}.` : `Also, ${m}.`;
   });
 }
+
+export function greetingFor(name: string | undefined, formal: boolean): string {
+  return formal ? `Dear ${name ?? 'Customer'},` : `Hi ${name ?? 'there'},`;
+}
+
+export const APOLOGY = 'We sincerely apologize for the inconvenience.';
+export const MORE_DETAIL =
+  'We will share every detail of what we find, step by step, as soon as we have it.';
 
 /** A polite reply that quotes the user's text and visibly applies the reviewer's feedback. */
 export function composeReply(userText: string, feedback: Feedback, asEmail: boolean): string {
   const email = emailPartsOf(userText);
   const topic = topicOf(indexText(userText));
   const about = email.subject ? ` about "${email.subject}"` : '';
-  const name = email.senderName ?? 'there';
-  const greeting = feedback.formal ? `Dear ${email.senderName ?? 'Customer'},` : `Hi ${name},`;
-  const apology = feedback.apologize ? ['We sincerely apologize for the inconvenience.'] : [];
+  const greeting = greetingFor(email.senderName, feedback.formal);
+  const apology = feedback.apologize ? [APOLOGY] : [];
 
   if (feedback.shorter) {
     const sentences = [
@@ -59,9 +70,7 @@ export function composeReply(userText: string, feedback: Feedback, asEmail: bool
     ...apology,
     TOPIC_SENTENCE[topic],
     ...mentionSentences(feedback.mentions, userText),
-    ...(feedback.longer
-      ? ['We will share every detail of what we find, step by step, as soon as we have it.']
-      : []),
+    ...(feedback.longer ? [MORE_DETAIL] : []),
     'Please let us know if there is anything else we can help with.',
   ];
   return asEmail
@@ -74,6 +83,8 @@ export function composeSummary(userText: string): string {
   const email = emailPartsOf(userText);
   const topic = topicOf(indexText(userText));
   const lead =
-    topic === 'general' ? 'The customer writes' : `The customer writes about a ${topic} matter`;
+    topic === 'general'
+      ? 'The customer writes'
+      : `The customer writes about ${/^[aeiou]/.test(topic) ? 'an' : 'a'} ${topic} matter`;
   return `${lead}: "${email.firstSentence}"`;
 }
