@@ -6,7 +6,7 @@ import {
   setLogLevel,
   stringifyContent,
 } from '@google/adk';
-import { createRootAgent } from 'helpdesk/dist/agents/agent-tree.js';
+import { createRootAgent } from 'helpdesk';
 import type { StepTimer } from '../load/step-timer.js';
 import type { ChatDriver } from './chat-driver.js';
 

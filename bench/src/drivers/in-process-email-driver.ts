@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MemorySaver } from '@langchain/langgraph';
-import { createOpenAiClient } from 'email-review/dist/llm/openai-client.js';
-import { createEmailGraph, type EmailGraph } from 'email-review/dist/workflow/graph.js';
+import { createEmailGraph, createOpenAiClient, type EmailGraph } from 'email-review';
 import type { StepTimer } from '../load/step-timer.js';
 import type { EmailDriver } from './email-driver.js';
 
