@@ -1,4 +1,4 @@
-import type { Cell, Report, Section, Table, TargetCheck } from './report-model.js';
+import type { BenchReport, Cell, Section, Table, TargetCheck } from './report-model.js';
 
 function formatCell(cell: Cell, decimals: number): string {
   if (typeof cell === 'string') return cell;
@@ -35,7 +35,7 @@ function targetLines(target: TargetCheck): string[] {
       .map((e) => `${e.name} ${e.percent.toFixed(0)} %`)
       .join(', ');
     lines.push(
-      `  - Profile (\`node --cpu-prof\` on the project's service after a warm-up, ${target.profileWorkload ?? ''}; ${target.profile.busyMs.toFixed(0)} ms busy CPU). Self time by place: ${places}.`,
+      `  - Profile (\`node --cpu-prof\` on the project's service after a warm-up, ${target.profileRequest?.workload ?? ''}; ${target.profile.busyMs.toFixed(0)} ms busy CPU). Self time by place: ${places}.`,
     );
     lines.push(`  - Time with the place anywhere on the stack (callees included): ${inclusive}.`);
     lines.push(`  - Hottest functions (self time): ${fns}.`);
@@ -62,9 +62,9 @@ function sectionMarkdown(section: Section): string {
   return parts.join('\n');
 }
 
-export function reportMarkdown(report: Report): string {
+export function reportMarkdown(report: BenchReport, sections: Section[]): string {
   const facts = Object.entries(report.machine).map(([k, v]) => `| ${k} | ${v} |`);
-  const summary = report.sections.flatMap((s) =>
+  const summary = sections.flatMap((s) =>
     s.targets.map(
       (t) =>
         `| ${s.id} | ${t.target} | ${t.measured} | ${t.met ? 'met' : `missed${t.shortfall ? ` (short by ${t.shortfall})` : ''}`} |`,
@@ -87,6 +87,6 @@ export function reportMarkdown(report: Report): string {
     '| --- | --- | --- | --- |',
     ...summary,
     '',
-    ...report.sections.map(sectionMarkdown),
+    ...sections.map(sectionMarkdown),
   ].join('\n');
 }
