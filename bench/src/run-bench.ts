@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import type { BenchConfig } from './config.js';
 import { BenchDatabase } from './db/bench-database.js';
 import { EmulatorProcess } from './emulator/emulator-process.js';
@@ -31,13 +31,20 @@ export interface BenchOutcome {
   /** How the report lays it out. */
   sections: Section[];
   markdown: string;
+  /** The throughput chart written beside the markdown, when scenario 1 or 2 ran. */
+  chartFile?: string;
   /** Scenarios that threw (their section says why). */
   failed: number[];
 }
 
+/** The chart's file beside the report: `latest.md` → `latest-throughput.svg`. */
+export function chartFileFor(outFile: string): string {
+  return join(dirname(outFile), `${basename(outFile, extname(outFile))}-throughput.svg`);
+}
+
 /**
  * Runs the selected scenarios one after another, profiles the project's service for missed targets,
- * and writes the markdown report to `config.outFile`.
+ * and writes the markdown report to `config.outFile` and its chart beside it.
  */
 export async function runBench(config: BenchConfig, command: string): Promise<BenchOutcome> {
   const startedAt = new Date();
@@ -82,13 +89,16 @@ export async function runBench(config: BenchConfig, command: string): Promise<Be
     machine,
     scenarios,
   };
-  const rendered = renderReport(report);
+  const chartFile = chartFileFor(config.outFile);
+  const rendered = renderReport(report, basename(chartFile));
   await mkdir(dirname(config.outFile), { recursive: true });
   await writeFile(config.outFile, rendered.markdown);
+  if (rendered.chartSvg) await writeFile(chartFile, rendered.chartSvg);
   return {
     report,
     sections: rendered.sections,
     markdown: rendered.markdown,
+    ...(rendered.chartSvg ? { chartFile } : {}),
     failed,
   };
 }

@@ -7,7 +7,7 @@ import {
 } from '../scenarios/results.js';
 import { ratio } from '../stats/percentiles.js';
 import type { ProfileRequest, Section, TargetCheck } from './report-model.js';
-import { ratioAtLeast } from './targets.js';
+import { medianShareAtLeast, ratioAtLeast } from './targets.js';
 
 const SYSTEMS: readonly EmailSystem[] = ['memory', 'postgres', 'peer'];
 
@@ -24,14 +24,12 @@ export function emailLifecycleTargets(result: EmailLifecycleResult): TargetCheck
     latencyMs: 0,
     workload: `${result.profileIterations} lifecycles at concurrency 8, ${mode} mode`,
   });
-  const share = ratio(rate('concurrent8', 'postgres'), rate('concurrent8', 'memory'));
-  const postgresShare: TargetCheck = {
-    target: 'PostgreSQL ≥ 75 % of memory-mode lifecycles/s at concurrency 8',
-    measured: `${(100 * share).toFixed(0)} %`,
-    met: share >= 0.75,
-  };
+  const postgresShare = medianShareAtLeast(
+    'PostgreSQL ≥ 75 % of memory-mode lifecycles/s at concurrency 8',
+    result.pairedAt8.map((pair) => ratio(pair.postgres, pair.memory)),
+    0.75,
+  );
   if (!postgresShare.met) {
-    postgresShare.shortfall = `${(75 - 100 * share).toFixed(1)} percentage points`;
     postgresShare.profileRequest = profile('postgres');
     postgresShare.explanation = `At concurrency 8 PostgreSQL mode used ${cpu('postgres').toFixed(1)} ms of CPU per lifecycle against ${cpu('memory').toFixed(1)} ms in memory mode (${ratio(cpu('postgres'), cpu('memory')).toFixed(2)}×), so most of the gap is time spent waiting on the database (round trips, locks, commits), which a CPU profile does not show; it wrote ${(writes / lifecycles).toFixed(1)} rows and made ${(scans / lifecycles).toFixed(1)} scans per lifecycle.`;
   }
@@ -83,6 +81,17 @@ export function emailLifecycleSection(result: EmailLifecycleResult): Section {
           ratio(rate(m.key, 'memory'), rate(m.key, 'peer')),
           ratio(rate(m.key, 'postgres'), rate(m.key, 'peer')),
           100 * ratio(rate(m.key, 'postgres'), rate(m.key, 'memory')),
+        ]),
+      },
+      {
+        title:
+          'PostgreSQL against memory mode at concurrency 8, paired runs one after the other (the target is judged on their median)',
+        columns: ['', 'project (memory)', 'project (PostgreSQL)', 'PostgreSQL ÷ memory (%)'],
+        rows: result.pairedAt8.map((pair, k) => [
+          k === 0 ? 'run 1 (the table above)' : `run ${k + 1}`,
+          pair.memory,
+          pair.postgres,
+          100 * ratio(pair.postgres, pair.memory),
         ]),
       },
       {

@@ -62,7 +62,12 @@ function sectionMarkdown(section: Section): string {
   return parts.join('\n');
 }
 
-export function reportMarkdown(report: BenchReport, sections: Section[]): string {
+/** The report's markdown; `chartFile` is the throughput chart's path relative to it. */
+export function reportMarkdown(
+  report: BenchReport,
+  sections: Section[],
+  chartFile: string | undefined,
+): string {
   const facts = Object.entries(report.machine).map(([k, v]) => `| ${k} | ${v} |`);
   const summary = sections.flatMap((s) =>
     s.targets.map(
@@ -73,6 +78,14 @@ export function reportMarkdown(report: BenchReport, sections: Section[]): string
   return [
     "# Benchmarks: the project vs the frameworks' own API servers",
     '',
+    ...(chartFile
+      ? [
+          `![Throughput against concurrency, each service beside its peer](${chartFile})`,
+          '',
+          `Throughput against concurrency, from scenarios 1 and 2 below (log scales; the frameworks' own servers dashed): [${chartFile}](${chartFile}).`,
+          '',
+        ]
+      : []),
     `Produced by \`${report.command}\` (scale \`${report.scale}\`), started ${report.startedAt}, took ${(report.durationMs / 60_000).toFixed(1)} min.`,
     'Quote the ratios, not the absolute times: the machine is shared and noisy. Every system gets the same provider emulator',
     '(one child process, latency 0 unless stated) and the same graph or agent tree, and is driven by the same keep-alive HTTP client.',

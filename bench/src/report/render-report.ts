@@ -11,6 +11,7 @@ import {
   type Section,
   type TargetCheck,
 } from './report-model.js';
+import { throughputChartSvg, throughputPanels } from './throughput-chart.js';
 
 /** Judges a scenario's targets (missed ones carry the workload to profile under). */
 export function judgeTargets(result: ScenarioResult): TargetCheck[] {
@@ -62,10 +63,20 @@ export function scenarioSection(outcome: ScenarioOutcome): Section {
 export interface RenderedReport {
   sections: Section[];
   markdown: string;
+  /** Throughput against concurrency; absent when neither scenario 1 nor 2 ran. */
+  chartSvg?: string;
 }
 
-/** The whole report: every section, laid out and judged. */
-export function renderReport(report: BenchReport): RenderedReport {
+/** The whole report: the chart (linked as `chartFile`, relative to the markdown) and every section. */
+export function renderReport(report: BenchReport, chartFile: string): RenderedReport {
   const sections = report.scenarios.map(scenarioSection);
-  return { sections, markdown: reportMarkdown(report, sections) };
+  const panels = throughputPanels(
+    report.scenarios.flatMap((s) => ('result' in s ? [s.result] : [])),
+  );
+  const chartSvg = panels.length ? throughputChartSvg(panels) : undefined;
+  return {
+    sections,
+    markdown: reportMarkdown(report, sections, chartSvg ? chartFile : undefined),
+    ...(chartSvg ? { chartSvg } : {}),
+  };
 }

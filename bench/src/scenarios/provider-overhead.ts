@@ -140,12 +140,6 @@ async function calibrate(ctx: ScenarioContext, provider: 'openai' | 'gemini'): P
 const SYSTEMS = ['email', 'langgraph', 'helpdesk', 'adk', 'emailAlone', 'helpdeskAlone'] as const;
 type SystemKey = (typeof SYSTEMS)[number];
 const EMAIL_SYSTEMS = new Set<SystemKey>(['email', 'langgraph', 'emailAlone']);
-const SERVED = ['email', 'langgraph', 'helpdesk', 'adk'] as const;
-
-function overheadsOf(m: Measured | undefined): Overheads {
-  if (!m) throw new Error('scenario 3: a system was not measured');
-  return m.overheads;
-}
 
 /**
  * Scenario 3: the same two workloads with a provider that takes `latencyMs` per call, sequentially
@@ -205,9 +199,8 @@ export async function providerOverheadScenario(
       const sequential = run.concurrency === 1;
       // Drop the spans of the warm-up and of earlier runs.
       if (sequential) for (const s of [email, helpdesk]) await readTimeline(s.process.pid);
-      const res: Partial<Record<SystemKey, Measured>> = {};
-      // The frameworks alone share the load generator's event loop: sequential runs only.
-      for (const key of sequential ? SYSTEMS : SERVED) {
+      const res = {} as Record<SystemKey, Measured>;
+      for (const key of SYSTEMS) {
         const ramp =
           run.concurrency > 1 && run.arrivals === 'spread' ? (sequentialMs[key] ?? 0) : 0;
         const prefix = `${tag}-r${r}-${key}`;
@@ -216,16 +209,16 @@ export async function providerOverheadScenario(
           : await measureChat(ctx, chatDriver(key), prefix, run, geminiMs, ramp);
       }
       if (sequential) {
-        for (const key of SYSTEMS) sequentialMs[key] = res[key]?.iterationMs;
+        for (const key of SYSTEMS) sequentialMs[key] = res[key].iterationMs;
         split = {
           email: addedTimeParts(
             requestParts(await readTimeline(email.process.pid)),
-            res.email?.withCallsMs ?? [],
+            res.email.withCallsMs,
             openAiMs,
           ),
           helpdesk: addedTimeParts(
             requestParts(await readTimeline(helpdesk.process.pid)),
-            res.helpdesk?.withCallsMs ?? [],
+            res.helpdesk.withCallsMs,
             geminiMs,
           ),
         };
@@ -236,19 +229,15 @@ export async function providerOverheadScenario(
         lifecycles: run.lifecycles,
         chats: run.chats,
         systems: {
-          email: overheadsOf(res.email),
-          langgraph: overheadsOf(res.langgraph),
-          helpdesk: overheadsOf(res.helpdesk),
-          adk: overheadsOf(res.adk),
+          email: res.email.overheads,
+          langgraph: res.langgraph.overheads,
+          helpdesk: res.helpdesk.overheads,
+          adk: res.adk.overheads,
         },
-        ...(res.emailAlone && res.helpdeskAlone
-          ? {
-              frameworksAlone: {
-                email: res.emailAlone.overheads,
-                helpdesk: res.helpdeskAlone.overheads,
-              },
-            }
-          : {}),
+        frameworksAlone: {
+          email: res.emailAlone.overheads,
+          helpdesk: res.helpdeskAlone.overheads,
+        },
       });
     }
   } finally {

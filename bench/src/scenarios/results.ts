@@ -32,6 +32,11 @@ export type EmailSystem = 'memory' | 'postgres' | 'peer';
 export interface EmailLifecycleResult {
   scenario: 1;
   runs: Record<LoadModeKey, Record<EmailSystem, SystemRun>>;
+  /**
+   * Lifecycles/s of memory and PostgreSQL mode at concurrency 8 in paired runs: the first pair is
+   * the one in `runs`, the others repeat it, so the ratio target is judged on their median.
+   */
+  pairedAt8: Array<{ memory: number; postgres: number }>;
   /** pg_stat_user_tables of PostgreSQL mode over `lifecycles` (warm-up included). */
   database: { writes: number; scans: number; lifecycles: number };
   warmup: number;
@@ -70,8 +75,8 @@ export interface OverheadRun {
   lifecycles: number;
   chats: number;
   systems: Record<OverheadSystem, Overheads>;
-  /** The frameworks alone in the bench's process (email-review's graph, the helpdesk's agent tree), sequential run only. */
-  frameworksAlone?: Record<'email' | 'helpdesk', Overheads>;
+  /** The frameworks alone in the bench's process (email-review's graph, the helpdesk's agent tree). */
+  frameworksAlone: Record<'email' | 'helpdesk', Overheads>;
 }
 
 /** Scenario 3: added time over the model calls with a provider of realistic latency. */
