@@ -5,7 +5,7 @@ import {
   type EmailSystem,
   type LoadModeKey,
 } from '../scenarios/results.js';
-import { ratio } from '../stats/percentiles.js';
+import { ratio, summarize } from '../stats/percentiles.js';
 import type { ProfileRequest, Section, TargetCheck } from './report-model.js';
 import { medianShareAtLeast, ratioAtLeast } from './targets.js';
 
@@ -109,16 +109,16 @@ export function emailLifecycleSection(result: EmailLifecycleResult): Section {
         ],
         rows: LOAD_MODES.flatMap((m) =>
           EMAIL_STEPS.map((step) => {
-            const s = (key: EmailSystem) => run(m.key, key).latency[step];
+            const s = (key: EmailSystem) => run(m.key, key).latency[step] ?? summarize([]);
             return [
               `${m.label} · ${step}`,
-              s('memory')?.p50 ?? Number.NaN,
-              s('memory')?.p99 ?? Number.NaN,
-              s('postgres')?.p50 ?? Number.NaN,
-              s('postgres')?.p99 ?? Number.NaN,
-              s('peer')?.p50 ?? Number.NaN,
-              s('peer')?.p99 ?? Number.NaN,
-              ratio(s('peer')?.p50 ?? Number.NaN, s('memory')?.p50 ?? Number.NaN),
+              s('memory').p50,
+              s('memory').p99,
+              s('postgres').p50,
+              s('postgres').p99,
+              s('peer').p50,
+              s('peer').p99,
+              ratio(s('peer').p50, s('memory').p50),
             ];
           }),
         ),

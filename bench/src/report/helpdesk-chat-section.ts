@@ -4,7 +4,7 @@ import {
   type HelpdeskChatResult,
   type LoadModeKey,
 } from '../scenarios/results.js';
-import { ratio } from '../stats/percentiles.js';
+import { ratio, summarize } from '../stats/percentiles.js';
 import type { Section, TargetCheck } from './report-model.js';
 import { ratioAtLeast } from './targets.js';
 
@@ -34,10 +34,8 @@ export function helpdeskChatSection(result: HelpdeskChatResult): Section {
   const run = (mode: LoadModeKey, key: ChatSystem) => result.runs[mode][key];
   const cpu = (mode: LoadModeKey, key: ChatSystem) => run(mode, key).cpuMsPerIteration;
   const rate = (mode: LoadModeKey, key: ChatSystem) => run(mode, key).perSecond;
-  const latency = (mode: LoadModeKey, key: ChatSystem, step: string) => ({
-    p50: run(mode, key).latency[step]?.p50 ?? Number.NaN,
-    p99: run(mode, key).latency[step]?.p99 ?? Number.NaN,
-  });
+  const latency = (mode: LoadModeKey, key: ChatSystem, step: string) =>
+    run(mode, key).latency[step] ?? summarize([]);
   const sessionCreate = LOAD_MODES.map(
     (m) => `${m.label} ${latency(m.key, 'peer', 'session').p50.toFixed(1)} ms`,
   ).join(', ');

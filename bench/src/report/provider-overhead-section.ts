@@ -1,22 +1,14 @@
 import { EMAIL_STEPS } from '../drivers/email-driver.js';
 import type { AddedTimeParts } from '../profile/request-timeline.js';
 import type { OverheadRun, Overheads, ProviderOverheadResult } from '../scenarios/results.js';
-import { ratio, type Summary } from '../stats/percentiles.js';
+import { ratio, summarize, type Summary } from '../stats/percentiles.js';
 import type { Section, Table, TargetCheck } from './report-model.js';
 
 /** The services' own part of the added time: p50 over the frameworks alone, at most this (ms). */
 export const OWN_PART_P50_MS = 1.5;
 
-const NO_SAMPLES: Summary = {
-  count: 0,
-  p50: Number.NaN,
-  p99: Number.NaN,
-  mean: Number.NaN,
-  max: Number.NaN,
-};
-
 function added(o: Overheads, kind: string): Summary {
-  return o.added[kind] ?? NO_SAMPLES;
+  return o.added[kind] ?? summarize([]);
 }
 
 export function runLabel(run: Pick<OverheadRun, 'concurrency' | 'arrivals'>): string {

@@ -1,4 +1,9 @@
-import { LOAD_MODES, type ScenarioResult } from '../scenarios/results.js';
+import {
+  LOAD_MODES,
+  type LoadModeKey,
+  type ScenarioResult,
+  type SystemRun,
+} from '../scenarios/results.js';
 
 /** One system's throughput at each concurrency measured. */
 export interface ChartSeries {
@@ -15,45 +20,47 @@ export interface ChartPanel {
   series: ChartSeries[];
 }
 
-const points = (rate: (mode: (typeof LOAD_MODES)[number]['key']) => number) =>
-  LOAD_MODES.map((m) => ({ concurrency: m.concurrency, perSecond: rate(m.key) }));
+function series<K extends string>(
+  runs: Record<LoadModeKey, Record<K, SystemRun>>,
+  key: K,
+  system: string,
+  role: ChartSeries['role'],
+): ChartSeries {
+  const points = LOAD_MODES.map((m) => ({
+    concurrency: m.concurrency,
+    perSecond: runs[m.key][key].perSecond,
+  }));
+  return { system, role, points };
+}
 
 /** The panels scenarios 1 and 2 give (none when neither ran). */
 export function throughputPanels(results: ScenarioResult[]): ChartPanel[] {
-  const panels: ChartPanel[] = [];
-  for (const result of results) {
-    if (result.scenario === 1) {
-      const rate =
-        (key: 'memory' | 'postgres' | 'peer') => (mode: (typeof LOAD_MODES)[number]['key']) =>
-          result.runs[mode][key].perSecond;
-      panels.push({
-        title: 'email-review vs the LangGraph dev server',
-        unit: 'lifecycles/s',
-        series: [
-          { system: 'email-review (memory)', role: 'project', points: points(rate('memory')) },
-          {
-            system: 'email-review (PostgreSQL)',
-            role: 'project',
-            points: points(rate('postgres')),
-          },
-          { system: 'LangGraph dev server', role: 'peer', points: points(rate('peer')) },
-        ],
-      });
-    }
-    if (result.scenario === 2) {
-      const rate = (key: 'project' | 'peer') => (mode: (typeof LOAD_MODES)[number]['key']) =>
-        result.runs[mode][key].perSecond;
-      panels.push({
-        title: 'helpdesk vs adk api_server',
-        unit: 'chats/s',
-        series: [
-          { system: 'helpdesk', role: 'project', points: points(rate('project')) },
-          { system: 'adk api_server', role: 'peer', points: points(rate('peer')) },
-        ],
-      });
-    }
-  }
-  return panels;
+  return results.flatMap((result): ChartPanel[] => {
+    if (result.scenario === 1)
+      return [
+        {
+          title: 'email-review vs the LangGraph dev server',
+          unit: 'lifecycles/s',
+          series: [
+            series(result.runs, 'memory', 'email-review (memory)', 'project'),
+            series(result.runs, 'postgres', 'email-review (PostgreSQL)', 'project'),
+            series(result.runs, 'peer', 'LangGraph dev server', 'peer'),
+          ],
+        },
+      ];
+    if (result.scenario === 2)
+      return [
+        {
+          title: 'helpdesk vs adk api_server',
+          unit: 'chats/s',
+          series: [
+            series(result.runs, 'project', 'helpdesk', 'project'),
+            series(result.runs, 'peer', 'adk api_server', 'peer'),
+          ],
+        },
+      ];
+    return [];
+  });
 }
 
 const PANEL_W = 420;
