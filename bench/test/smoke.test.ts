@@ -68,6 +68,14 @@ describe('bench smoke run', () => {
     }
   });
 
+  it('when scenarios 1 and 2 ran, then the chart is written beside the report and linked at its top', async () => {
+    if (!outcome) return;
+    expect(outcome.chartFile).toBe(join(dir, 'latest-throughput.svg'));
+    const svg = await readFile(outcome.chartFile ?? '', 'utf8');
+    expect(svg.match(/class="series"/g)).toHaveLength(5);
+    expect(markdown.split('\n## ')[0]).toContain('](latest-throughput.svg)');
+  });
+
   it('when a target is missed, then the report says by how much', () => {
     if (!outcome) return;
     for (const target of outcome.sections.flatMap((s) => s.targets)) {
