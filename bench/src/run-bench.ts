@@ -1,21 +1,23 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import type { BenchConfig } from './config.js';
 import { BenchDatabase } from './db/bench-database.js';
 import { EmulatorProcess } from './emulator/emulator-process.js';
 import { machineFacts } from './machine-facts.js';
-import { reportMarkdown } from './report/markdown.js';
-import type { Report, Section } from './report/report-model.js';
+import { judgeTargets, renderReport } from './report/render-report.js';
+import type { BenchReport, ScenarioOutcome, Section } from './report/report-model.js';
 import { emailLifecycleScenario } from './scenarios/email-lifecycle.js';
 import { growthScenario } from './scenarios/growth.js';
 import { helpdeskChatScenario } from './scenarios/helpdesk-chat.js';
+import { profileMisses } from './scenarios/profile-service.js';
 import { providerOverheadScenario } from './scenarios/provider-overhead.js';
+import type { ScenarioResult } from './scenarios/results.js';
 import { ScenarioContext } from './scenarios/scenario-context.js';
 import { SystemPool } from './scenarios/system-pool.js';
 
 const SCENARIOS: Record<
   number,
-  { title: string; run: (ctx: ScenarioContext) => Promise<Section> }
+  { title: string; run: (ctx: ScenarioContext) => Promise<ScenarioResult> }
 > = {
   1: { title: 'Email lifecycle', run: emailLifecycleScenario },
   2: { title: 'Helpdesk chat', run: helpdeskChatScenario },
@@ -24,13 +26,26 @@ const SCENARIOS: Record<
 };
 
 export interface BenchOutcome {
-  report: Report;
+  /** What was measured. */
+  report: BenchReport;
+  /** How the report lays it out. */
+  sections: Section[];
   markdown: string;
+  /** The throughput chart written beside the markdown, when scenario 1 or 2 ran. */
+  chartFile?: string;
   /** Scenarios that threw (their section says why). */
   failed: number[];
 }
 
-/** Runs the selected scenarios one after another and writes the markdown report to `config.outFile`. */
+/** The chart's file beside the report: `latest.md` → `latest-throughput.svg`. */
+export function chartFileFor(outFile: string): string {
+  return join(dirname(outFile), `${basename(outFile, extname(outFile))}-throughput.svg`);
+}
+
+/**
+ * Runs the selected scenarios one after another, profiles the project's service for missed targets,
+ * and writes the markdown report to `config.outFile` and its chart beside it.
+ */
 export async function runBench(config: BenchConfig, command: string): Promise<BenchOutcome> {
   const startedAt = new Date();
   const machine = machineFacts();
@@ -42,7 +57,7 @@ export async function runBench(config: BenchConfig, command: string): Promise<Be
   const runTag = `r${Date.now().toString(36)}`;
   const emulator = await EmulatorProcess.start(0);
   const run = { pool: new SystemPool(config.reuseSystems), profilesLeft: config.maxProfiles };
-  const sections: Section[] = [];
+  const scenarios: ScenarioOutcome[] = [];
   const failed: number[] = [];
   try {
     for (const id of config.only) {
@@ -51,18 +66,13 @@ export async function runBench(config: BenchConfig, command: string): Promise<Be
       const ctx = new ScenarioContext(config, emulator, runTag, run);
       ctx.log(`scenario ${id}: ${scenario.title}`);
       try {
-        sections.push(await scenario.run(ctx));
+        const result = await scenario.run(ctx);
+        const profiles = await profileMisses(ctx, judgeTargets(result));
+        scenarios.push({ id, result, profiles });
       } catch (err) {
         failed.push(id);
         ctx.log(`scenario ${id} failed: ${(err as Error).stack ?? String(err)}`);
-        sections.push({
-          id,
-          title: `${scenario.title} — FAILED`,
-          tables: [],
-          targets: [],
-          commands: [],
-          notes: [`The scenario failed: ${(err as Error).message}`],
-        });
+        scenarios.push({ id, title: scenario.title, error: (err as Error).message });
       } finally {
         await ctx.cleanup();
       }
@@ -71,16 +81,24 @@ export async function runBench(config: BenchConfig, command: string): Promise<Be
     await run.pool.closeAll();
     await emulator.stop();
   }
-  const report: Report = {
+  const report: BenchReport = {
     startedAt: startedAt.toISOString(),
     durationMs: Date.now() - startedAt.getTime(),
     command,
     scale: config.scale,
     machine,
-    sections,
+    scenarios,
   };
-  const markdown = reportMarkdown(report);
+  const chartFile = chartFileFor(config.outFile);
+  const rendered = renderReport(report, basename(chartFile));
   await mkdir(dirname(config.outFile), { recursive: true });
-  await writeFile(config.outFile, markdown);
-  return { report, markdown, failed };
+  await writeFile(config.outFile, rendered.markdown);
+  if (rendered.chartSvg) await writeFile(chartFile, rendered.chartSvg);
+  return {
+    report,
+    sections: rendered.sections,
+    markdown: rendered.markdown,
+    ...(rendered.chartSvg ? { chartFile } : {}),
+    failed,
+  };
 }

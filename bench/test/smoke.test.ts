@@ -46,12 +46,12 @@ describe('bench smoke run', () => {
     expect(markdown).toMatch(/\| node \| v\d+/);
     expect(markdown).toMatch(/\| cores \| \d+ ×/);
     for (const id of [1, 2, 3, 4]) expect(markdown).toContain(`\n## ${id}. `);
-    expect(outcome.report.sections.map((s) => s.id)).toEqual([1, 2, 3, 4]);
+    expect(outcome.sections.map((s) => s.id)).toEqual([1, 2, 3, 4]);
   });
 
   it('when a scenario reports, then each of its tables is in the file with numeric cells (n/a only for a peer)', () => {
     if (!outcome) return;
-    for (const section of outcome.report.sections) {
+    for (const section of outcome.sections) {
       expect(section.tables.length).toBeGreaterThan(0);
       expect(section.targets.length).toBeGreaterThan(0);
       for (const table of section.tables) {
@@ -68,9 +68,17 @@ describe('bench smoke run', () => {
     }
   });
 
+  it('when scenarios 1 and 2 ran, then the chart is written beside the report and linked at its top', async () => {
+    if (!outcome) return;
+    expect(outcome.chartFile).toBe(join(dir, 'latest-throughput.svg'));
+    const svg = await readFile(outcome.chartFile ?? '', 'utf8');
+    expect(svg.match(/class="series"/g)).toHaveLength(5);
+    expect(markdown.split('\n## ')[0]).toContain('](latest-throughput.svg)');
+  });
+
   it('when a target is missed, then the report says by how much', () => {
     if (!outcome) return;
-    for (const target of outcome.report.sections.flatMap((s) => s.targets)) {
+    for (const target of outcome.sections.flatMap((s) => s.targets)) {
       if (!target.met) expect(target.shortfall).toBeTruthy();
     }
   });

@@ -6,7 +6,7 @@ import {
   setLogLevel,
   stringifyContent,
 } from '@google/adk';
-import { createRootAgent } from 'helpdesk/dist/agents/agent-tree.js';
+import { createRootAgent } from 'helpdesk';
 import type { StepTimer } from '../load/step-timer.js';
 import type { ChatDriver } from './chat-driver.js';
 
@@ -17,8 +17,8 @@ const USER = 'bench';
  * The framework alone: the helpdesk's agent tree on ADK's own Runner and InMemorySessionService
  * in the bench's own process, with no HTTP server and none of the service around it (per-session
  * queue, history condensing, registry). What it adds over its model calls is the floor that ADK
- * and @google/genai set for the service. Sequential runs only: it shares the load generator's
- * event loop.
+ * and @google/genai set for the service. Concurrently it shares the bench's
+ * event loop with the load generator, whose own part is a counter and a timer per iteration.
  */
 export class InProcessAdkDriver implements ChatDriver {
   private readonly sessions = new InMemorySessionService();

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MemorySaver } from '@langchain/langgraph';
-import { createOpenAiClient } from 'email-review/dist/llm/openai-client.js';
-import { createEmailGraph, type EmailGraph } from 'email-review/dist/workflow/graph.js';
+import { createEmailGraph, createOpenAiClient, type EmailGraph } from 'email-review';
 import type { StepTimer } from '../load/step-timer.js';
 import type { EmailDriver } from './email-driver.js';
 
@@ -9,8 +8,8 @@ import type { EmailDriver } from './email-driver.js';
  * The framework alone: email-review's compiled graph invoked in the bench's own process on
  * LangGraph's MemorySaver, with no HTTP server and none of the service around it (thread index,
  * locks, outbox; `send` delivers nowhere). What it adds over its model calls is the floor that
- * LangGraph and the openai SDK set for the service. Sequential runs only: it shares the load
- * generator's event loop.
+ * LangGraph and the openai SDK set for the service. Concurrently it shares the bench's
+ * event loop with the load generator, whose own part is a counter and a timer per iteration.
  */
 export class InProcessEmailDriver implements EmailDriver {
   private readonly graph: EmailGraph;

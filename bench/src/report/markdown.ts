@@ -1,4 +1,4 @@
-import type { Cell, Report, Section, Table, TargetCheck } from './report-model.js';
+import type { BenchReport, Cell, Section, Table, TargetCheck } from './report-model.js';
 
 function formatCell(cell: Cell, decimals: number): string {
   if (typeof cell === 'string') return cell;
@@ -35,7 +35,7 @@ function targetLines(target: TargetCheck): string[] {
       .map((e) => `${e.name} ${e.percent.toFixed(0)} %`)
       .join(', ');
     lines.push(
-      `  - Profile (\`node --cpu-prof\` on the project's service after a warm-up, ${target.profileWorkload ?? ''}; ${target.profile.busyMs.toFixed(0)} ms busy CPU). Self time by place: ${places}.`,
+      `  - Profile (\`node --cpu-prof\` on the project's service after a warm-up, ${target.profileRequest?.workload ?? ''}; ${target.profile.busyMs.toFixed(0)} ms busy CPU). Self time by place: ${places}.`,
     );
     lines.push(`  - Time with the place anywhere on the stack (callees included): ${inclusive}.`);
     lines.push(`  - Hottest functions (self time): ${fns}.`);
@@ -62,9 +62,14 @@ function sectionMarkdown(section: Section): string {
   return parts.join('\n');
 }
 
-export function reportMarkdown(report: Report): string {
+/** The report's markdown; `chartFile` is the throughput chart's path relative to it. */
+export function reportMarkdown(
+  report: BenchReport,
+  sections: Section[],
+  chartFile: string | undefined,
+): string {
   const facts = Object.entries(report.machine).map(([k, v]) => `| ${k} | ${v} |`);
-  const summary = report.sections.flatMap((s) =>
+  const summary = sections.flatMap((s) =>
     s.targets.map(
       (t) =>
         `| ${s.id} | ${t.target} | ${t.measured} | ${t.met ? 'met' : `missed${t.shortfall ? ` (short by ${t.shortfall})` : ''}`} |`,
@@ -73,6 +78,14 @@ export function reportMarkdown(report: Report): string {
   return [
     "# Benchmarks: the project vs the frameworks' own API servers",
     '',
+    ...(chartFile
+      ? [
+          `![Throughput against concurrency, each service beside its peer](${chartFile})`,
+          '',
+          `Throughput against concurrency, from scenarios 1 and 2 below (log scales; the frameworks' own servers dashed): [${chartFile}](${chartFile}).`,
+          '',
+        ]
+      : []),
     `Produced by \`${report.command}\` (scale \`${report.scale}\`), started ${report.startedAt}, took ${(report.durationMs / 60_000).toFixed(1)} min.`,
     'Quote the ratios, not the absolute times: the machine is shared and noisy. Every system gets the same provider emulator',
     '(one child process, latency 0 unless stated) and the same graph or agent tree, and is driven by the same keep-alive HTTP client.',
@@ -87,6 +100,6 @@ export function reportMarkdown(report: Report): string {
     '| --- | --- | --- | --- |',
     ...summary,
     '',
-    ...report.sections.map(sectionMarkdown),
+    ...sections.map(sectionMarkdown),
   ].join('\n');
 }

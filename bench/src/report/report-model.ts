@@ -1,4 +1,5 @@
 import type { ProfileSummary } from '../profile/cpu-profile.js';
+import type { ScenarioResult } from '../scenarios/results.js';
 
 /** A cell: a number (formatted by the writer) or a short text such as "n/a". */
 export type Cell = number | string;
@@ -11,6 +12,25 @@ export interface Table {
   decimals?: number;
 }
 
+/** A workload to profile the project's service under when a target is missed. */
+export interface ProfileRequest {
+  service: 'email' | 'helpdesk';
+  /** email-review's checkpointer; PostgreSQL gets a fresh schema. */
+  mode?: 'memory' | 'postgres';
+  iterations: number;
+  concurrency: number;
+  /** The emulator's latency per model call while profiling. */
+  latencyMs: number;
+  /** What was driven, as the report says it. */
+  workload: string;
+}
+
+/** Profiles are run once per distinct workload and found again by this key. */
+export function profileKey(request: ProfileRequest): string {
+  const { service, mode, iterations, concurrency, latencyMs } = request;
+  return [service, mode ?? '', iterations, concurrency, latencyMs].join('/');
+}
+
 export interface TargetCheck {
   target: string;
   measured: string;
@@ -19,11 +39,13 @@ export interface TargetCheck {
   shortfall?: string;
   /** What the other measurements say about the miss (e.g. CPU vs waiting). */
   explanation?: string;
+  /** For a missed target: the workload to profile the project's service under. */
+  profileRequest?: ProfileRequest;
   /** For a missed target: where the project's service spends its time under that workload. */
   profile?: ProfileSummary;
-  profileWorkload?: string;
 }
 
+/** One scenario laid out: what the markdown shows of it. */
 export interface Section {
   id: number;
   title: string;
@@ -34,11 +56,17 @@ export interface Section {
   commands: string[];
 }
 
-export interface Report {
+/** A scenario's result and the profiles taken for its missed targets (by `profileKey`), or why it failed. */
+export type ScenarioOutcome =
+  | { id: number; result: ScenarioResult; profiles: Record<string, ProfileSummary> }
+  | { id: number; title: string; error: string };
+
+/** Everything a bench run measured: the report module lays it out. */
+export interface BenchReport {
   startedAt: string;
   durationMs: number;
   command: string;
   scale: string;
   machine: Record<string, string>;
-  sections: Section[];
+  scenarios: ScenarioOutcome[];
 }

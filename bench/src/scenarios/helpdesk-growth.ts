@@ -4,13 +4,12 @@ import { chatMessages, MESSAGES_PER_CHAT, type ChatDriver } from '../drivers/cha
 import { HelpdeskDriver } from '../drivers/helpdesk-driver.js';
 import { runLoad } from '../load/run-load.js';
 import { StepTimer } from '../load/step-timer.js';
-import type { TargetCheck } from '../report/report-model.js';
 import { startAdkApiServer } from '../systems/adk-api-server.js';
 import { startHelpdesk } from '../systems/helpdesk-service.js';
 import type { RunningSystem } from '../systems/system.js';
-import type { GrowthPart } from './email-growth.js';
+import type { HelpdeskGrowthResult } from './results.js';
 import type { ScenarioContext } from './scenario-context.js';
-import { assertMostlySucceeded, chatIteration, ratio, warmUp } from './workloads.js';
+import { assertMostlySucceeded, chatIteration, warmUp } from './workloads.js';
 
 const MB = 1024 * 1024;
 /** Sessions the peer is driven through for its memory slope: it cannot keep up with thousands in the time budget. */
@@ -57,7 +56,7 @@ async function promptTokensPerTurn(
  * Helpdesk: resident memory as sessions pile up past MAX_SESSIONS, and prompt size as one session
  * grows long; the peer gets the same long session and a shorter memory run for its slope.
  */
-export async function helpdeskGrowth(ctx: ScenarioContext): Promise<GrowthPart> {
+export async function helpdeskGrowth(ctx: ScenarioContext): Promise<HelpdeskGrowthResult> {
   const { config, emulator } = ctx;
   const [small, large] = config.growth.helpdeskSessions;
   const { maxSessions, longSessionTurns } = config.growth;
@@ -110,72 +109,16 @@ export async function helpdeskGrowth(ctx: ScenarioContext): Promise<GrowthPart> 
   const peerCommand = peer.process.commandLine;
   await ctx.cleanup();
 
-  const first = rss[0]?.[1] ?? Number.NaN;
-  const last = rss.at(-1)?.[1] ?? Number.NaN;
-  const projectSlope = (last - first) / MB / ((large - small) / 1000);
-  const memRatio = ratio(last, first);
-  const t1 = (tokens: number[]) => tokens[0] ?? Number.NaN;
-  const tN = (tokens: number[]) => tokens.at(-1) ?? Number.NaN;
-  const tokenRatio = ratio(tN(projectTokens), t1(projectTokens));
-
-  const targets: TargetCheck[] = [
-    {
-      target: `helpdesk resident memory flat past MAX_SESSIONS=${maxSessions} (RSS after ${large} sessions within 10 % of after ${small})`,
-      measured: `${(last / MB).toFixed(0)} MB vs ${(first / MB).toFixed(0)} MB (${(100 * memRatio).toFixed(1)} %)`,
-      met: memRatio <= 1.1,
-      ...(memRatio <= 1.1
-        ? {}
-        : { shortfall: `${(100 * memRatio - 110).toFixed(2)} percentage points` }),
-    },
-    {
-      target: `prompt tokens at turn ${longSessionTurns} ≤ 2× turn 1 of one session`,
-      measured: `${tokenRatio.toFixed(2)}× (${tN(projectTokens)} vs ${t1(projectTokens)})`,
-      met: tokenRatio <= 2,
-      ...(tokenRatio <= 2 ? {} : { shortfall: `${(tokenRatio - 2).toFixed(2)}×` }),
-    },
-  ];
   return {
+    sessions: [small, large],
+    maxSessions,
+    messagesPerChat: MESSAGES_PER_CHAT,
+    rss,
+    projectMinutes,
+    peerSessions,
+    peerMbPer1kSessions: peerSlope,
+    projectTokens,
+    peerTokens,
     commands: [projectCommand, peerCommand],
-    targets,
-    notes: [
-      `RSS of the helpdesk process after each batch of ${MESSAGES_PER_CHAT}-message sessions (concurrency 32): ${rss.map(([n, b]) => `${n} → ${(b / MB).toFixed(0)} MB`).join(', ')}. The project's memory run took ${projectMinutes.toFixed(1)} min.`,
-      `MAX_SESSIONS=${maxSessions} is below the first measuring point (${small} sessions), so both points are past the cap, as the target is worded: with the cap equal to the first point, that point caught the heap still growing into its steady size.`,
-      `adk api_server never evicts sessions (and keeps every trace span): its slope comes from ${peerSessions} sessions of ${MESSAGES_PER_CHAT} messages after a warm-up; it is not driven through ${large} sessions, which would take far longer than the benchmark.`,
-      `Prompt tokens per turn are the sum over the turn's model calls of the request body's characters ÷ 4 (the emulator's own usage count). Project, turn by turn: ${projectTokens.join(', ')}. Peer: ${peerTokens.join(', ')}.`,
-    ],
-    tables: [
-      {
-        title: 'helpdesk: memory as sessions pile up, and prompt size in a long session',
-        columns: ['', 'project', 'adk api_server', 'peer ÷ project (×)'],
-        rows: [
-          [`RSS after ${small} sessions (MB)`, first / MB, 'n/a', 'n/a'],
-          [`RSS after ${large} sessions (MB)`, last / MB, 'n/a', 'n/a'],
-          [
-            'RSS growth per 1k more sessions (MB)',
-            projectSlope,
-            peerSlope,
-            ratio(peerSlope, projectSlope),
-          ],
-          [
-            'prompt tokens at turn 1',
-            t1(projectTokens),
-            t1(peerTokens),
-            ratio(t1(peerTokens), t1(projectTokens)),
-          ],
-          [
-            `prompt tokens at turn ${longSessionTurns}`,
-            tN(projectTokens),
-            tN(peerTokens),
-            ratio(tN(peerTokens), tN(projectTokens)),
-          ],
-          [
-            `turn ${longSessionTurns} ÷ turn 1 (×)`,
-            tokenRatio,
-            ratio(tN(peerTokens), t1(peerTokens)),
-            'n/a',
-          ],
-        ],
-      },
-    ],
   };
 }

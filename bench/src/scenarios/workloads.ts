@@ -1,15 +1,9 @@
 import { chatMessages, type ChatDriver } from '../drivers/chat-driver.js';
 import { inboundEmail, type EmailDriver } from '../drivers/email-driver.js';
 import { runLoad, type Iteration, type LoadOptions, type LoadResult } from '../load/run-load.js';
+import { summarize } from '../stats/percentiles.js';
 import type { RunningSystem } from '../systems/system.js';
-
-/** The concurrencies scenarios 1 and 2 measure every system at. */
-export const LOAD_MODES = [
-  { key: 'sequential', label: 'sequential', concurrency: 1 },
-  { key: 'concurrent8', label: 'concurrency 8', concurrency: 8 },
-  { key: 'concurrent32', label: 'concurrency 32', concurrency: 32 },
-] as const;
-export type LoadModeKey = (typeof LOAD_MODES)[number]['key'];
+import { LOAD_MODES, type LoadModeKey, type SystemRun } from './results.js';
 
 /** One lifecycle per iteration; `tag` makes every inbound text unique. */
 export function emailIteration(driver: EmailDriver, tag: string): Iteration {
@@ -36,13 +30,22 @@ export function assertMostlySucceeded(label: string, result: LoadResult): void {
   }
 }
 
-export function ratio(a: number, b: number): number {
-  return b > 0 ? a / b : Number.NaN;
-}
-
 export interface MeasuredRun extends LoadResult {
   /** CPU time the system's processes used per completed iteration (ms). */
   cpuMsPerIteration: number;
+}
+
+/** The figures of a measured run that the report reads. */
+export function systemRun(run: MeasuredRun): SystemRun {
+  const latency: SystemRun['latency'] = { iteration: summarize(run.iterations) };
+  for (const [step, samples] of run.steps.samples) latency[step] = summarize(samples);
+  return {
+    perSecond: run.perSecond,
+    cpuMsPerIteration: run.cpuMsPerIteration,
+    completed: run.completed,
+    failed: run.failed,
+    latency,
+  };
 }
 
 /** A load run that also reads how much CPU the system under test spent on it. */
@@ -77,16 +80,16 @@ export interface SideBySideOptions<K extends string> {
 /**
  * Warms every system up, then measures each at every concurrency of LOAD_MODES. Systems take turns at each
  * concurrency, so a burst of noise on the shared machine hits one row, not one column.
- * Results are keyed `${mode}/${system}`.
  */
 export async function measureSideBySide<K extends string>(
   options: SideBySideOptions<K>,
-): Promise<Map<string, MeasuredRun>> {
+): Promise<Record<LoadModeKey, Record<K, SystemRun>>> {
   for (const key of options.keys) {
     await warmUp(options.iteration(key, `${options.tag}-warm-${key}`), options.warmup);
   }
-  const results = new Map<string, MeasuredRun>();
+  const results = {} as Record<LoadModeKey, Record<K, SystemRun>>;
   for (const mode of LOAD_MODES) {
+    const runs = {} as Record<K, SystemRun>;
     for (const key of options.keys) {
       const counts = options.counts[mode.key];
       const total = key === 'peer' ? counts.peer : counts.project;
@@ -97,8 +100,9 @@ export async function measureSideBySide<K extends string>(
         options.iteration(key, `${options.tag}-${mode.key}-${key}`),
       );
       assertMostlySucceeded(`${options.label} ${key} ${mode.label}`, result);
-      results.set(`${mode.key}/${key}`, result);
+      runs[key] = systemRun(result);
     }
+    results[mode.key] = runs;
   }
   return results;
 }

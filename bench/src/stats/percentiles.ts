@@ -35,3 +35,8 @@ export function median(samples: readonly number[]): number {
     50,
   );
 }
+
+/** a ÷ b; NaN when b is not positive (a rate that was never measured). */
+export function ratio(a: number, b: number): number {
+  return b > 0 ? a / b : Number.NaN;
+}

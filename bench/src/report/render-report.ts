@@ -1,0 +1,82 @@
+import type { ScenarioResult } from '../scenarios/results.js';
+import { emailLifecycleSection, emailLifecycleTargets } from './email-lifecycle-section.js';
+import { growthSection, growthTargets } from './growth-section.js';
+import { helpdeskChatSection, helpdeskChatTargets } from './helpdesk-chat-section.js';
+import { reportMarkdown } from './markdown.js';
+import { providerOverheadSection, providerOverheadTargets } from './provider-overhead-section.js';
+import {
+  profileKey,
+  type BenchReport,
+  type ScenarioOutcome,
+  type Section,
+  type TargetCheck,
+} from './report-model.js';
+import { throughputChartSvg, throughputPanels } from './throughput-chart.js';
+
+/** Judges a scenario's targets (missed ones carry the workload to profile under). */
+export function judgeTargets(result: ScenarioResult): TargetCheck[] {
+  switch (result.scenario) {
+    case 1:
+      return emailLifecycleTargets(result);
+    case 2:
+      return helpdeskChatTargets(result);
+    case 3:
+      return providerOverheadTargets(result);
+    case 4:
+      return growthTargets(result);
+  }
+}
+
+function layOut(result: ScenarioResult): Section {
+  switch (result.scenario) {
+    case 1:
+      return emailLifecycleSection(result);
+    case 2:
+      return helpdeskChatSection(result);
+    case 3:
+      return providerOverheadSection(result);
+    case 4:
+      return growthSection(result);
+  }
+}
+
+/** A scenario's tables, notes and judged targets, with the profiles taken for its misses. */
+export function scenarioSection(outcome: ScenarioOutcome): Section {
+  if (!('result' in outcome)) {
+    return {
+      id: outcome.id,
+      title: `${outcome.title} — FAILED`,
+      tables: [],
+      targets: [],
+      commands: [],
+      notes: [`The scenario failed: ${outcome.error}`],
+    };
+  }
+  const section = layOut(outcome.result);
+  for (const target of section.targets) {
+    const profile = target.profileRequest && outcome.profiles[profileKey(target.profileRequest)];
+    if (profile) target.profile = profile;
+  }
+  return section;
+}
+
+export interface RenderedReport {
+  sections: Section[];
+  markdown: string;
+  /** Throughput against concurrency; absent when neither scenario 1 nor 2 ran. */
+  chartSvg?: string;
+}
+
+/** The whole report: the chart (linked as `chartFile`, relative to the markdown) and every section. */
+export function renderReport(report: BenchReport, chartFile: string): RenderedReport {
+  const sections = report.scenarios.map(scenarioSection);
+  const panels = throughputPanels(
+    report.scenarios.flatMap((s) => ('result' in s ? [s.result] : [])),
+  );
+  const chartSvg = panels.length ? throughputChartSvg(panels) : undefined;
+  return {
+    sections,
+    markdown: reportMarkdown(report, sections, chartSvg ? chartFile : undefined),
+    ...(chartSvg ? { chartSvg } : {}),
+  };
+}

@@ -1,0 +1,132 @@
+import type { AddedTimeParts } from '../profile/request-timeline.js';
+import type { Summary } from '../stats/percentiles.js';
+
+/**
+ * What each scenario returns: plain numbers and labels, no layout, no judgement. The report
+ * (src/report/) turns them into tables, judges the targets and writes the prose.
+ */
+
+/** The concurrencies scenarios 1 and 2 measure every system at. */
+export const LOAD_MODES = [
+  { key: 'sequential', label: 'sequential', concurrency: 1 },
+  { key: 'concurrent8', label: 'concurrency 8', concurrency: 8 },
+  { key: 'concurrent32', label: 'concurrency 32', concurrency: 32 },
+] as const;
+export type LoadModeKey = (typeof LOAD_MODES)[number]['key'];
+
+/** One system measured at one concurrency. */
+export interface SystemRun {
+  /** Completed iterations per second of wall time. */
+  perSecond: number;
+  /** CPU time the system's processes used per completed iteration, ms. */
+  cpuMsPerIteration: number;
+  completed: number;
+  failed: number;
+  /** Latency by timed step (e.g. `create`, `message`), and `iteration` for whole iterations, ms. */
+  latency: Record<string, Summary>;
+}
+
+export type EmailSystem = 'memory' | 'postgres' | 'peer';
+
+/** Scenario 1: create → get → approve on the service (memory, PostgreSQL) and the LangGraph dev server. */
+export interface EmailLifecycleResult {
+  scenario: 1;
+  runs: Record<LoadModeKey, Record<EmailSystem, SystemRun>>;
+  /**
+   * Lifecycles/s of memory and PostgreSQL mode at concurrency 8 in paired runs: the first pair is
+   * the one in `runs`, the others repeat it, so the ratio target is judged on their median.
+   */
+  pairedAt8: Array<{ memory: number; postgres: number }>;
+  /** pg_stat_user_tables of PostgreSQL mode over `lifecycles` (warm-up included). */
+  database: { writes: number; scans: number; lifecycles: number };
+  warmup: number;
+  maxRunMs: number;
+  profileIterations: number;
+  commands: string[];
+}
+
+export type ChatSystem = 'project' | 'peer';
+
+/** Scenario 2: chats on the helpdesk and on `adk api_server`. */
+export interface HelpdeskChatResult {
+  scenario: 2;
+  runs: Record<LoadModeKey, Record<ChatSystem, SystemRun>>;
+  messagesPerChat: number;
+  maxRunMs: number;
+  profileIterations: number;
+  commands: string[];
+}
+
+/** Added time over the model calls of the requests of one system in one run. */
+export interface Overheads {
+  /** By request kind (`create`, `get`, `approve`, `message`) and `all`, ms. */
+  added: Record<string, Summary>;
+  /** Mean model calls per request, by the same keys. */
+  calls: Record<string, number>;
+  completed: number;
+  failed: number;
+}
+
+export type OverheadSystem = 'email' | 'langgraph' | 'helpdesk' | 'adk';
+
+export interface OverheadRun {
+  concurrency: number;
+  arrivals: 'spread' | 'together';
+  lifecycles: number;
+  chats: number;
+  systems: Record<OverheadSystem, Overheads>;
+  /** The frameworks alone in the bench's process (email-review's graph, the helpdesk's agent tree). */
+  frameworksAlone: Record<'email' | 'helpdesk', Overheads>;
+}
+
+/** Scenario 3: added time over the model calls with a provider of realistic latency. */
+export interface ProviderOverheadResult {
+  scenario: 3;
+  latencyMs: number;
+  /** A direct call's round trip to the emulator, per provider, ms. */
+  directCallMs: { openai: number; gemini: number };
+  runs: OverheadRun[];
+  /** Where a sequential request's mean added time goes (the project's services). */
+  split?: { email: AddedTimeParts; helpdesk: AddedTimeParts };
+  commands: string[];
+}
+
+/** Scenario 4, email-review with PostgreSQL: storage per thread and throughput as threads pile up. */
+export interface EmailGrowthResult {
+  threads: [number, number];
+  seedConcurrency: number;
+  /** Threads seeded through the API first (they also give the storage per thread). */
+  seeded: { threads: number; perSecond: number; seconds: number };
+  /** How the rest up to the second point was seeded. */
+  rest?: { via: 'api' | 'sql'; threads: number; seconds: number; apiEstimateMinutes: number };
+  storage: { rows: number; bytes: number; threads: number; tables: Record<string, number> };
+  peerBytesPerThread: number;
+  /** Lifecycles/s at concurrency 8 at the two points. */
+  perSecond: [number, number];
+  commands: string[];
+}
+
+/** Scenario 4, helpdesk: resident memory as sessions pile up, and prompt size in one long session. */
+export interface HelpdeskGrowthResult {
+  sessions: [number, number];
+  maxSessions: number;
+  messagesPerChat: number;
+  /** [sessions so far, RSS bytes] after each batch. */
+  rss: Array<[number, number]>;
+  projectMinutes: number;
+  peerSessions: number;
+  peerMbPer1kSessions: number;
+  projectTokens: number[];
+  peerTokens: number[];
+  commands: string[];
+}
+
+export interface GrowthResult {
+  scenario: 4;
+  email: EmailGrowthResult;
+  helpdesk: HelpdeskGrowthResult;
+  profileIterations: number;
+}
+
+export type ScenarioResult =
+  EmailLifecycleResult | HelpdeskChatResult | ProviderOverheadResult | GrowthResult;

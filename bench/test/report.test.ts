@@ -1,0 +1,181 @@
+import type { ProfileSummary } from '../src/profile/cpu-profile.js';
+import { judgeTargets, renderReport } from '../src/report/render-report.js';
+import { profileKey, type BenchReport, type ScenarioOutcome } from '../src/report/report-model.js';
+import type { ScenarioResult } from '../src/scenarios/results.js';
+import {
+  emailLifecycleResult,
+  growthResult,
+  helpdeskChatResult,
+  providerOverheadResult,
+} from './support/results-fixture.js';
+
+function report(results: ScenarioResult[], extra: ScenarioOutcome[] = []): BenchReport {
+  return {
+    startedAt: '2026-11-23T01:08:40.173Z',
+    durationMs: 60_000,
+    command: 'jest',
+    scale: 'full',
+    machine: { cores: '2 × test', node: 'v20' },
+    scenarios: [
+      ...results.map((result) => ({ id: result.scenario, result, profiles: {} })),
+      ...extra,
+    ],
+  };
+}
+
+const ALL = () => [
+  emailLifecycleResult(),
+  helpdeskChatResult(),
+  providerOverheadResult(),
+  growthResult(),
+];
+
+describe('scenario 3 targets: the services’ own part over the frameworks alone', () => {
+  it('when the service adds at most 1.5 ms p50 over its framework alone, then the target is met and the total is shown beside it', () => {
+    const targets = judgeTargets(providerOverheadResult());
+    const email = targets.find((t) => t.target.startsWith('email-review, sequential'));
+    expect(email).toMatchObject({ met: true });
+    expect(email?.measured).toBe(
+      '1.0 ms over (added time p50 3.0 ms, p99 6.0 ms; frameworks alone p50 2.0 ms)',
+    );
+  });
+
+  it('when the service adds more than 1.5 ms p50 over its framework alone, then the target is missed by the excess, with a profile asked for', () => {
+    const targets = judgeTargets(providerOverheadResult());
+    const helpdesk = targets.find((t) =>
+      t.target.startsWith('helpdesk, concurrency 8, arrivals spread'),
+    );
+    expect(helpdesk).toMatchObject({ met: false, shortfall: '0.5 ms' });
+    expect(helpdesk?.profileRequest).toMatchObject({
+      service: 'helpdesk',
+      concurrency: 8,
+      latencyMs: 300,
+    });
+  });
+
+  it('when a sequential target is missed, then the explanation splits the added time and names the frameworks alone', () => {
+    const result = providerOverheadResult({
+      email: 5,
+      emailAlone: 2,
+      helpdesk: 9,
+      helpdeskAlone: 7.3,
+    });
+    const email = judgeTargets(result).find((t) => t.target.startsWith('email-review, sequential'));
+    expect(email).toMatchObject({ met: false, shortfall: '1.5 ms' });
+    expect(email?.explanation).toContain('LangGraph and the openai SDK alone');
+  });
+
+  it('when the runs are sequential, spread and a burst, then only sequential and spread are judged, for both services', () => {
+    const targets = judgeTargets(providerOverheadResult());
+    expect(targets.map((t) => t.target.split(':')[0])).toEqual([
+      'email-review, sequential',
+      'helpdesk, sequential',
+      'email-review, concurrency 8, arrivals spread',
+      'helpdesk, concurrency 8, arrivals spread',
+    ]);
+  });
+});
+
+describe('ratio targets judged on the median of three runs', () => {
+  const postgresTarget = (shares: number[]) =>
+    judgeTargets(emailLifecycleResult(shares)).find((t) => t.target.startsWith('PostgreSQL'));
+
+  it('when one of three runs falls short but the median reaches 75 %, then the target is met and all three values are shown', () => {
+    expect(postgresTarget([0.7, 0.78, 0.76])).toMatchObject({
+      met: true,
+      measured: 'median 76 % of 3 runs (70 %, 78 %, 76 %)',
+    });
+  });
+
+  it('when the median of three runs is below 75 %, then the target is missed by the median’s shortfall', () => {
+    expect(postgresTarget([0.7, 0.8, 0.72])).toMatchObject({
+      met: false,
+      shortfall: '3.0 percentage points',
+    });
+  });
+
+  it('when the report is rendered, then the three paired runs are in their own table', () => {
+    const { markdown } = renderReport(report([emailLifecycleResult([0.7, 0.78, 0.76])]), 'c.svg');
+    expect(markdown).toContain('| run 1 (the table above) | 100.0 | 70.0 | 70.0 |');
+    expect(markdown).toContain('| run 3 | 100.0 | 76.0 | 76.0 |');
+  });
+});
+
+describe('the throughput chart', () => {
+  it('when scenarios 1 and 2 ran, then the SVG has one series per system, each with a point per concurrency', () => {
+    const { chartSvg } = renderReport(report(ALL()), 'latest-throughput.svg');
+    const systems = [...(chartSvg ?? '').matchAll(/class="series" data-system="([^"]+)"/g)].map(
+      (m) => m[1],
+    );
+    expect(systems).toEqual([
+      'email-review (memory)',
+      'email-review (PostgreSQL)',
+      'LangGraph dev server',
+      'helpdesk',
+      'adk api_server',
+    ]);
+    expect(chartSvg?.match(/<circle /g)).toHaveLength(5 * 3);
+    expect(chartSvg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  });
+
+  it('when only scenario 2 ran, then the chart has the helpdesk and its peer only', () => {
+    const { chartSvg } = renderReport(report([helpdeskChatResult()]), 'c.svg');
+    expect(chartSvg?.match(/class="series"/g)).toHaveLength(2);
+  });
+
+  it('when neither scenario 1 nor 2 ran, then there is no chart and no link to one', () => {
+    const rendered = renderReport(report([growthResult()]), 'c.svg');
+    expect(rendered.chartSvg).toBeUndefined();
+    expect(rendered.markdown).not.toContain('c.svg');
+  });
+
+  it('when the report opens, then the chart is linked before anything else', () => {
+    const { markdown } = renderReport(report(ALL()), 'latest-throughput.svg');
+    const lines = markdown.split('\n');
+    expect(lines[0]).toMatch(/^# Benchmarks/);
+    expect(lines[2]).toMatch(/^!\[.*\]\(latest-throughput\.svg\)$/);
+  });
+});
+
+describe('the markdown report', () => {
+  it('when every scenario has a result, then every table and every target is in the markdown, and each target is in the summary', () => {
+    const rendered = renderReport(report(ALL()), 'c.svg');
+    expect(rendered.sections.map((s) => s.id)).toEqual([1, 2, 3, 4]);
+    for (const section of rendered.sections) {
+      for (const table of section.tables) expect(rendered.markdown).toContain(`**${table.title}**`);
+      for (const target of section.targets)
+        expect(rendered.markdown).toContain(
+          `| ${section.id} | ${target.target} | ${target.measured} |`,
+        );
+    }
+    expect(rendered.sections.flatMap((s) => s.targets)).toHaveLength(3 + 1 + 4 + 3);
+  });
+
+  it('when a missed target was profiled, then its profile is rendered under it', () => {
+    const result = emailLifecycleResult([0.6, 0.6, 0.6]);
+    const request = judgeTargets(result).find((t) => !t.met)?.profileRequest;
+    const profile: ProfileSummary = {
+      busyMs: 1234,
+      byPlace: [{ name: 'pg', percent: 12.5 }],
+      inclusiveByPlace: [{ name: 'pg', percent: 30 }],
+      topFunctions: [{ name: 'writev', percent: 9 }],
+    };
+    const rendered = renderReport(
+      report([], [{ id: 1, result, profiles: { [profileKey(request!)]: profile } }]),
+      'c.svg',
+    );
+    expect(rendered.markdown).toContain(
+      "Profile (`node --cpu-prof` on the project's service after a warm-up, 200 lifecycles at concurrency 8, postgres mode; 1234 ms busy CPU). Self time by place: pg 12.5 %.",
+    );
+  });
+
+  it('when a scenario failed, then its section says so and the others still render', () => {
+    const rendered = renderReport(
+      report([helpdeskChatResult()], [{ id: 3, title: 'Overhead', error: 'emulator down' }]),
+      'c.svg',
+    );
+    expect(rendered.markdown).toContain('## 3. Overhead — FAILED');
+    expect(rendered.markdown).toContain('- The scenario failed: emulator down');
+    expect(rendered.markdown).toContain('## 2. Helpdesk chat');
+  });
+});

@@ -1,0 +1,183 @@
+import type {
+  EmailLifecycleResult,
+  GrowthResult,
+  HelpdeskChatResult,
+  LoadModeKey,
+  Overheads,
+  OverheadRun,
+  ProviderOverheadResult,
+  SystemRun,
+} from '../../src/scenarios/results.js';
+import type { Summary } from '../../src/stats/percentiles.js';
+
+/** Fixed results of the four scenarios, shaped like a real run's, for the report's tests. */
+
+export function summary(p50: number, p99 = p50 * 2): Summary {
+  return { count: 10, p50, p99, mean: p50, max: p99 };
+}
+
+function systemRun(perSecond: number, steps: string[]): SystemRun {
+  return {
+    perSecond,
+    cpuMsPerIteration: 1000 / perSecond / 2,
+    completed: 100,
+    failed: 0,
+    latency: Object.fromEntries(
+      [...steps, 'iteration', 'session'].map((s) => [s, summary(1000 / perSecond)]),
+    ),
+  };
+}
+
+const MODES: LoadModeKey[] = ['sequential', 'concurrent8', 'concurrent32'];
+const EMAIL_STEPS = ['create', 'get', 'approve'];
+
+export function emailLifecycleResult(
+  postgresShares: number[] = [0.7, 0.78, 0.76],
+): EmailLifecycleResult {
+  const rates = {
+    sequential: [68, 44, 0.9],
+    concurrent8: [150, 105, 6.8],
+    concurrent32: [140, 126, 25],
+  };
+  const runs = Object.fromEntries(
+    MODES.map((m) => {
+      const [memory, postgres, peer] = rates[m];
+      return [
+        m,
+        {
+          memory: systemRun(memory ?? 1, EMAIL_STEPS),
+          postgres: systemRun(postgres ?? 1, EMAIL_STEPS),
+          peer: systemRun(peer ?? 1, EMAIL_STEPS),
+        },
+      ];
+    }),
+  ) as EmailLifecycleResult['runs'];
+  const pairedAt8 = postgresShares.map((share) => ({ memory: 100, postgres: 100 * share }));
+  // The first pair is the one in the main table.
+  runs.concurrent8.memory.perSecond = 100;
+  runs.concurrent8.postgres.perSecond = 100 * (postgresShares[0] ?? 1);
+  return {
+    scenario: 1,
+    runs,
+    pairedAt8,
+    database: { writes: 1700, scans: 2200, lifecycles: 100 },
+    warmup: 5,
+    maxRunMs: 20_000,
+    profileIterations: 200,
+    commands: ['node apps/email-review/dist/server.js'],
+  };
+}
+
+export function helpdeskChatResult(): HelpdeskChatResult {
+  const rates = { sequential: [30, 25], concurrent8: [59, 40], concurrent32: [66, 42] };
+  return {
+    scenario: 2,
+    runs: Object.fromEntries(
+      MODES.map((m) => [
+        m,
+        {
+          project: systemRun(rates[m][0] ?? 1, ['message']),
+          peer: systemRun(rates[m][1] ?? 1, ['message']),
+        },
+      ]),
+    ) as HelpdeskChatResult['runs'],
+    messagesPerChat: 5,
+    maxRunMs: 20_000,
+    profileIterations: 200,
+    commands: ['node apps/helpdesk/dist/server.js'],
+  };
+}
+
+function overheads(p50ByKind: Record<string, number>): Overheads {
+  return {
+    added: Object.fromEntries(Object.entries(p50ByKind).map(([k, v]) => [k, summary(v)])),
+    calls: Object.fromEntries(Object.keys(p50ByKind).map((k) => [k, k === 'get' ? 0 : 2])),
+    completed: 40,
+    failed: 0,
+  };
+}
+
+/** Added time p50 of the project's services and of the frameworks alone, per run. */
+export interface OverheadFigures {
+  email: number;
+  emailAlone: number;
+  helpdesk: number;
+  helpdeskAlone: number;
+}
+
+function overheadRun(
+  concurrency: number,
+  arrivals: OverheadRun['arrivals'],
+  f: OverheadFigures,
+): OverheadRun {
+  const email = (all: number) => overheads({ create: all * 3, get: all / 3, approve: all, all });
+  return {
+    concurrency,
+    arrivals,
+    lifecycles: 40,
+    chats: 10,
+    systems: {
+      email: email(f.email),
+      langgraph: email(500),
+      helpdesk: overheads({ message: f.helpdesk }),
+      adk: overheads({ message: 10 }),
+    },
+    frameworksAlone: {
+      email: email(f.emailAlone),
+      helpdesk: overheads({ message: f.helpdeskAlone }),
+    },
+  };
+}
+
+export function providerOverheadResult(
+  sequential: OverheadFigures = { email: 3, emailAlone: 2, helpdesk: 8.4, helpdeskAlone: 7.3 },
+  spread: OverheadFigures = { email: 2.6, emailAlone: 2.4, helpdesk: 7.5, helpdeskAlone: 5.5 },
+): ProviderOverheadResult {
+  const parts = { added: 9, outside: 0.5, before: 3, between: 3, after: 2, callsOverDirect: 0.5 };
+  return {
+    scenario: 3,
+    latencyMs: 300,
+    directCallMs: { openai: 301.6, gemini: 301.8 },
+    runs: [
+      overheadRun(1, 'together', sequential),
+      overheadRun(8, 'spread', spread),
+      // A burst: shown, never judged, however slow.
+      overheadRun(8, 'together', { email: 50, emailAlone: 1, helpdesk: 50, helpdeskAlone: 1 }),
+    ],
+    split: { email: parts, helpdesk: parts },
+    commands: ['node apps/email-review/dist/server.js'],
+  };
+}
+
+export function growthResult(): GrowthResult {
+  const MB = 1024 * 1024;
+  return {
+    scenario: 4,
+    email: {
+      threads: [1000, 20000],
+      seedConcurrency: 32,
+      seeded: { threads: 1005, perSecond: 98.5, seconds: 10.2 },
+      rest: { via: 'sql', threads: 18995, seconds: 1.6, apiEstimateMinutes: 3.1 },
+      storage: { rows: 15075, bytes: 7_700_000, threads: 1005, tables: { checkpoints: 2010 } },
+      peerBytesPerThread: 20_000,
+      perSecond: [130, 120],
+      commands: ['node apps/email-review/dist/server.js'],
+    },
+    helpdesk: {
+      sessions: [1000, 20000],
+      maxSessions: 500,
+      messagesPerChat: 5,
+      rss: [
+        [1000, 400 * MB],
+        [20000, 408 * MB],
+      ],
+      projectMinutes: 5,
+      peerSessions: 500,
+      peerMbPer1kSessions: 585,
+      projectTokens: [1251, 1559, 2264],
+      peerTokens: [1251, 2096, 27071],
+      commands: ['node apps/helpdesk/dist/server.js'],
+    },
+    profileIterations: 200,
+  };
+}
