@@ -7,6 +7,7 @@ import { machineFacts } from './machine-facts.js';
 import { judgeTargets, renderReport } from './report/render-report.js';
 import type { BenchReport, ScenarioOutcome, Section } from './report/report-model.js';
 import { emailLifecycleScenario } from './scenarios/email-lifecycle.js';
+import { frameworkPatchesScenario } from './scenarios/framework-patches.js';
 import { growthScenario } from './scenarios/growth.js';
 import { helpdeskChatScenario } from './scenarios/helpdesk-chat.js';
 import { profileMisses } from './scenarios/profile-service.js';
@@ -23,6 +24,7 @@ const SCENARIOS: Record<
   2: { title: 'Helpdesk chat', run: helpdeskChatScenario },
   3: { title: 'Overhead with a realistic provider', run: providerOverheadScenario },
   4: { title: 'Growth', run: growthScenario },
+  5: { title: 'Framework patches', run: frameworkPatchesScenario },
 };
 
 export interface BenchOutcome {

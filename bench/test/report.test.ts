@@ -1,7 +1,7 @@
 import type { ProfileSummary } from '../src/profile/cpu-profile.js';
 import { judgeTargets, renderReport } from '../src/report/render-report.js';
 import { profileKey, type BenchReport, type ScenarioOutcome } from '../src/report/report-model.js';
-import type { ScenarioResult } from '../src/scenarios/results.js';
+import type { FrameworkPatchesResult, ScenarioResult } from '../src/scenarios/results.js';
 import {
   emailLifecycleResult,
   growthResult,
@@ -177,5 +177,52 @@ describe('the markdown report', () => {
     expect(rendered.markdown).toContain('## 3. Overhead — FAILED');
     expect(rendered.markdown).toContain('- The scenario failed: emulator down');
     expect(rendered.markdown).toContain('## 2. Helpdesk chat');
+  });
+});
+
+describe('scenario 5: what each framework patch buys', () => {
+  const result = (): FrameworkPatchesResult => ({
+    scenario: 5,
+    email: {
+      concurrency: 8,
+      lifecycles: 160,
+      runs: [
+        { patch: null, rounds: [120, 100, 110] },
+        { patch: 'pg-named-statements', rounds: [90, 100, 100] },
+        { patch: 'langgraph-checkpoint-postgres-one-statement-writes', rounds: [109, 110, 108] },
+      ],
+    },
+    helpdesk: {
+      chats: 20,
+      runs: [
+        { patch: null, rounds: [8, 9, 10] },
+        { patch: 'declareToolsOnce', rounds: [10, 10, 12] },
+      ],
+    },
+  });
+
+  it('when a patch raises throughput or cuts time by 2 % or more (medians), then it is kept; less, then the report says to remove it', () => {
+    const targets = judgeTargets(result());
+    expect(targets.map((t) => [t.target.split(' ')[0], t.met, t.measured])).toEqual([
+      ['pg-named-statements', true, '10.0 % (110.00 vs 100.00 lifecycles/s without it)'],
+      [
+        'langgraph-checkpoint-postgres-one-statement-writes',
+        false,
+        '0.9 % (110.00 vs 109.00 lifecycles/s without it)',
+      ],
+      ['declareToolsOnce', true, '10.0 % (9.00 vs 10.00 ms per message without it)'],
+    ]);
+    expect(targets[1]?.shortfall).toMatch(/remove the patch/);
+  });
+
+  it('when rendered, then each variant shows every round, its median and the gain, with the library version it was checked against', () => {
+    const { markdown } = renderReport(report([result()]), 'chart.svg');
+    expect(markdown).toContain('| pg-named-statements off (pg@');
+    expect(markdown).toContain(
+      '| every patch on (as shipped) | 120.0 | 100.0 | 110.0 | 110.0 |  |',
+    );
+    expect(markdown).toContain(
+      '| declareToolsOnce off (@google/adk@1.2.0) | 10.0 | 10.0 | 12.0 | 10.0 | 10.0 % |',
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MemorySaver } from '@langchain/langgraph';
+import { MemorySaver, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { createEmailGraph, createOpenAiClient, type EmailGraph } from 'email-review';
 import type { StepTimer } from '../load/step-timer.js';
 import type { EmailDriver } from './email-driver.js';
@@ -14,7 +14,8 @@ import type { EmailDriver } from './email-driver.js';
 export class InProcessEmailDriver implements EmailDriver {
   private readonly graph: EmailGraph;
 
-  constructor(openAiBaseUrl: string) {
+  /** `checkpointer`: LangGraph's MemorySaver unless given (the patches scenario passes the service's PostgreSQL one). */
+  constructor(openAiBaseUrl: string, checkpointer: BaseCheckpointSaver = new MemorySaver()) {
     const llm = createOpenAiClient({
       apiKey: 'bench-key',
       // The emulator answers whatever model is named.
@@ -25,7 +26,7 @@ export class InProcessEmailDriver implements EmailDriver {
     });
     this.graph = createEmailGraph(
       { llm, model: 'bench-model', mailer: { send: async () => {} } },
-      new MemorySaver(),
+      checkpointer,
     );
   }
 

@@ -1,5 +1,6 @@
 import type { ScenarioResult } from '../scenarios/results.js';
 import { emailLifecycleSection, emailLifecycleTargets } from './email-lifecycle-section.js';
+import { frameworkPatchesSection, frameworkPatchesTargets } from './framework-patches-section.js';
 import { growthSection, growthTargets } from './growth-section.js';
 import { helpdeskChatSection, helpdeskChatTargets } from './helpdesk-chat-section.js';
 import { reportMarkdown } from './markdown.js';
@@ -24,6 +25,8 @@ export function judgeTargets(result: ScenarioResult): TargetCheck[] {
       return providerOverheadTargets(result);
     case 4:
       return growthTargets(result);
+    case 5:
+      return frameworkPatchesTargets(result);
   }
 }
 
@@ -37,6 +40,8 @@ function layOut(result: ScenarioResult): Section {
       return providerOverheadSection(result);
     case 4:
       return growthSection(result);
+    case 5:
+      return frameworkPatchesSection(result);
   }
 }
 

@@ -128,5 +128,24 @@ export interface GrowthResult {
   profileIterations: number;
 }
 
+/** One variant of scenario 5: every patch on (`patch: null`) or the named one off; a value per round. */
+export interface PatchMeasure {
+  patch: string | null;
+  rounds: number[];
+}
+
+/** Scenario 5: what each speed patch buys, in-process, with a provider that answers at once. */
+export interface FrameworkPatchesResult {
+  scenario: 5;
+  /** email-review's graph on its PostgreSQL checkpointer: lifecycles/s at `concurrency`. */
+  email: { concurrency: number; lifecycles: number; runs: PatchMeasure[] };
+  /** The helpdesk's agent tree on ADK's Runner: mean ms per message, sequential chats. */
+  helpdesk: { chats: number; runs: PatchMeasure[] };
+}
+
 export type ScenarioResult =
-  EmailLifecycleResult | HelpdeskChatResult | ProviderOverheadResult | GrowthResult;
+  | EmailLifecycleResult
+  | HelpdeskChatResult
+  | ProviderOverheadResult
+  | GrowthResult
+  | FrameworkPatchesResult;
