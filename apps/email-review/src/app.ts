@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createHttpApp, type Logger, type ResponseEvent } from '@repo/http-kit';
+import { createHttpApp, readPackageVersion, type Logger, type ResponseEvent } from '@repo/http-kit';
 import type { Express } from 'express';
-import { z } from 'zod';
 import type { ThreadService } from './operations/thread-service.js';
 import { threadRoutes } from './routes/thread-routes.js';
 import { REVIEW_INBOX_PATHS, reviewInbox } from './web/review-inbox.js';
@@ -15,10 +13,7 @@ export interface AppDeps {
   onResponse?: (event: ResponseEvent) => void;
 }
 
-/** The app's package.json version, the OpenAPI document's `info.version` (same path from src/ and dist/). */
-const { version } = z
-  .object({ version: z.string() })
-  .parse(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')));
+const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 /** The documented API over a thread service: what createApp serves, and what /openapi.json describes. */
 export function emailReviewApi(threads: ThreadService) {

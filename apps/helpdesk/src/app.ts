@@ -1,6 +1,10 @@
-import { readFileSync } from 'node:fs';
 import type { Express } from 'express';
-import { createHttpApp, type HttpAppOptions, type Logger } from '@repo/http-kit';
+import {
+  createHttpApp,
+  readPackageVersion,
+  type HttpAppOptions,
+  type Logger,
+} from '@repo/http-kit';
 import type { ChatService } from './chat/chat-service.js';
 import { chatRoute } from './routes/chat.js';
 import { deleteSessionRoute, getSessionRoute } from './routes/sessions.js';
@@ -14,9 +18,7 @@ export interface AppDeps {
   onResponse?: HttpAppOptions['onResponse'];
 }
 
-const { version } = JSON.parse(
-  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
-) as { version: string };
+const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 /** The HTTP face of the help desk; its routes document themselves at GET /openapi.json. Never listens (server.ts does). */
 export function createApp(deps: AppDeps): Express {

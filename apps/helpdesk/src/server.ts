@@ -1,6 +1,6 @@
 import { createLogger, serve } from '@repo/http-kit';
 import { loadOrExit, redactSecrets } from '@repo/llm-config';
-import { routeAdkLogsTo } from './adk-logging.js';
+import { routeAdkLogsTo } from './agents/adk-logging.js';
 import { createRootAgent } from './agents/agent-tree.js';
 import { createApp } from './app.js';
 import { createChatService } from './chat/chat-service.js';

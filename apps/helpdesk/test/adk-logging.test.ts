@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { getLogger } from '@google/adk';
 import { pino } from 'pino';
-import { routeAdkLogsTo } from '../src/adk-logging.js';
+import { routeAdkLogsTo } from '../src/agents/adk-logging.js';
 import { createLogger } from '@repo/http-kit';
 
 function capture(level: string) {

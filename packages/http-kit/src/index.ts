@@ -21,3 +21,5 @@ export {
 export { openApiDocument, type OpenApiDocument, type OpenApiInput } from './openapi.js';
 export type { ReadinessCheck } from './health.js';
 export { createMetricsRegistry } from './metrics/http-metrics.js';
+export { readPackageVersion } from './package-version.js';
+export type { FrameworkPatch } from './framework-patch.js';

@@ -1,17 +1,11 @@
+import type { FrameworkPatch } from '@repo/http-kit';
+
 /**
  * Where the service reaches into a framework's internals, one file each in this folder. Each
  * patch is switched by one boolean where it is applied (default on), so its gain can be measured:
  * `createRootAgent(settings, { declareToolsOnce, geminiBaseUrl, geminiCallPolicy })`.
  * test/framework-patches.test.ts fails when a pinned version moves without the entry re-checked.
  */
-export interface FrameworkPatch {
-  id: string;
-  library: string;
-  version: string;
-  file: string;
-  touches: string;
-  guardedBy: string;
-}
 
 export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
   {
@@ -20,6 +14,7 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     version: '1.2.0',
     file: 'src/patches/adk-function-tool-declaration.ts',
     touches: 'FunctionTool._getDeclaration (memoized per tool)',
+    gain: 'bench scenario 5: none shown (6.5 vs 6.3 ms per message without it, inside the noise)',
     guardedBy: 'test/model-calls.test.ts',
   },
   {
@@ -28,6 +23,7 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     version: '1.2.0',
     file: 'src/patches/adk-gemini-base-url.ts',
     touches: 'Gemini.getHttpOptions (protected; adds baseUrl)',
+    gain: 'function, not speed: ADK 1.2.0 has no option for the Gemini base URL, so without it the agents cannot reach GEMINI_BASE_URL (an emulator, a proxy, Vertex-compatible gateways)',
     guardedBy: 'test/startup.test.ts',
   },
   {
@@ -36,6 +32,7 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     version: '1.2.0',
     file: 'src/patches/adk-gemini-call-policy.ts',
     touches: 'Gemini.generateContentAsync (deadline, retries, typed error response)',
+    gain: 'function, not speed: the deadline, bounded retries and 502/504 answers; without it a hung model holds a turn forever and every failure is a 502',
     guardedBy: 'test/model-faults.test.ts, test/model-retry.test.ts',
   },
 ];

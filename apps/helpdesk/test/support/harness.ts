@@ -9,7 +9,7 @@ import {
 import type { LlmAgent, Runner } from '@google/adk';
 import type { Express } from 'express';
 import request from 'supertest';
-import { routeAdkLogsTo } from '../../src/adk-logging.js';
+import { routeAdkLogsTo } from '../../src/agents/adk-logging.js';
 import { createRootAgent } from '../../src/agents/agent-tree.js';
 import type { ModelSettings } from '../../src/llm/model.js';
 import { createApp } from '../../src/app.js';
