@@ -1,4 +1,10 @@
-import { createHttpApp, readPackageVersion, type Logger, type ResponseEvent } from '@repo/http-kit';
+import {
+  createHttpApp,
+  readPackageVersion,
+  type AuthSettings,
+  type Logger,
+  type ResponseEvent,
+} from '@repo/http-kit';
 import type { Express } from 'express';
 import type { ThreadService } from './operations/thread-service.js';
 import { threadRoutes } from './routes/thread-routes.js';
@@ -8,6 +14,8 @@ export interface AppDeps {
   threads: ThreadService;
   logger: Logger;
   apiToken?: string;
+  /** Named tokens and JWTs (API_TOKENS, AUTH_JWKS_URL); the actor of each change. */
+  auth?: AuthSettings;
   readiness?: () => Promise<void>;
   /** Called for every finished response (tests check the OpenAPI document lists each answer). */
   onResponse?: (event: ResponseEvent) => void;
@@ -32,6 +40,7 @@ export function createApp(deps: AppDeps): Express {
     name: 'email-review',
     logger: deps.logger,
     ...(deps.apiToken ? { apiToken: deps.apiToken } : {}),
+    ...(deps.auth ? { auth: deps.auth } : {}),
     ...(deps.readiness ? { readiness: deps.readiness } : {}),
     ...(deps.onResponse ? { onResponse: deps.onResponse } : {}),
     // Only the page and its assets are open (the page asks for the token); /openapi.json is not.

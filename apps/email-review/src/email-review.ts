@@ -1,4 +1,4 @@
-import type { Logger, ResponseEvent } from '@repo/http-kit';
+import type { AuthSettings, Logger, ResponseEvent } from '@repo/http-kit';
 import type OpenAI from 'openai';
 import { createApp } from './app.js';
 import { createOutboxMailer } from './mailer/outbox-mailer.js';
@@ -18,6 +18,7 @@ export interface EmailReviewDeps {
    */
   mailer?: Mailer;
   apiToken?: string;
+  auth?: AuthSettings;
   clock?: () => Date;
   /** Called for every finished HTTP response (tests collect them to check the OpenAPI document). */
   onResponse?: (event: ResponseEvent) => void;
@@ -41,6 +42,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
     threads,
     logger: deps.logger,
     ...(deps.apiToken ? { apiToken: deps.apiToken } : {}),
+    ...(deps.auth ? { auth: deps.auth } : {}),
     ...(deps.persistence.readiness ? { readiness: deps.persistence.readiness } : {}),
     ...(deps.onResponse ? { onResponse: deps.onResponse } : {}),
   });

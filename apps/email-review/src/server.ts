@@ -1,4 +1,4 @@
-import { createLogger, serve, type Logger } from '@repo/http-kit';
+import { authSettingsFromEnv, createLogger, serve, type Logger } from '@repo/http-kit';
 import { loadOrExit, redactSecrets } from '@repo/llm-config';
 import { createEmailReview } from './email-review.js';
 import { loadServiceEnv, type ServiceEnv } from './env.js';
@@ -39,6 +39,7 @@ const { app } = createEmailReview({
   model: env.openai.model,
   logger,
   ...(env.API_TOKEN ? { apiToken: env.API_TOKEN } : {}),
+  auth: authSettingsFromEnv(env),
 });
 
 const running = await serve(app, {

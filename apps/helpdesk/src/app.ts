@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import {
   createHttpApp,
   readPackageVersion,
+  type AuthSettings,
   type HttpAppOptions,
   type Logger,
 } from '@repo/http-kit';
@@ -14,6 +15,8 @@ export interface AppDeps {
   logger?: Logger;
   /** When set, every route but health (/healthz, /readyz) needs `Authorization: Bearer <token>`. */
   apiToken?: string;
+  /** Named tokens and JWTs (API_TOKENS, AUTH_JWKS_URL). */
+  auth?: AuthSettings;
   /** Called on every finished response (tests check the document lists every answer). */
   onResponse?: HttpAppOptions['onResponse'];
 }
@@ -26,6 +29,7 @@ export function createApp(deps: AppDeps): Express {
     name: 'helpdesk',
     logger: deps.logger,
     apiToken: deps.apiToken,
+    auth: deps.auth,
     // A message is at most 8 000 characters; even fully \u-escaped it fits well within this.
     bodyLimit: '64kb',
     api: {

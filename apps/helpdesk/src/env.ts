@@ -1,15 +1,17 @@
-import { httpServiceEnv } from '@repo/http-kit';
+import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
 import type { z } from 'zod';
 import { intFromEnv, loadGeminiSettings, parseEnv, type GeminiSettings } from '@repo/llm-config';
 
 type Env = Record<string, string | undefined>;
 
-const serviceEnvSchema = httpServiceEnv(3002).extend({
-  /** Sessions idle for longer than this are forgotten. */
-  SESSION_TTL_SECONDS: intFromEnv(3600),
-  /** Most sessions kept in memory; the least recently used go first. */
-  MAX_SESSIONS: intFromEnv(10_000),
-});
+const serviceEnvSchema = httpServiceEnv(3002)
+  .extend({
+    /** Sessions idle for longer than this are forgotten. */
+    SESSION_TTL_SECONDS: intFromEnv(3600),
+    /** Most sessions kept in memory; the least recently used go first. */
+    MAX_SESSIONS: intFromEnv(10_000),
+  })
+  .superRefine(authEnvRules);
 
 export type ServiceEnv = z.infer<typeof serviceEnvSchema> & { gemini: GeminiSettings };
 

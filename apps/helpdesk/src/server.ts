@@ -1,4 +1,4 @@
-import { createLogger, serve } from '@repo/http-kit';
+import { authSettingsFromEnv, createLogger, serve } from '@repo/http-kit';
 import { loadOrExit, redactSecrets } from '@repo/llm-config';
 import { routeAdkLogsTo } from './agents/adk-logging.js';
 import { createRootAgent } from './agents/agent-tree.js';
@@ -21,7 +21,7 @@ const chat = createChatService({
 const sweep = setInterval(() => chat.evictExpired(), Math.min(sessionTtlMs, 60_000));
 sweep.unref();
 
-const app = createApp({ chat, logger, apiToken: env.API_TOKEN });
+const app = createApp({ chat, logger, apiToken: env.API_TOKEN, auth: authSettingsFromEnv(env) });
 const running = await serve(app, {
   port: env.PORT,
   host: env.HOST,

@@ -8,17 +8,24 @@ import { pinoHttp } from 'pino-http';
 import { errorHandler } from './errors/error-handler.js';
 import { healthRoutes, type ReadinessCheck } from './health.js';
 import { createLogger, type Logger } from './logger.js';
+import { authConfigured, createAuthenticator, type AuthSettings } from './auth/authenticator.js';
 import { bearerAuth } from './middleware/bearer-auth.js';
 import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { requestIdOf } from './middleware/request-id.js';
 import { requireJsonBody } from './middleware/require-json.js';
+import { redactUrl } from './redact-url.js';
 import { requestContext } from './request-context.js';
 
 export interface HttpAppOptions {
   /** Service name, used in logs. */
   name: string;
   logger?: Logger;
-  /** When set, every route but the health routes and `publicPaths` needs `Authorization: Bearer <apiToken>`. */
+  /**
+   * Who may call: named tokens and/or JWTs. When any is configured, every route but the health
+   * routes and `publicPaths` needs `Authorization: Bearer …`, and the request's actor is who it stands for.
+   */
+  auth?: AuthSettings;
+  /** Shorthand for one token whose actor is `reviewer` (the single `API_TOKEN`). */
   apiToken?: string;
   /** Largest accepted JSON body (express size string); larger bodies get 413. */
   bodyLimit?: string;
@@ -42,6 +49,16 @@ export interface HttpAppOptions {
 }
 
 const HEALTH_PATHS = ['/healthz', '/readyz'];
+/** The actor of a request to a service that needs no token. */
+const ANONYMOUS = 'anonymous';
+/** The actor of the single `API_TOKEN`. */
+export const API_TOKEN_ACTOR = 'reviewer';
+
+function authSettingsOf(options: HttpAppOptions): AuthSettings {
+  const tokens = [...(options.auth?.tokens ?? [])];
+  if (options.apiToken) tokens.push({ name: API_TOKEN_ACTOR, token: options.apiToken });
+  return { ...options.auth, tokens };
+}
 /** Polled by machines: answering them is not worth a log line each. */
 const QUIET_PATHS = [...HEALTH_PATHS, '/metrics'];
 
@@ -56,6 +73,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const logger = options.logger ?? createLogger({ name: options.name });
   const app = express();
   app.disable('x-powered-by');
+  // No answer of these services is meant to be sniffed into another type (a JSON body as HTML).
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   const { onResponse } = options;
   if (onResponse) {
     app.use((req, res, next) => {
@@ -78,14 +100,14 @@ export function createHttpApp(options: HttpAppOptions): Express {
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({
           method: req.method,
-          url: req.url,
+          url: redactUrl(req.url),
         }),
         res: (res: { statusCode: number }) => ({ status: res.statusCode }),
       },
     }),
   );
   app.use((req, _res, next) => {
-    requestContext.run({ requestId: String(req.id), log: req.log }, next);
+    requestContext.run({ requestId: String(req.id), log: req.log, actor: ANONYMOUS }, next);
   });
 
   const { metrics } = options;
@@ -95,8 +117,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const metricsRoute = metrics && Router().get('/metrics', metricsHandler(metrics.registry));
   if (metricsRoute && metrics.public) app.use(metricsRoute);
   options.configure?.(app);
-  if (options.apiToken)
-    app.use(bearerAuth(options.apiToken, openPathMatcher(options.publicPaths ?? [])));
+  const auth = authSettingsOf(options);
+  if (authConfigured(auth))
+    app.use(bearerAuth(createAuthenticator(auth), openPathMatcher(options.publicPaths ?? [])));
   app.use(requireJsonBody);
   app.use(
     express.json({
@@ -116,7 +139,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
 
 function apiRouter(api: NonNullable<HttpAppOptions['api']>, options: HttpAppOptions): Router {
   const router = routerOf(api.routes);
-  const document = openApiDocument({ ...api, auth: Boolean(options.apiToken) });
+  const document = openApiDocument({ ...api, auth: authConfigured(authSettingsOf(options)) });
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });

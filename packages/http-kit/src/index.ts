@@ -23,3 +23,11 @@ export type { ReadinessCheck } from './health.js';
 export { createMetricsRegistry } from './metrics/http-metrics.js';
 export { readPackageVersion } from './package-version.js';
 export type { FrameworkPatch } from './framework-patch.js';
+export { authSettingsFromEnv, authEnvRules } from './service-env.js';
+export { currentActor } from './request-context.js';
+export {
+  createAuthenticator,
+  type AuthSettings,
+  type NamedToken,
+  type JwtSettings,
+} from './auth/authenticator.js';

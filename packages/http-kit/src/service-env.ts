@@ -1,10 +1,52 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import type { AuthSettings, NamedToken } from './auth/authenticator.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+const NAMED_TOKEN = /^([A-Za-z0-9._@-]{1,64}):(\S{8,})$/;
+
+/**
+ * `API_TOKENS`: `name:token` pairs separated by commas or whitespace, or the path of a file that
+ * holds them (one per line, `#` comments), which keeps the tokens out of the environment.
+ */
+function namedTokens(value: string, ctx: z.RefinementCtx): NamedToken[] {
+  const text = /^[./]/.test(value) ? readTokenFile(value, ctx) : value;
+  const pairs = text
+    .split('\n')
+    .map((line) => line.replace(/#.*/, ''))
+    .join(' ')
+    .split(/[\s,]+/)
+    .filter(Boolean);
+  const tokens: NamedToken[] = [];
+  for (const pair of pairs) {
+    const match = NAMED_TOKEN.exec(pair);
+    if (!match) {
+      // The pair itself may be a secret: say where, not what.
+      ctx.addIssue({
+        code: 'custom',
+        message: `entry ${tokens.length + 1} is not name:token (a name of letters, digits, . _ @ -, and a token of 8+ characters)`,
+      });
+      return z.NEVER;
+    }
+    tokens.push({ name: match[1]!, token: match[2]! });
+  }
+  return tokens;
+}
+
+function readTokenFile(path: string, ctx: z.RefinementCtx): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `cannot read the token file ${path}` });
+    return z.NEVER;
+  }
+}
+
 /**
  * The HTTP part of a service's environment, which each service's env schema extends: where it
- * listens, the bearer token that guards it, and how much it logs.
+ * listens, who may call it (`API_TOKEN`, named `API_TOKENS`, JWTs checked against `AUTH_JWKS_URL`),
+ * and how much it logs.
  */
 export function httpServiceEnv(defaultPort: number) {
   return z.object({
@@ -12,6 +54,48 @@ export function httpServiceEnv(defaultPort: number) {
     /** All interfaces by default, as a container needs; tests bind 127.0.0.1. */
     HOST: z.string().trim().min(1).default('0.0.0.0'),
     API_TOKEN: z.string().min(1).optional(),
+    API_TOKENS: z.string().trim().min(1).transform(namedTokens).optional(),
+    AUTH_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
+    AUTH_AUDIENCE: z.string().min(1).optional(),
+    AUTH_ISSUER: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   });
+}
+
+type HttpServiceEnv = z.output<ReturnType<typeof httpServiceEnv>>;
+
+/**
+ * The rules between the auth variables, for a service's env schema to apply after extending
+ * httpServiceEnv: `.superRefine(authEnvRules)`.
+ */
+export function authEnvRules(env: HttpServiceEnv, ctx: z.RefinementCtx): void {
+  if (env.AUTH_JWKS_URL && !env.AUTH_AUDIENCE)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['AUTH_AUDIENCE'],
+      message: 'is required with AUTH_JWKS_URL',
+    });
+  if (!env.AUTH_JWKS_URL && (env.AUTH_AUDIENCE || env.AUTH_ISSUER))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['AUTH_JWKS_URL'],
+      message: 'is required with AUTH_AUDIENCE or AUTH_ISSUER',
+    });
+}
+
+/**
+ * Who may call the service, from its environment (see createHttpApp's `auth`; `API_TOKEN` goes to
+ * its `apiToken`). Expects the env checked by authEnvRules.
+ */
+export function authSettingsFromEnv(env: HttpServiceEnv): AuthSettings {
+  const tokens = [...(env.API_TOKENS ?? [])];
+  if (!env.AUTH_JWKS_URL || !env.AUTH_AUDIENCE) return { tokens };
+  return {
+    tokens,
+    jwt: {
+      jwksUrl: env.AUTH_JWKS_URL,
+      audience: env.AUTH_AUDIENCE,
+      ...(env.AUTH_ISSUER ? { issuer: env.AUTH_ISSUER } : {}),
+    },
+  };
 }

@@ -1,27 +1,32 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { HttpError } from '../errors/http-error.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import { requestContext } from '../request-context.js';
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
+const unauthorized = () =>
+  new HttpError(
+    401,
+    'unauthorized',
+    'A valid bearer token is required.',
+    {},
+    { 'WWW-Authenticate': 'Bearer' },
+  );
 
 /**
- * Requires `Authorization: Bearer <token>` on every path except `openPaths`.
- * Both sides are hashed first so the comparison is constant-time whatever the lengths.
+ * Requires `Authorization: Bearer <token>` on every path except `openPaths`, and records who the
+ * token stands for as the request's actor (what a service writes beside each change it makes).
  */
-export function bearerAuth(token: string, isOpenPath: (path: string) => boolean): RequestHandler {
-  const expected = digest(token);
-  return (req, _res, next) => {
+export function bearerAuth(
+  authenticate: Authenticator,
+  isOpenPath: (path: string) => boolean,
+): RequestHandler {
+  return async (req, _res, next) => {
     if (isOpenPath(req.path)) return next();
     const match = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '');
-    if (match && timingSafeEqual(digest(match[1]!), expected)) return next();
-    throw new HttpError(
-      401,
-      'unauthorized',
-      'A valid bearer token is required.',
-      {},
-      {
-        'WWW-Authenticate': 'Bearer',
-      },
-    );
+    const actor = match ? await authenticate(match[1]!) : undefined;
+    if (actor === undefined) throw unauthorized();
+    const context = requestContext.getStore();
+    if (context) context.actor = actor;
+    next();
   };
 }
