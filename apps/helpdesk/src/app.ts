@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Express } from 'express';
-import { createHttpApp, type HttpAppOptions, type Logger } from '@repo/http-kit';
+import {
+  createHttpApp,
+  type HttpAppOptions,
+  type Logger,
+  type ReadinessCheck,
+  type Route,
+} from '@repo/http-kit';
 import type { ChatService } from './chat/chat-service.js';
 import { chatRoute } from './routes/chat.js';
 import { deleteSessionRoute, getSessionRoute } from './routes/sessions.js';
@@ -12,6 +18,24 @@ export interface AppDeps {
   apiToken?: string;
   /** Called on every finished response (tests check the document lists every answer). */
   onResponse?: HttpAppOptions['onResponse'];
+  /**
+   * Sessions live in a database (PostgreSQL mode): `/readyz` asks it, and every route documents
+   * its 503 `database_unavailable`.
+   */
+  database?: { readiness: ReadinessCheck };
+}
+
+/** A session route as it is when sessions live in a database that may be away. */
+function withDatabaseAnswer(route: Route): Route {
+  return {
+    ...route,
+    responses: {
+      ...route.responses,
+      503: {
+        description: 'The session database is not available (`database_unavailable`, Retry-After).',
+      },
+    },
+  };
 }
 
 const { version } = JSON.parse(
@@ -20,6 +44,11 @@ const { version } = JSON.parse(
 
 /** The HTTP face of the help desk; its routes document themselves at GET /openapi.json. Never listens (server.ts does). */
 export function createApp(deps: AppDeps): Express {
+  const sessionRoutes = [
+    chatRoute(deps.chat),
+    getSessionRoute(deps.chat),
+    deleteSessionRoute(deps.chat),
+  ];
   return createHttpApp({
     name: 'helpdesk',
     logger: deps.logger,
@@ -31,8 +60,9 @@ export function createApp(deps: AppDeps): Express {
       version,
       description:
         'A coordinator agent delegates each chat message to the billing, technical or escalation agent.',
-      routes: [chatRoute(deps.chat), getSessionRoute(deps.chat), deleteSessionRoute(deps.chat)],
+      routes: sessionRoutes.map((route) => (deps.database ? withDatabaseAnswer(route) : route)),
     },
+    readiness: deps.database?.readiness,
     onResponse: deps.onResponse,
   });
 }
