@@ -9,6 +9,7 @@ import type { BenchReport, ScenarioOutcome, Section } from './report/report-mode
 import { emailLifecycleScenario } from './scenarios/email-lifecycle.js';
 import { growthScenario } from './scenarios/growth.js';
 import { helpdeskChatScenario } from './scenarios/helpdesk-chat.js';
+import { helpdeskSessionsScenario } from './scenarios/helpdesk-sessions.js';
 import { profileMisses } from './scenarios/profile-service.js';
 import { providerOverheadScenario } from './scenarios/provider-overhead.js';
 import type { ScenarioResult } from './scenarios/results.js';
@@ -23,6 +24,7 @@ const SCENARIOS: Record<
   2: { title: 'Helpdesk chat', run: helpdeskChatScenario },
   3: { title: 'Overhead with a realistic provider', run: providerOverheadScenario },
   4: { title: 'Growth', run: growthScenario },
+  5: { title: 'Helpdesk sessions in PostgreSQL', run: helpdeskSessionsScenario },
 };
 
 export interface BenchOutcome {

@@ -2,6 +2,7 @@ import type { ScenarioResult } from '../scenarios/results.js';
 import { emailLifecycleSection, emailLifecycleTargets } from './email-lifecycle-section.js';
 import { growthSection, growthTargets } from './growth-section.js';
 import { helpdeskChatSection, helpdeskChatTargets } from './helpdesk-chat-section.js';
+import { helpdeskSessionsSection, helpdeskSessionsTargets } from './helpdesk-sessions-section.js';
 import { reportMarkdown } from './markdown.js';
 import { providerOverheadSection, providerOverheadTargets } from './provider-overhead-section.js';
 import {
@@ -24,6 +25,8 @@ export function judgeTargets(result: ScenarioResult): TargetCheck[] {
       return providerOverheadTargets(result);
     case 4:
       return growthTargets(result);
+    case 5:
+      return helpdeskSessionsTargets(result);
   }
 }
 
@@ -37,6 +40,8 @@ function layOut(result: ScenarioResult): Section {
       return providerOverheadSection(result);
     case 4:
       return growthSection(result);
+    case 5:
+      return helpdeskSessionsSection(result);
   }
 }
 
