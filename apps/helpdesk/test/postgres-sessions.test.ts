@@ -27,6 +27,8 @@ async function instance(): Promise<ServiceProcess> {
     AGENT_LLM_BASE_URL: emulator.url,
     DATABASE_URL: TEST_DATABASE_URL,
     DATABASE_SCHEMA: schema,
+    // The shared database serves other suites too: a few connections are plenty here.
+    PG_POOL_MAX: '4',
   });
   running.push(service);
   await waitUntilReady(service);

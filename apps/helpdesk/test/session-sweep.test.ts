@@ -1,6 +1,6 @@
 import { createLogger } from '@repo/http-kit';
 import pg from 'pg';
-import { createChatService, sessionSettings } from '../src/chat/chat-service.js';
+import { sessionSettings } from '../src/chat/chat-service.js';
 import { SESSION_LOCK_SPACE, SWEEP_LOCK } from '../src/db/lock-keys.js';
 import { openPostgresSessions, type PostgresSessions } from '../src/db/postgres-sessions.js';
 import {
