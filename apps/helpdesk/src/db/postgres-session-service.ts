@@ -12,6 +12,7 @@ import {
 } from '@google/adk';
 import type pg from 'pg';
 import { condenseHistory, type HistoryLimits } from '../sessions/condense-history.js';
+import { applyGetConfig, onePage, sessionKey as keyOf } from '../sessions/session-service-parts.js';
 import { storableJson } from './storable-json.js';
 import { sessionsTable } from './tables.js';
 
@@ -21,9 +22,6 @@ export interface SessionRow {
   events: Event[];
   updated_at: Date;
 }
-
-const keyOf = (appName: string, userId: string, sessionId: string) =>
-  `${appName}\u0000${userId}\u0000${sessionId}`;
 
 export function sessionFromRow(
   ids: { appName: string; userId: string; sessionId: string },
@@ -116,13 +114,7 @@ export class PostgresSessionService extends BaseSessionService {
     const result = await this.pool.query<SessionRow>(this.sql.get, [appName, userId, sessionId]);
     const row = result.rows[0];
     if (!row) return undefined;
-    const session = sessionFromRow({ appName, userId, sessionId }, row);
-    if (config?.numRecentEvents) session.events = session.events.slice(-config.numRecentEvents);
-    if (config?.afterTimestamp) {
-      const after = config.afterTimestamp;
-      session.events = session.events.filter((event) => event.timestamp >= after);
-    }
-    return session;
+    return applyGetConfig(sessionFromRow({ appName, userId, sessionId }, row), config);
   }
 
   async listSessions({ appName, userId }: ListSessionsRequest): Promise<ListSessionsResponse> {
@@ -138,13 +130,7 @@ export class PostgresSessionService extends BaseSessionService {
       events: [],
       lastUpdateTime: row.updated_at.getTime(),
     }));
-    return {
-      sessions,
-      page: 1,
-      limit: sessions.length,
-      totalItems: sessions.length,
-      totalPages: sessions.length ? 1 : 0,
-    };
+    return onePage(sessions);
   }
 
   async deleteSession({ appName, userId, sessionId }: DeleteSessionRequest): Promise<void> {
