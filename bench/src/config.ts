@@ -11,7 +11,7 @@ export interface RunCounts {
 export interface BenchConfig {
   scale: string;
   outFile: string;
-  /** Scenario ids to run (1–5). */
+  /** Scenario ids to run (1–6). */
   only: number[];
   databaseUrl: string;
   /** No run lasts longer than this; the table reports how many iterations completed. */
@@ -211,10 +211,10 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
           : undefined;
   if (!base)
     throw new Error(`BENCH_SCALE must be smoke, full or a positive factor, not "${scale}"`);
-  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5')
+  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6')
     .split(',')
     .map((s) => Number(s.trim()))
-    .filter((n) => [1, 2, 3, 4, 5].includes(n));
+    .filter((n) => [1, 2, 3, 4, 5, 6].includes(n));
   const growth = { ...base.growth };
   if (e.BENCH_HELPDESK_SESSIONS)
     growth.helpdeskSessions = [growth.helpdeskSessions[0], e.BENCH_HELPDESK_SESSIONS];

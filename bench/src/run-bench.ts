@@ -10,6 +10,7 @@ import { emailLifecycleScenario } from './scenarios/email-lifecycle.js';
 import { frameworkPatchesScenario } from './scenarios/framework-patches.js';
 import { growthScenario } from './scenarios/growth.js';
 import { helpdeskChatScenario } from './scenarios/helpdesk-chat.js';
+import { helpdeskSessionsScenario } from './scenarios/helpdesk-sessions.js';
 import { profileMisses } from './scenarios/profile-service.js';
 import { providerOverheadScenario } from './scenarios/provider-overhead.js';
 import type { ScenarioResult } from './scenarios/results.js';
@@ -25,6 +26,7 @@ const SCENARIOS: Record<
   3: { title: 'Overhead with a realistic provider', run: providerOverheadScenario },
   4: { title: 'Growth', run: growthScenario },
   5: { title: 'Framework patches', run: frameworkPatchesScenario },
+  6: { title: 'Helpdesk sessions in PostgreSQL', run: helpdeskSessionsScenario },
 };
 
 export interface BenchOutcome {

@@ -5,6 +5,8 @@ import {
   type AuthSettings,
   type HttpAppOptions,
   type Logger,
+  type ReadinessCheck,
+  type Route,
 } from '@repo/http-kit';
 import type { ChatService } from './chat/chat-service.js';
 import { chatRoute } from './routes/chat.js';
@@ -19,12 +21,35 @@ export interface AppDeps {
   auth?: AuthSettings;
   /** Called on every finished response (tests check the document lists every answer). */
   onResponse?: HttpAppOptions['onResponse'];
+  /**
+   * Sessions live in a database (PostgreSQL mode): `/readyz` asks it, and every route documents
+   * its 503 `database_unavailable`.
+   */
+  database?: { readiness: ReadinessCheck };
+}
+
+/** A session route as it is when sessions live in a database that may be away. */
+function withDatabaseAnswer(route: Route): Route {
+  return {
+    ...route,
+    responses: {
+      ...route.responses,
+      503: {
+        description: 'The session database is not available (`database_unavailable`, Retry-After).',
+      },
+    },
+  };
 }
 
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 /** The HTTP face of the help desk; its routes document themselves at GET /openapi.json. Never listens (server.ts does). */
 export function createApp(deps: AppDeps): Express {
+  const sessionRoutes = [
+    chatRoute(deps.chat),
+    getSessionRoute(deps.chat),
+    deleteSessionRoute(deps.chat),
+  ];
   return createHttpApp({
     name: 'helpdesk',
     logger: deps.logger,
@@ -37,8 +62,9 @@ export function createApp(deps: AppDeps): Express {
       version,
       description:
         'A coordinator agent delegates each chat message to the billing, technical or escalation agent.',
-      routes: [chatRoute(deps.chat), getSessionRoute(deps.chat), deleteSessionRoute(deps.chat)],
+      routes: sessionRoutes.map((route) => (deps.database ? withDatabaseAnswer(route) : route)),
     },
+    readiness: deps.database?.readiness,
     onResponse: deps.onResponse,
   });
 }

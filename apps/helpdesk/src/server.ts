@@ -3,7 +3,8 @@ import { loadOrExit, redactSecrets } from '@repo/llm-config';
 import { routeAdkLogsTo } from './agents/adk-logging.js';
 import { createRootAgent } from './agents/agent-tree.js';
 import { createApp } from './app.js';
-import { createChatService } from './chat/chat-service.js';
+import { createChatService, sessionSettings } from './chat/chat-service.js';
+import { openPostgresSessions } from './db/postgres-sessions.js';
 import { loadServiceEnv } from './env.js';
 
 const env = loadOrExit(() => loadServiceEnv(), 'helpdesk');
@@ -11,32 +12,68 @@ const logger = createLogger({ name: 'helpdesk', level: env.LOG_LEVEL });
 routeAdkLogsTo(logger);
 
 const sessionTtlMs = env.SESSION_TTL_SECONDS * 1000;
-const chat = createChatService({
+const chatOptions = {
   agent: createRootAgent(env.gemini),
   appName: env.gemini.appName,
   sessionTtlMs,
   maxSessions: env.MAX_SESSIONS,
+};
+// With DATABASE_URL, sessions live in PostgreSQL; start-up does not wait for it (see below).
+const postgres = env.DATABASE_URL
+  ? openPostgresSessions({
+      connectionString: env.DATABASE_URL,
+      schema: env.DATABASE_SCHEMA,
+      poolMax: env.PG_POOL_MAX,
+      settings: sessionSettings(chatOptions),
+      logger,
+    })
+  : undefined;
+const chat = createChatService({
+  ...chatOptions,
+  ...(postgres ? { sessionService: postgres.sessionService, sessionTurns: postgres.turns } : {}),
 });
-// Requests evict expired sessions as they come; this sweep frees memory while the service is idle.
-const sweep = setInterval(() => chat.evictExpired(), Math.min(sessionTtlMs, 60_000));
+// Requests evict expired sessions as they come; this sweep frees what is idle (in PostgreSQL,
+// one instance at a time).
+const sweep = setInterval(
+  () => {
+    chat
+      .evictExpired()
+      .catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed'));
+  },
+  Math.min(sessionTtlMs, 60_000),
+);
 sweep.unref();
 
-const app = createApp({ chat, logger, apiToken: env.API_TOKEN, auth: authSettingsFromEnv(env) });
+const app = createApp({
+  chat,
+  logger,
+  apiToken: env.API_TOKEN,
+  auth: authSettingsFromEnv(env),
+  ...(postgres ? { database: { readiness: postgres.readiness } } : {}),
+});
 const running = await serve(app, {
   port: env.PORT,
   host: env.HOST,
   logger,
-  onClose: [() => clearInterval(sweep)],
+  onClose: [() => clearInterval(sweep), () => postgres?.close()],
 });
+const sessions = postgres
+  ? `sessions=postgres schema=${env.DATABASE_SCHEMA}`
+  : 'sessions=memory (conversations are lost on restart; set DATABASE_URL to keep them)';
 logger.info(
   {
     url: running.url,
     model: env.gemini.model,
+    sessions: postgres ? 'postgres' : 'memory',
     settings: redactSecrets({
       ...env.gemini,
       SESSION_TTL_SECONDS: env.SESSION_TTL_SECONDS,
       MAX_SESSIONS: env.MAX_SESSIONS,
+      ...(postgres ? { DATABASE_SCHEMA: env.DATABASE_SCHEMA, PG_POOL_MAX: env.PG_POOL_MAX } : {}),
     }),
   },
-  'helpdesk listening',
+  `helpdesk listening on ${running.url} ${sessions}`,
 );
+// Listening first: while the database is away, /healthz answers 200 and /readyz 503 (start()
+// retries with backoff and logs once), and requests get 503 database_unavailable.
+await postgres?.start();

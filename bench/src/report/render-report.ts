@@ -3,6 +3,7 @@ import { emailLifecycleSection, emailLifecycleTargets } from './email-lifecycle-
 import { frameworkPatchesSection, frameworkPatchesTargets } from './framework-patches-section.js';
 import { growthSection, growthTargets } from './growth-section.js';
 import { helpdeskChatSection, helpdeskChatTargets } from './helpdesk-chat-section.js';
+import { helpdeskSessionsSection, helpdeskSessionsTargets } from './helpdesk-sessions-section.js';
 import { reportMarkdown } from './markdown.js';
 import { providerOverheadSection, providerOverheadTargets } from './provider-overhead-section.js';
 import {
@@ -27,6 +28,8 @@ export function judgeTargets(result: ScenarioResult): TargetCheck[] {
       return growthTargets(result);
     case 5:
       return frameworkPatchesTargets(result);
+    case 6:
+      return helpdeskSessionsTargets(result);
   }
 }
 
@@ -42,6 +45,8 @@ function layOut(result: ScenarioResult): Section {
       return growthSection(result);
     case 5:
       return frameworkPatchesSection(result);
+    case 6:
+      return helpdeskSessionsSection(result);
   }
 }
 

@@ -143,9 +143,26 @@ export interface FrameworkPatchesResult {
   helpdesk: { chats: number; runs: PatchMeasure[] };
 }
 
+export type SessionsSystem = 'memory' | 'postgres' | 'peer';
+
+/**
+ * Scenario 6: chats at concurrency 8 on the helpdesk with sessions in memory and in PostgreSQL,
+ * and on `adk api_server --session_service_uri postgresql://…` (ADK's DatabaseSessionService),
+ * the three taking turns in each round.
+ */
+export interface HelpdeskSessionsResult {
+  scenario: 6;
+  rounds: Array<Record<SessionsSystem, SystemRun>>;
+  concurrency: number;
+  messagesPerChat: number;
+  maxRunMs: number;
+  commands: string[];
+}
+
 export type ScenarioResult =
   | EmailLifecycleResult
   | HelpdeskChatResult
   | ProviderOverheadResult
   | GrowthResult
-  | FrameworkPatchesResult;
+  | FrameworkPatchesResult
+  | HelpdeskSessionsResult;

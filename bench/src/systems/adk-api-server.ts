@@ -12,8 +12,13 @@ export interface AdkApiServer extends RunningSystem {
   appName: string;
 }
 
+export interface AdkApiServerOptions extends SystemOptions {
+  /** `--session_service_uri`, e.g. `postgresql://…` for ADK's DatabaseSessionService (default: memory). */
+  sessionServiceUri?: string;
+}
+
 /** `adk api_server <apps/helpdesk/dist/agents/agent.js>`: the same agent tree, in ADK's own server. */
-export async function startAdkApiServer(options: SystemOptions): Promise<AdkApiServer> {
+export async function startAdkApiServer(options: AdkApiServerOptions): Promise<AdkApiServer> {
   // ADK bundles the agent file into os.tmpdir() and does not always remove it on exit: give it a
   // temp dir of its own and remove that.
   const tmp = await mkdtemp(join(tmpdir(), 'bench-adk-'));
@@ -32,6 +37,7 @@ export async function startAdkApiServer(options: SystemOptions): Promise<AdkApiS
       String(port),
       '--log_level',
       'warn',
+      ...(options.sessionServiceUri ? ['--session_service_uri', options.sessionServiceUri] : []),
     ],
     env: childEnv({ ...OFFLINE_ENV, ...shown, TMPDIR: tmp }),
     shownEnv: shown,
@@ -49,7 +55,7 @@ export async function startAdkApiServer(options: SystemOptions): Promise<AdkApiS
   const appName = apps[0];
   if (!appName) throw new Error('adk api_server lists no app');
   return {
-    label: 'adk api_server',
+    label: options.sessionServiceUri ? 'adk api_server (database)' : 'adk api_server',
     url,
     appName,
     process: proc,

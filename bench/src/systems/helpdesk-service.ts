@@ -6,6 +6,8 @@ import { LOG_LEVEL, type RunningSystem, type SystemOptions } from './system.js';
 
 export interface HelpdeskOptions extends SystemOptions {
   maxSessions?: number;
+  /** Sessions in PostgreSQL (`sessions=postgres`) in this schema of this database. */
+  database?: { url: string; schema: string };
 }
 
 /** `node apps/helpdesk/dist/server.js`, as deployed, pointed at the emulator. */
@@ -19,6 +21,9 @@ export async function startHelpdesk(options: HelpdeskOptions): Promise<RunningSy
     AGENT_LLM_API_KEY: 'bench-key',
     AGENT_LLM_BASE_URL: options.emulatorUrl,
     ...(options.maxSessions ? { MAX_SESSIONS: String(options.maxSessions) } : {}),
+    ...(options.database
+      ? { DATABASE_URL: options.database.url, DATABASE_SCHEMA: options.database.schema }
+      : {}),
   };
   const proc = await launchService({
     name: 'helpdesk',
@@ -28,5 +33,6 @@ export async function startHelpdesk(options: HelpdeskOptions): Promise<RunningSy
     shownEnv: extra,
     readyUrl: `${url}/readyz`,
   });
-  return { label: 'project', url, process: proc, stop: () => proc.stop() };
+  const label = options.database ? 'project (postgres)' : 'project';
+  return { label, url, process: proc, stop: () => proc.stop() };
 }

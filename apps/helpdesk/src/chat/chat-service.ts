@@ -4,7 +4,8 @@ import { agentNameSchema } from '../agents/agent-names.js';
 import type { HistoryLimits } from '../sessions/condense-history.js';
 import { CondensingSessionService } from '../sessions/condensing-session-service.js';
 import { SessionStore } from '../sessions/session-store.js';
-import type { Turn } from '../sessions/transcript.js';
+import type { SessionTurns } from '../sessions/session-turns.js';
+import type { TranscriptLimits, Turn } from '../sessions/transcript.js';
 import { runTurn } from './run-turn.js';
 
 /** What POST /chat answers. */
@@ -32,7 +33,13 @@ export interface ChatServiceOptions {
   sessionService?: BaseSessionService;
   /** Default: ADK's Runner over `agent` and `sessionService`. */
   runner?: Runner;
+  /**
+   * Where sessions live and how their turns are serialized (default: the in-memory, bounded
+   * SessionStore). Given with the `sessionService` it runs turns on (PostgresSessionTurns).
+   */
+  sessionTurns?: SessionTurns;
   sessionTtlMs: number;
+  /** Sessions kept in memory at most (memory mode only). */
   maxSessions: number;
   /** How much of a session's past the model still sees (default 3 turns, 2 400 characters). */
   history?: Partial<HistoryLimits>;
@@ -47,17 +54,46 @@ export interface ChatServiceOptions {
 
 export interface ChatService {
   send(sessionId: string, message: string): Promise<ChatReply>;
-  turns(sessionId: string): readonly Turn[] | undefined;
+  turns(sessionId: string): Promise<readonly Turn[] | undefined>;
   remove(sessionId: string): Promise<void>;
   /** Drops sessions idle past the TTL (also done when they are next used); returns how many. */
-  evictExpired(): number;
-  /** Turns of a session running or waiting. */
+  evictExpired(): Promise<number>;
+  /** Turns of a session running or waiting in this process. */
   queuedTurns(sessionId: string): number;
+  /** Sessions held in this process's memory (0 when they live in a database). */
   readonly sessionCount: number;
 }
 
 // Client-chosen session ids are unique per app, so one ADK user holds them all.
 const USER_ID = 'helpdesk';
+
+/** How sessions are kept, with the defaults applied: what any place sessions live must honour. */
+export interface SessionSettings {
+  appName: string;
+  userId: string;
+  ttlMs: number;
+  maxQueuedPerSession: number;
+  history: HistoryLimits;
+  transcript: TranscriptLimits;
+  clock: () => number;
+}
+
+export function sessionSettings(
+  options: Omit<ChatServiceOptions, 'agent' | 'maxSessions'>,
+): SessionSettings {
+  return {
+    appName: options.appName,
+    userId: USER_ID,
+    ttlMs: options.sessionTtlMs,
+    maxQueuedPerSession: options.maxQueuedPerSession ?? 32,
+    history: { turns: options.history?.turns ?? 3, chars: options.history?.chars ?? 2400 },
+    transcript: {
+      maxTurns: options.maxTurnsPerSession ?? 200,
+      maxChars: options.maxTranscriptChars ?? 64_000,
+    },
+    clock: options.clock ?? Date.now,
+  };
+}
 
 /**
  * The chat operation: ADK's Runner over the agent tree, sessions kept by one bounded store that
@@ -65,33 +101,24 @@ const USER_ID = 'helpdesk';
  * in-memory defaults as ADK's own dev server has them. Everything here is built once per process.
  */
 export function createChatService(options: ChatServiceOptions): ChatService {
-  const clock = options.clock ?? Date.now;
+  const settings = sessionSettings(options);
+  const { clock } = settings;
   const sessionService =
     options.sessionService ??
     options.runner?.sessionService ??
-    new CondensingSessionService({
-      turns: options.history?.turns ?? 3,
-      chars: options.history?.chars ?? 2400,
-    });
+    new CondensingSessionService(settings.history);
   const runner =
     options.runner ??
     new Runner({ appName: options.appName, agent: options.agent, sessionService });
   if (runner.sessionService !== sessionService) {
     throw new Error('The runner must use the chat service’s session service.');
   }
-  const store = new SessionStore({
-    sessionService,
-    appName: options.appName,
-    userId: USER_ID,
-    maxSessions: options.maxSessions,
-    ttlMs: options.sessionTtlMs,
-    maxQueuedPerSession: options.maxQueuedPerSession ?? 32,
-    transcript: {
-      maxTurns: options.maxTurnsPerSession ?? 200,
-      maxChars: options.maxTranscriptChars ?? 64_000,
-    },
-    clock,
-  });
+  if (options.sessionTurns && !options.sessionService) {
+    throw new Error('sessionTurns needs the sessionService its turns run on.');
+  }
+  const store =
+    options.sessionTurns ??
+    new SessionStore({ ...settings, sessionService, maxSessions: options.maxSessions });
   const at = () => new Date(clock()).toISOString();
 
   return {
@@ -106,9 +133,9 @@ export function createChatService(options: ChatServiceOptions): ChatService {
         ]);
         return { session_id: sessionId, agent: outcome.agent, reply: outcome.reply, ...ticket };
       }),
-    turns: (sessionId) => store.turnsOf(sessionId),
+    turns: async (sessionId) => store.turnsOf(sessionId),
     remove: (sessionId) => store.delete(sessionId),
-    evictExpired: () => store.evictExpired(),
+    evictExpired: async () => store.evictExpired(),
     queuedTurns: (sessionId) => store.queued(sessionId),
     get sessionCount() {
       return store.size;

@@ -11,7 +11,14 @@ const sessionIdSchema = z
 export const chatRequestSchema = z.strictObject({
   session_id: sessionIdSchema,
   // One rule for empty and blank alike, so an empty message answers one error, not two.
-  message: z.string().max(8000).regex(/\S/, 'must not be blank'),
+  message: z
+    .string()
+    .max(8000)
+    .regex(/\S/, 'must not be blank')
+    // PostgreSQL stores neither NUL nor unpaired surrogates; refused in every mode alike. In a
+    // `u` regex a lone surrogate is a code point of category Cs; a valid pair is not.
+    .refine((text) => !text.includes('\u0000'), 'must not contain NUL characters')
+    .refine((text) => !/\p{Cs}/u.test(text), 'must be well-formed Unicode (no lone surrogates)'),
 });
 
 export const sessionResponseSchema = z.object({

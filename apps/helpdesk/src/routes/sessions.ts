@@ -13,8 +13,8 @@ export const getSessionRoute = (chat: ChatService) =>
       200: { description: 'The transcript.', schema: sessionResponseSchema },
       404: { description: 'Unknown, deleted or expired session.' },
     },
-    handler: ({ params: { session_id }, res }) => {
-      const turns = chat.turns(session_id);
+    handler: async ({ params: { session_id }, res }) => {
+      const turns = await chat.turns(session_id);
       if (!turns) {
         throw new HttpError(404, 'session_not_found', `No session ${session_id}.`, { session_id });
       }

@@ -11,9 +11,7 @@ import {
   type Session,
 } from '@google/adk';
 import { condenseHistory, type HistoryLimits } from './condense-history.js';
-
-const keyOf = (appName: string, userId: string, sessionId: string) =>
-  `${appName}\u0000${userId}\u0000${sessionId}`;
+import { applyGetConfig, onePage, sessionKey as keyOf } from './session-service-parts.js';
 
 /**
  * The default session service: ADK sessions in process memory, a plain implementation of ADK's
@@ -59,13 +57,7 @@ export class CondensingSessionService extends BaseSessionService {
   }: GetSessionRequest): Promise<Session | undefined> {
     const stored = this.sessions.get(keyOf(appName, userId, sessionId));
     if (!stored) return undefined;
-    const copy = copyOf(stored);
-    if (config?.numRecentEvents) copy.events = copy.events.slice(-config.numRecentEvents);
-    if (config?.afterTimestamp) {
-      const after = config.afterTimestamp;
-      copy.events = copy.events.filter((event) => event.timestamp >= after);
-    }
-    return copy;
+    return applyGetConfig(copyOf(stored), config);
   }
 
   async listSessions({ appName, userId }: ListSessionsRequest): Promise<ListSessionsResponse> {
@@ -74,13 +66,7 @@ export class CondensingSessionService extends BaseSessionService {
     for (const [key, session] of this.sessions) {
       if (key.startsWith(prefix)) sessions.push({ ...session, state: {}, events: [] });
     }
-    return {
-      sessions,
-      page: 1,
-      limit: sessions.length,
-      totalItems: sessions.length,
-      totalPages: sessions.length ? 1 : 0,
-    };
+    return onePage(sessions);
   }
 
   async deleteSession({ appName, userId, sessionId }: DeleteSessionRequest): Promise<void> {

@@ -1,7 +1,8 @@
 import type { BaseSessionService } from '@google/adk';
-import { HttpError } from '@repo/http-kit';
 import { Mutex } from 'async-mutex';
 import { LRUCache } from 'lru-cache';
+import { tooManyWaiting } from './session-busy.js';
+import type { SessionTurns } from './session-turns.js';
 import { Transcript, type TranscriptLimits, type Turn } from './transcript.js';
 
 export interface SessionStoreOptions {
@@ -35,7 +36,7 @@ interface BusySession {
  * one after another. Every session that leaves for good leaves its ADK session too, deleted
  * under the same mutex so that a later turn of the same id starts afresh.
  */
-export class SessionStore {
+export class SessionStore implements SessionTurns {
   private readonly idle: LRUCache<string, Transcript>;
   private readonly busy = new Map<string, BusySession>();
 
@@ -71,13 +72,7 @@ export class SessionStore {
   async runTurn<T>(sessionId: string, turn: (transcript: Transcript) => Promise<T>): Promise<T> {
     const limit = this.options.maxQueuedPerSession;
     if (this.queued(sessionId) >= limit) {
-      throw new HttpError(
-        429,
-        'session_busy',
-        `Session ${sessionId} already has ${limit} messages waiting; retry later.`,
-        { session_id: sessionId },
-        { 'retry-after': '1' },
-      );
+      throw tooManyWaiting(sessionId, limit);
     }
     return this.exclusive(sessionId, async (session) => {
       session.transcript ??= await this.create(sessionId);

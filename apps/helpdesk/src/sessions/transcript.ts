@@ -30,7 +30,14 @@ export class Transcript {
   /** Characters of text in `turns`, kept up to date so the budget check costs nothing. */
   private chars = 0;
 
-  constructor(private readonly limits: TranscriptLimits) {}
+  /** `turns`: a transcript kept elsewhere (the database), already within the limits. */
+  constructor(
+    private readonly limits: TranscriptLimits,
+    turns: readonly Turn[] = [],
+  ) {
+    this.turns.push(...turns);
+    this.chars = turns.reduce((sum, turn) => sum + turn.text.length, 0);
+  }
 
   /** Appends the messages of a finished turn, then trims the oldest beyond the limits. */
   append(turns: Turn[]): void {

@@ -1,0 +1,109 @@
+import type { Logger } from '@repo/http-kit';
+import { redactSecrets } from '@repo/llm-config';
+import type { SessionSettings } from '../chat/chat-service.js';
+import { DatabaseHealth } from './database-health.js';
+import { DatabaseUnavailable } from './database-unavailable.js';
+import { openPools } from './pools.js';
+import { PostgresSessionService } from './postgres-session-service.js';
+import { PostgresSessionTurns } from './postgres-session-turns.js';
+import { setupDatabase } from './setup-database.js';
+
+export interface PostgresSessionsOptions {
+  connectionString: string;
+  schema: string;
+  /** Connections holding session locks: sessions in a turn at once on this instance. */
+  poolMax: number;
+  /** The chat service's session settings (sessionSettings), defaults applied. */
+  settings: SessionSettings;
+  logger: Logger;
+  /** How long a turn waits for another instance's turn of the same session (default 60 s). */
+  lockWaitMs?: number;
+  /** How long to wait for a connection before 503 (default 5 s). */
+  connectTimeoutMs?: number;
+  /** Start-up retries while the database is away: first delay, doubling up to 30 s. */
+  retryBaseMs?: number;
+}
+
+export interface PostgresSessions {
+  sessionService: PostgresSessionService;
+  turns: PostgresSessionTurns;
+  /** For /readyz: throws until the schema is set up and while the database does not answer. */
+  readiness(): Promise<void>;
+  /**
+   * Sets the schema up, trying again with backoff while the database is away (the service
+   * listens meanwhile: /healthz 200, /readyz and every session request 503). Resolves once ready.
+   */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MAX_RETRY_DELAY_MS = 30_000;
+
+/** Sessions in PostgreSQL: pools, ADK's session service and the turns store over one schema. */
+export function openPostgresSessions(options: PostgresSessionsOptions): PostgresSessions {
+  const { logger, settings } = options;
+  const pools = openPools({
+    connectionString: options.connectionString,
+    lockPoolMax: options.poolMax,
+    poolMax: Math.max(2, Math.ceil(options.poolMax / 4)),
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    lockWaitMs: options.lockWaitMs ?? 60_000,
+    logger,
+  });
+  const health = new DatabaseHealth(logger);
+  let ready = false;
+  let closed = false;
+  const sessionService = new PostgresSessionService(
+    pools.pool,
+    options.schema,
+    settings.history,
+    settings.clock,
+  );
+  const turns = new PostgresSessionTurns({
+    pool: pools.pool,
+    lockPool: pools.lockPool,
+    schema: options.schema,
+    sessionService,
+    ...settings,
+    health,
+    isReady: () => ready,
+    logger,
+  });
+
+  const start = async () => {
+    let delay = options.retryBaseMs ?? 500;
+    for (let attempt = 1; !closed; attempt += 1) {
+      try {
+        await setupDatabase(pools.lockPool, options.schema);
+        ready = true;
+        health.markUp();
+        if (attempt > 1) logger.info({ attempt }, 'session database reachable: ready');
+        return;
+      } catch (error) {
+        if (attempt === 1) {
+          const reason = redactSecrets(error instanceof Error ? error.message : String(error));
+          logger.warn(
+            { reason, database: redactSecrets(options.connectionString) },
+            'session database not reachable; retrying with backoff (readyz 503 until it is)',
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
+      }
+    }
+  };
+
+  return {
+    sessionService,
+    turns,
+    readiness: async () => {
+      if (!ready) throw new DatabaseUnavailable();
+      await health.guard(() => pools.pool.query('SELECT 1'));
+    },
+    start,
+    close: async () => {
+      closed = true;
+      await pools.end();
+    },
+  };
+}

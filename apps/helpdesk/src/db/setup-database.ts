@@ -1,0 +1,23 @@
+import type pg from 'pg';
+import { SETUP_LOCK } from './lock-keys.js';
+import { sessionTablesMigration } from './tables.js';
+
+/**
+ * Creates the schema and the sessions table. Instances starting at once would race on
+ * `CREATE ... IF NOT EXISTS` (it is not atomic), so the set-up runs under one advisory lock.
+ */
+export async function setupDatabase(pool: pg.Pool, schema: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1, $2)', [...SETUP_LOCK]);
+    try {
+      await client.query(sessionTablesMigration(schema));
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1, $2)', [...SETUP_LOCK]);
+    }
+    client.release();
+  } catch (error) {
+    client.release(error instanceof Error ? error : true);
+    throw error;
+  }
+}

@@ -1,0 +1,29 @@
+/** A schema-qualified table name. Schema names are validated as plain identifiers at start-up. */
+export function table(schema: string, name: string): string {
+  return `"${schema}"."${name}"`;
+}
+
+export const sessionsTable = (schema: string) => table(schema, 'helpdesk_sessions');
+
+/**
+ * One row per session: ADK's side (state and the condensed history the model sees next turn)
+ * and the transcript GET /sessions/{id} shows, written together once per finished turn.
+ * `updated_at` is the last use, for the TTL.
+ */
+export function sessionTablesMigration(schema: string): string {
+  const sessions = sessionsTable(schema);
+  return `
+    CREATE SCHEMA IF NOT EXISTS "${schema}";
+    CREATE TABLE IF NOT EXISTS ${sessions} (
+      app_name text NOT NULL,
+      user_id text NOT NULL,
+      session_id text NOT NULL,
+      state jsonb NOT NULL,
+      events jsonb NOT NULL,
+      transcript jsonb NOT NULL,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      PRIMARY KEY (app_name, user_id, session_id)
+    );
+    CREATE INDEX IF NOT EXISTS helpdesk_sessions_updated_at ON ${sessions} (updated_at);`;
+}

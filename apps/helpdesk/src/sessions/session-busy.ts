@@ -1,0 +1,18 @@
+import { HttpError } from '@repo/http-kit';
+
+/** 429 `session_busy`: too many messages of one session waiting, or its lock not free in time. */
+export function sessionBusy(sessionId: string, detail: string): HttpError {
+  return new HttpError(
+    429,
+    'session_busy',
+    detail,
+    { session_id: sessionId },
+    { 'retry-after': '1' },
+  );
+}
+
+export const tooManyWaiting = (sessionId: string, limit: number) =>
+  sessionBusy(
+    sessionId,
+    `Session ${sessionId} already has ${limit} messages waiting; retry later.`,
+  );

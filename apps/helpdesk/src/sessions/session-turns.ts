@@ -1,0 +1,25 @@
+import type { Turn } from './transcript.js';
+
+/** What a turn may do to its session's transcript. */
+export interface TurnTranscript {
+  append(turns: Turn[]): void;
+}
+
+/**
+ * Where sessions live and how their turns are serialized: the chat service's only view of
+ * storage. `SessionStore` keeps them in process memory; `PostgresSessionTurns` in PostgreSQL.
+ */
+export interface SessionTurns {
+  /** Runs `turn` once the session's earlier turns are done; an unknown id starts a session. */
+  runTurn<T>(sessionId: string, turn: (transcript: TurnTranscript) => Promise<T>): Promise<T>;
+  /** The transcript, or undefined for an unknown or expired session. Reading is not a use. */
+  turnsOf(sessionId: string): readonly Turn[] | undefined | Promise<readonly Turn[] | undefined>;
+  /** Forgets a session; a turn of it in flight finishes first. */
+  delete(sessionId: string): Promise<void>;
+  /** Drops idle sessions past the TTL; returns how many. */
+  evictExpired(): number | Promise<number>;
+  /** Turns of a session running or waiting in this process. */
+  queued(sessionId: string): number;
+  /** Sessions held in this process's memory (0 when they live in a database). */
+  readonly size: number;
+}
