@@ -1,23 +1,18 @@
 import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
-import { z } from 'zod';
-import { intFromEnv, loadOpenAiSettings, parseEnv, type OpenAiSettings } from '@repo/llm-config';
+import { databaseEnv } from '@repo/pg-kit';
+import type { z } from 'zod';
+import { loadOpenAiSettings, parseEnv, type OpenAiSettings } from '@repo/llm-config';
 
 type Env = Record<string, string | undefined>;
 
 /** http-kit's PORT, HOST, API_TOKEN and LOG_LEVEL, and the database settings. */
 const serviceEnvSchema = httpServiceEnv(3001)
   .extend({
-    DATABASE_URL: z
-      .string()
-      .trim()
-      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL')
-      .optional(),
-    /** Schema holding the checkpoint tables and the thread index; lets several deployments (or test runs) share a database. */
-    DATABASE_SCHEMA: z
-      .string()
-      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
-      .default('public'),
-    PG_POOL_MAX: intFromEnv(10),
+    /**
+     * With DATABASE_URL, the checkpoints and the thread index live in PostgreSQL (in
+     * DATABASE_SCHEMA); PG_POOL_MAX: connections for queries, and as many for the thread locks.
+     */
+    ...databaseEnv({ poolMax: 10 }),
   })
   .superRefine(authEnvRules);
 

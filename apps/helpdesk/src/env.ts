@@ -1,5 +1,6 @@
 import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
-import { z } from 'zod';
+import { databaseEnv } from '@repo/pg-kit';
+import type { z } from 'zod';
 import { intFromEnv, loadGeminiSettings, parseEnv, type GeminiSettings } from '@repo/llm-config';
 
 type Env = Record<string, string | undefined>;
@@ -10,19 +11,11 @@ const serviceEnvSchema = httpServiceEnv(3002)
     SESSION_TTL_SECONDS: intFromEnv(3600),
     /** Most sessions kept in memory; the least recently used go first (memory mode only). */
     MAX_SESSIONS: intFromEnv(10_000),
-    /** When set, sessions live in PostgreSQL (`sessions=postgres`); otherwise in process memory. */
-    DATABASE_URL: z
-      .string()
-      .trim()
-      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL')
-      .optional(),
-    /** Schema holding the sessions table; lets several deployments (or test runs) share a database. */
-    DATABASE_SCHEMA: z
-      .string()
-      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
-      .default('public'),
-    /** Connections holding session locks: sessions in a turn at once on one instance. */
-    PG_POOL_MAX: intFromEnv(20),
+    /**
+     * With DATABASE_URL, sessions live in PostgreSQL (`sessions=postgres`); otherwise in process
+     * memory. PG_POOL_MAX: connections holding session locks, i.e. sessions in a turn at once.
+     */
+    ...databaseEnv({ poolMax: 20 }),
   })
   .superRefine(authEnvRules);
 

@@ -1,10 +1,11 @@
+import { openPools } from '@repo/pg-kit';
+import { useNamedStatements } from '../patches/pg-named-statements.js';
 import type { Logger } from 'pino';
 import type { Persistence } from '../persistence/persistence.js';
 import { createCheckpointer } from './checkpointer.js';
 import { PostgresOutbox } from './postgres-outbox.js';
 import { PostgresThreadLocks } from './postgres-thread-locks.js';
 import { PostgresThreadStore } from './postgres-thread-store.js';
-import { openPools } from './pools.js';
 import { setupDatabase } from './setup-database.js';
 
 export interface PostgresOptions {
@@ -26,9 +27,10 @@ const DEFAULT_LOCK_WAIT_MS = 2000;
 export async function openPostgresPersistence(options: PostgresOptions): Promise<Persistence> {
   const { pool, lockPool, end } = openPools({
     connectionString: options.connectionString,
-    poolMax: options.poolMax,
-    lockWaitMs: options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS,
-    namedStatements: options.namedStatements ?? true,
+    query: { max: options.poolMax },
+    // A change waits this long for a free lock connection before it is refused with 503.
+    locks: { max: options.poolMax, connectTimeoutMs: options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS },
+    ...(options.namedStatements === false ? {} : { prepareQueryPool: useNamedStatements }),
     logger: options.logger,
   });
   try {

@@ -9,7 +9,7 @@
  * patch, not a wrapper type); no pg option does the same.
  * Guarded by: test/framework-patches.test.ts (the statement is prepared on the connection, under the
  * name `statementName` gives it) and every postgres-mode test, which run with it on.
- * Applied in src/db/pools.ts; `namedStatements: false` (openPostgresPersistence) leaves pg as it is.
+ * Applied in src/db/postgres-persistence.ts (as the query pool's preparation); `namedStatements: false` (openPostgresPersistence) leaves pg as it is.
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';

@@ -4,8 +4,7 @@ import type pg from 'pg';
 import { SessionQueues } from '../sessions/session-queues.js';
 import type { SessionTurns, TurnTranscript } from '../sessions/session-turns.js';
 import { Transcript, type TranscriptLimits, type Turn } from '../sessions/transcript.js';
-import type { DatabaseHealth } from './database-health.js';
-import { DatabaseUnavailable } from './database-unavailable.js';
+import { DatabaseUnavailable, type DatabaseHealth } from '@repo/pg-kit';
 import {
   sessionFromRow,
   type PostgresSessionService,

@@ -1,9 +1,7 @@
 import type { Logger } from '@repo/http-kit';
 import { redactSecrets } from '@repo/llm-config';
 import type { SessionSettings } from '../chat/chat-service.js';
-import { DatabaseHealth } from './database-health.js';
-import { DatabaseUnavailable } from './database-unavailable.js';
-import { openPools } from './pools.js';
+import { DatabaseHealth, DatabaseUnavailable, openPools } from '@repo/pg-kit';
 import { PostgresSessionService } from './postgres-session-service.js';
 import { PostgresSessionTurns } from './postgres-session-turns.js';
 import { setupDatabase } from './setup-database.js';
@@ -42,12 +40,21 @@ const MAX_RETRY_DELAY_MS = 30_000;
 /** Sessions in PostgreSQL: pools, ADK's session service and the turns store over one schema. */
 export function openPostgresSessions(options: PostgresSessionsOptions): PostgresSessions {
   const { logger, settings } = options;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const lockWaitMs = options.lockWaitMs ?? 60_000;
   const pools = openPools({
     connectionString: options.connectionString,
-    lockPoolMax: options.poolMax,
-    poolMax: Math.max(2, Math.ceil(options.poolMax / 4)),
-    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
-    lockWaitMs: options.lockWaitMs ?? 60_000,
+    query: {
+      max: Math.max(2, Math.ceil(options.poolMax / 4)),
+      connectTimeoutMs,
+      statementTimeoutMs: 10_000,
+    },
+    locks: {
+      max: options.poolMax,
+      connectTimeoutMs,
+      lockTimeoutMs: lockWaitMs,
+      statementTimeoutMs: lockWaitMs + 5_000,
+    },
     logger,
   });
   const health = new DatabaseHealth(logger);

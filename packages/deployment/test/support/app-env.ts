@@ -7,9 +7,11 @@ function upperCaseKeys(source: string): string[] {
   return [...source.matchAll(/^\s*([A-Z][A-Z0-9_]{1,}):/gm)].map((match) => match[1]!);
 }
 
-const LLM_SETTINGS_FILES: Record<string, string> = {
+/** Shared env fragments an app's env.ts may call, and the file whose keys they add. */
+const SHARED_ENV_FILES: Record<string, string> = {
   loadOpenAiSettings: 'packages/llm-config/src/openai-settings.ts',
   loadGeminiSettings: 'packages/llm-config/src/gemini-settings.ts',
+  databaseEnv: 'packages/pg-kit/src/database-env.ts',
 };
 
 export interface AppEnv {
@@ -36,7 +38,7 @@ function httpServiceEnvSource(): string | undefined {
 export function appEnv(app: 'email-review' | 'helpdesk'): AppEnv {
   const envSource = readRepoFile(`apps/${app}/src/env.ts`);
   const names = new Set(upperCaseKeys(envSource));
-  for (const [loader, file] of Object.entries(LLM_SETTINGS_FILES)) {
+  for (const [loader, file] of Object.entries(SHARED_ENV_FILES)) {
     if (envSource.includes(`${loader}(`))
       upperCaseKeys(readRepoFile(file)).forEach((name) => names.add(name));
   }

@@ -29,12 +29,12 @@ export class DatabaseHealth {
     if (this.down) return;
     this.down = true;
     const reason = error instanceof Error ? error.message : String(error);
-    this.logger.error({ reason }, 'session database unavailable');
+    this.logger.error({ reason }, 'database unavailable');
   }
 
   markUp(): void {
     if (!this.down) return;
     this.down = false;
-    this.logger.info('session database available again');
+    this.logger.info('database available again');
   }
 }

@@ -9,7 +9,7 @@ export class DatabaseUnavailable extends HttpError {
     super(
       503,
       'database_unavailable',
-      'The session database is not available; try again shortly.',
+      'The database is not available; try again shortly.',
       {},
       { 'retry-after': String(RETRY_AFTER_SECONDS) },
     );

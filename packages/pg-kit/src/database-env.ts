@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+const positiveInt = (defaultValue: number) =>
+  z.coerce.number().int().positive().default(defaultValue);
+
+/**
+ * The database part of a service's environment, for its env schema to extend:
+ * `httpServiceEnv(port).extend(databaseEnv({ poolMax: 10 }))`. Without DATABASE_URL the service
+ * keeps its state in memory.
+ */
+export function databaseEnv(defaults: { poolMax: number }) {
+  return {
+    DATABASE_URL: z
+      .string()
+      .trim()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL')
+      .optional(),
+    /** Schema holding the service's tables; lets several deployments (or test runs) share a database. */
+    DATABASE_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+      .default('public'),
+    PG_POOL_MAX: positiveInt(defaults.poolMax),
+  };
+}

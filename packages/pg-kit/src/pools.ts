@@ -1,0 +1,65 @@
+import pg from 'pg';
+import type { Logger } from '@repo/http-kit';
+
+/** One pool's bounds: each wait on a database that is away or frozen ends in time. */
+export interface PoolLimits {
+  max: number;
+  /** How long to wait for a connection (a free one, or a server that answers) before failing. */
+  connectTimeoutMs?: number;
+  /** Longest statement (server side). */
+  statementTimeoutMs?: number;
+  /** Longest wait for a row or advisory lock (server side). */
+  lockTimeoutMs?: number;
+}
+
+export interface PoolOptions {
+  connectionString: string;
+  /** Every query but the locks'. */
+  query: PoolLimits;
+  /** Connections that each hold one lock (a thread's, a session's) for the length of a change. */
+  locks: PoolLimits;
+  /** Applied to the query pool once made (e.g. a framework patch on `pool.query`). */
+  prepareQueryPool?: (pool: pg.Pool) => void;
+  logger: Logger;
+}
+
+export interface Pools {
+  pool: pg.Pool;
+  lockPool: pg.Pool;
+  end(): Promise<void>;
+}
+
+function newPool(connectionString: string, limits: PoolLimits): pg.Pool {
+  return new pg.Pool({
+    connectionString,
+    max: limits.max,
+    ...(limits.connectTimeoutMs !== undefined
+      ? { connectionTimeoutMillis: limits.connectTimeoutMs }
+      : {}),
+    ...(limits.statementTimeoutMs !== undefined
+      ? { statement_timeout: limits.statementTimeoutMs }
+      : {}),
+    ...(limits.lockTimeoutMs !== undefined ? { lock_timeout: limits.lockTimeoutMs } : {}),
+  });
+}
+
+/**
+ * A service's two pools. Lock holders get a pool of their own, so that changes holding locks can
+ * never starve the queries they (or readers) wait on.
+ */
+export function openPools(options: PoolOptions): Pools {
+  const pool = newPool(options.connectionString, options.query);
+  options.prepareQueryPool?.(pool);
+  const lockPool = newPool(options.connectionString, options.locks);
+  for (const p of [pool, lockPool]) {
+    // An idle connection dropped by the server must not crash the process; the pool replaces it.
+    p.on('error', (error) => options.logger.warn({ err: error }, 'idle database connection lost'));
+  }
+  return {
+    pool,
+    lockPool,
+    end: async () => {
+      await Promise.all([pool.end(), lockPool.end()]);
+    },
+  };
+}

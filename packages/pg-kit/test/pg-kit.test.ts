@@ -1,0 +1,146 @@
+import { once } from 'node:events';
+import { createServer, type Server, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { pino } from 'pino';
+import { z } from 'zod';
+import {
+  DatabaseHealth,
+  DatabaseUnavailable,
+  databaseEnv,
+  isDatabaseUnreachable,
+  openPools,
+} from '../src/index.js';
+
+const TEST_DATABASE_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+function capturedLogger() {
+  const lines: Array<{ level: number; msg: string }> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, stream), lines };
+}
+
+const refused = () =>
+  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+
+describe('isDatabaseUnreachable', () => {
+  test('when the connection is refused or the server shuts down, then the database is unreachable', () => {
+    expect(isDatabaseUnreachable(refused())).toBe(true);
+    expect(isDatabaseUnreachable(Object.assign(new Error('terminating'), { code: '57P01' }))).toBe(
+      true,
+    );
+  });
+
+  test('when PostgreSQL rejects the query itself, then it is not an outage', async () => {
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      const error = await client.query('SELEC 1').catch((e: unknown) => e);
+      expect(isDatabaseUnreachable(error)).toBe(false);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+describe('DatabaseHealth', () => {
+  test('when a step fails because the database is away, then 503 database_unavailable with Retry-After, logged once per outage', async () => {
+    const { logger, lines } = capturedLogger();
+    const health = new DatabaseHealth(logger);
+    for (let i = 0; i < 3; i++) {
+      const error = await health.guard(() => Promise.reject(refused())).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DatabaseUnavailable);
+      expect(error).toMatchObject({
+        status: 503,
+        code: 'database_unavailable',
+        headers: { 'retry-after': '2' },
+      });
+    }
+    expect(await health.guard(async () => 'ok')).toBe('ok');
+    expect(await health.guard(async () => 'ok')).toBe('ok');
+    expect(lines.map((line) => line.msg)).toEqual([
+      'database unavailable',
+      'database available again',
+    ]);
+  });
+
+  test('when a step fails for another reason, then that error passes through unchanged', async () => {
+    const health = new DatabaseHealth(pino({ level: 'silent' }));
+    const bug = new TypeError('bad');
+    await expect(health.guard(() => Promise.reject(bug))).rejects.toBe(bug);
+  });
+});
+
+describe('openPools', () => {
+  let frozen: Server;
+  const sockets: Socket[] = [];
+
+  beforeAll(async () => {
+    // Accepts connections and never answers: what a SIGSTOPped PostgreSQL looks like to a client.
+    frozen = createServer((socket) => sockets.push(socket));
+    frozen.listen(0, '127.0.0.1');
+    await once(frozen, 'listening');
+  });
+
+  afterAll(() => {
+    for (const socket of sockets) socket.destroy();
+    frozen.close();
+  });
+
+  test('when the server accepts but never answers, then a query fails within the connect timeout', async () => {
+    const port = (frozen.address() as { port: number }).port;
+    const pools = openPools({
+      connectionString: `postgres://postgres@127.0.0.1:${port}/test`,
+      query: { max: 1, connectTimeoutMs: 300 },
+      locks: { max: 1, connectTimeoutMs: 300 },
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      const error = await pools.pool.query('SELECT 1').catch((e: unknown) => e);
+      expect(isDatabaseUnreachable(error)).toBe(true);
+    } finally {
+      await pools.end();
+    }
+  });
+
+  test('when limits are given, then each pool carries its own statement and lock timeouts', async () => {
+    const prepared: pg.Pool[] = [];
+    const pools = openPools({
+      connectionString: TEST_DATABASE_URL,
+      query: { max: 1, statementTimeoutMs: 1234 },
+      locks: { max: 1, lockTimeoutMs: 4321 },
+      prepareQueryPool: (pool) => prepared.push(pool),
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      expect(prepared).toEqual([pools.pool]);
+      expect((await pools.pool.query('SHOW statement_timeout')).rows[0]).toEqual({
+        statement_timeout: '1234ms',
+      });
+      expect((await pools.lockPool.query('SHOW lock_timeout')).rows[0]).toEqual({
+        lock_timeout: '4321ms',
+      });
+    } finally {
+      await pools.end();
+    }
+  });
+});
+
+describe('databaseEnv', () => {
+  const schema = z.object(databaseEnv({ poolMax: 7 }));
+
+  test('when nothing is set, then the service keeps its state in memory with the default pool size', () => {
+    expect(schema.parse({})).toEqual({ DATABASE_SCHEMA: 'public', PG_POOL_MAX: 7 });
+  });
+
+  test('when the URL is not postgres:// or the schema not an identifier, then parsing fails', () => {
+    expect(schema.safeParse({ DATABASE_URL: 'mysql://x' }).success).toBe(false);
+    expect(schema.safeParse({ DATABASE_SCHEMA: 'Robert"); DROP' }).success).toBe(false);
+  });
+});
