@@ -12,8 +12,8 @@ routeAdkLogsTo(logger);
 
 const sessionTtlMs = env.SESSION_TTL_SECONDS * 1000;
 const chat = createChatService({
-  agent: createRootAgent(env.gemini),
-  appName: env.gemini.appName,
+  agent: createRootAgent(env.agentModel),
+  appName: env.agentModel.appName,
   sessionTtlMs,
   maxSessions: env.MAX_SESSIONS,
 });
@@ -31,9 +31,9 @@ const running = await serve(app, {
 logger.info(
   {
     url: running.url,
-    model: env.gemini.model,
+    model: env.agentModel.model,
     settings: redactSecrets({
-      ...env.gemini,
+      ...env.agentModel,
       SESSION_TTL_SECONDS: env.SESSION_TTL_SECONDS,
       MAX_SESSIONS: env.MAX_SESSIONS,
     }),

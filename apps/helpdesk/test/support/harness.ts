@@ -33,7 +33,12 @@ export class ManualClock {
   }
 }
 
+/** The providers every routing and fault suite runs on (AGENT_LLM_PROVIDER). */
+export const PROVIDERS = ['gemini', 'openai'] as const;
+export type TestProvider = (typeof PROVIDERS)[number];
+
 export interface HelpdeskUnderTest {
+  provider: TestProvider;
   emulator: Emulator;
   /** The root of the agent tree the service runs. */
   agent: LlmAgent;
@@ -45,7 +50,7 @@ export interface HelpdeskUnderTest {
   responses: ResponseEvent[];
   /** The app's own GET /openapi.json. */
   document(): Promise<OpenApiDocument>;
-  /** Model calls the emulator received (Gemini only), oldest first. */
+  /** Model calls the emulator received on the provider's wire, oldest first. */
   modelCalls(): LoggedRequest[];
   /** Model calls the emulator has received but not answered yet. */
   pendingModelCalls(): number;
@@ -53,6 +58,8 @@ export interface HelpdeskUnderTest {
 }
 
 export interface HarnessOptions {
+  /** The agents' provider (default gemini), talking to the emulator's wire of that provider. */
+  provider?: TestProvider;
   model?: Partial<ModelSettings>;
   chat?: Partial<Omit<ChatServiceOptions, 'agent' | 'runner'>>;
   /** A Runner of the test's own over the agent tree (default: the chat service's). */
@@ -69,10 +76,13 @@ routeAdkLogsTo(silent);
 /** The real service (real ADK, real @google/genai over HTTP) against the emulator. */
 export async function startHelpdesk(options: HarnessOptions = {}): Promise<HelpdeskUnderTest> {
   const emulator = await startEmulator({ port: 0, latencyMs: options.latencyMs ?? 0 });
+  const provider = options.provider ?? 'gemini';
   const agent = createRootAgent({
+    provider,
     apiKey: 'test-key',
-    model: 'gemini-2.5-flash',
-    baseUrl: emulator.url,
+    ...(provider === 'openai'
+      ? { model: 'gpt-4.1-mini', baseUrl: `${emulator.url}/v1` }
+      : { model: 'gemini-2.5-flash', baseUrl: emulator.url }),
     timeoutMs: 5_000,
     maxRetries: 2,
     retryBaseDelayMs: 10,
@@ -94,7 +104,9 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     onResponse: (event) => responses.push(event),
   });
   const http = request(app);
+  const onWire = (r: LoggedRequest) => r.provider === provider && r.method === 'POST';
   const helpdesk: HelpdeskUnderTest = {
+    provider,
     emulator,
     agent,
     app,
@@ -107,10 +119,10 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
       return (await get.expect(200)).body as OpenApiDocument;
     },
     send: (sessionId, message) => http.post('/chat').send({ session_id: sessionId, message }),
-    modelCalls: () => emulator.requests.list().filter((r) => r.provider === 'gemini'),
+    modelCalls: () => emulator.requests.list().filter(onWire),
     // The emulator logs a request on arrival with status 0 and sets the status once it answers.
     pendingModelCalls: () =>
-      emulator.requests.list().filter((r) => r.provider === 'gemini' && r.status === 0).length,
+      emulator.requests.list().filter((r) => onWire(r) && r.status === 0).length,
     close: () => emulator.close(),
   };
   started.push(helpdesk);
@@ -136,31 +148,75 @@ interface GeminiBody {
   contents?: Array<{ role?: string; parts?: Array<Record<string, unknown>> }>;
 }
 
+interface ChatBody {
+  messages?: Array<{
+    role: string;
+    content?: string | Array<{ text?: string }> | null;
+    tool_call_id?: string;
+    tool_calls?: Array<{ id: string; function: { name: string } }>;
+  }>;
+}
+
+type ChatMessage = NonNullable<ChatBody['messages']>[number];
+
+const chatText = (content: ChatMessage['content']) =>
+  typeof content === 'string' ? content : (content ?? []).map((p) => p.text ?? '').join('\n');
+
+const chatMessages = (call: LoggedRequest) => (call.body as ChatBody).messages ?? [];
+
 /** The agent a model call was made for, from ADK's identity line in the system instruction. */
 export function callerOf(call: LoggedRequest): string | undefined {
-  const system = ((call.body as GeminiBody).systemInstruction?.parts ?? [])
-    .map((p) => p.text ?? '')
-    .join('\n');
+  const system =
+    call.provider === 'openai'
+      ? chatMessages(call)
+          .filter((m) => m.role === 'system')
+          .map((m) => chatText(m.content))
+          .join('\n')
+      : ((call.body as GeminiBody).systemInstruction?.parts ?? [])
+          .map((p) => p.text ?? '')
+          .join('\n');
   return /Your internal name is "([^"]+)"/.exec(system)?.[1];
 }
 
+type FunctionResponse = { name: string; response: Record<string, unknown> };
+
+/** Tool results as `tool` messages, named after the call they answer. */
+function toolMessagesIn(call: LoggedRequest): FunctionResponse[] {
+  const names = new Map<string, string>();
+  const found: FunctionResponse[] = [];
+  for (const message of chatMessages(call)) {
+    for (const toolCall of message.tool_calls ?? []) names.set(toolCall.id, toolCall.function.name);
+    if (message.role === 'tool') {
+      found.push({
+        name: names.get(message.tool_call_id ?? '') ?? 'unknown',
+        response: JSON.parse(chatText(message.content)) as Record<string, unknown>,
+      });
+    }
+  }
+  return found;
+}
+
 /** Function responses sent back to the model in a call, by tool name. */
-export function functionResponsesIn(
-  call: LoggedRequest,
-): Array<{ name: string; response: Record<string, unknown> }> {
-  const found: Array<{ name: string; response: Record<string, unknown> }> = [];
+export function functionResponsesIn(call: LoggedRequest): FunctionResponse[] {
+  if (call.provider === 'openai') return toolMessagesIn(call);
+  const found: FunctionResponse[] = [];
   for (const content of (call.body as GeminiBody).contents ?? []) {
     for (const part of content.parts ?? []) {
-      const response = part['functionResponse'] as
-        { name: string; response: Record<string, unknown> } | undefined;
+      const response = part['functionResponse'] as FunctionResponse | undefined;
       if (response) found.push(response);
     }
   }
   return found;
 }
 
-/** Every text the model was shown in a call (contents only). */
+/** Every text the model was shown in a call (contents only, not the system instruction). */
 export function textsIn(call: LoggedRequest): string {
+  if (call.provider === 'openai') {
+    return chatMessages(call)
+      .filter((m) => m.role === 'user' || m.role === 'assistant')
+      .map((m) => chatText(m.content))
+      .join('\n');
+  }
   return ((call.body as GeminiBody).contents ?? [])
     .flatMap((c) => c.parts ?? [])
     .map((p) => (typeof p['text'] === 'string' ? p['text'] : ''))
