@@ -10,6 +10,8 @@ export interface AppDeps {
   logger?: Logger;
   /** When set, every route but health (/healthz, /readyz) needs `Authorization: Bearer <token>`. */
   apiToken?: string;
+  /** Comment lines on POST /chat's event streams this often (default 15 s). */
+  sseHeartbeatMs?: number;
   /** Called on every finished response (tests check the document lists every answer). */
   onResponse?: HttpAppOptions['onResponse'];
 }
@@ -31,7 +33,11 @@ export function createApp(deps: AppDeps): Express {
       version,
       description:
         'A coordinator agent delegates each chat message to the billing, technical or escalation agent.',
-      routes: [chatRoute(deps.chat), getSessionRoute(deps.chat), deleteSessionRoute(deps.chat)],
+      routes: [
+        chatRoute(deps.chat, { heartbeatMs: deps.sseHeartbeatMs, logger: deps.logger }),
+        getSessionRoute(deps.chat),
+        deleteSessionRoute(deps.chat),
+      ],
     },
     onResponse: deps.onResponse,
   });

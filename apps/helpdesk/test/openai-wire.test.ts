@@ -6,6 +6,7 @@ import {
   startHelpdesk,
   type HelpdeskUnderTest,
 } from './support/harness.js';
+import { streamChat } from './support/sse-client.js';
 
 const { CreateChatCompletionRequest: checkRequest } = openAiSchemaChecks([
   'CreateChatCompletionRequest',
@@ -33,6 +34,21 @@ describe('the agents on an OpenAI-compatible endpoint', () => {
     const calls = helpdesk.modelCalls();
     expect(calls.length).toBe(9);
     for (const call of calls) expect(checkRequest(call.body)).toBeUndefined();
+  });
+
+  it('when the three routes are streamed, then every request is a valid streaming CreateChatCompletionRequest', async () => {
+    const url = await helpdesk.url();
+    for (const message of [INVOICE_QUESTION, OUTAGE_QUESTION, HUMAN_REQUEST]) {
+      const stream = await streamChat(url, 'wire-streamed', message);
+      expect(stream.events.at(-1)?.event).toBe('done');
+    }
+
+    const calls = helpdesk.modelCalls();
+    expect(calls.length).toBe(9);
+    for (const call of calls) {
+      expect(call.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+      expect(checkRequest(call.body)).toBeUndefined();
+    }
   });
 
   it('when the coordinator is called, then transfer_to_agent is declared in standard JSON Schema', async () => {

@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startEmulator, type Emulator, type LoggedRequest } from '@repo/llm-emulator';
 import {
   createLogger,
@@ -46,6 +49,8 @@ export interface HelpdeskUnderTest {
   chat: ChatService;
   http: ReturnType<typeof request>;
   send(sessionId: string, message: string): request.Test;
+  /** The app listening on a port of its own (for event streams read as they arrive). */
+  url(): Promise<string>;
   /** Every response the app gave, as http-kit's `onResponse` reports it. */
   responses: ResponseEvent[];
   /** The app's own GET /openapi.json. */
@@ -68,6 +73,8 @@ export interface HarnessOptions {
   latencyMs?: number;
   /** The app's logger (default silent); ADK's own lines stay silent either way. */
   logger?: Logger;
+  /** Comment lines on event streams this often (the app's default 15 s). */
+  sseHeartbeatMs?: number;
 }
 
 const silent = createLogger({ name: 'helpdesk-test', level: 'silent' });
@@ -101,8 +108,21 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     chat,
     logger: options.logger ?? silent,
     apiToken: options.apiToken,
+    ...(options.sseHeartbeatMs ? { sseHeartbeatMs: options.sseHeartbeatMs } : {}),
     onResponse: (event) => responses.push(event),
   });
+  let server: Server | undefined;
+  const url = async () => {
+    server ??= app.listen(0, '127.0.0.1');
+    if (!server.listening) await once(server, 'listening');
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const closeServer = () =>
+    new Promise<void>((resolve) => {
+      if (!server) return resolve();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   const http = request(app);
   const onWire = (r: LoggedRequest) => r.provider === provider && r.method === 'POST';
   const helpdesk: HelpdeskUnderTest = {
@@ -112,6 +132,7 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     app,
     chat,
     http,
+    url,
     responses,
     document: async () => {
       const get = http.get('/openapi.json');
@@ -123,7 +144,10 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     // The emulator logs a request on arrival with status 0 and sets the status once it answers.
     pendingModelCalls: () =>
       emulator.requests.list().filter((r) => onWire(r) && r.status === 0).length,
-    close: () => emulator.close(),
+    close: async () => {
+      await closeServer();
+      await emulator.close();
+    },
   };
   started.push(helpdesk);
   return helpdesk;
