@@ -11,7 +11,7 @@ export interface RunCounts {
 export interface BenchConfig {
   scale: string;
   outFile: string;
-  /** Scenario ids to run (1–4). */
+  /** Scenario ids to run (1–5). */
   only: number[];
   databaseUrl: string;
   /** No run lasts longer than this; the table reports how many iterations completed. */
@@ -50,6 +50,8 @@ export interface BenchConfig {
     /** Pause before reading a process's RSS, so timers and GC after a burst have run. */
     settleMs: number;
   };
+  /** Scenario 5: messages timed per way of asking, with the emulator at `latencyMs` per call. */
+  streaming: { latencyMs: number; messages: number };
   /** Profile the project's service for missed targets, at most `maxProfiles` times per run. */
   profileMisses: boolean;
   maxProfiles: number;
@@ -90,6 +92,7 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl'> = {
     longSessionTurns: 30,
     settleMs: 1_000,
   },
+  streaming: { latencyMs: 300, messages: 20 },
   profileMisses: true,
   maxProfiles: 6,
   reuseSystems: false,
@@ -129,6 +132,7 @@ const SMOKE: typeof FULL = {
     longSessionTurns: 6,
     settleMs: 100,
   },
+  streaming: { latencyMs: 300, messages: 3 },
   profileMisses: true,
   maxProfiles: 1,
   reuseSystems: true,
@@ -158,6 +162,7 @@ function scaled(factor: number): typeof FULL {
         chats: n(r.chats),
       })),
     },
+    streaming: { ...FULL.streaming, messages: n(FULL.streaming.messages) },
     growth: {
       ...FULL.growth,
       emailThreads: [n(FULL.growth.emailThreads[0]), n(FULL.growth.emailThreads[1])],
@@ -202,10 +207,10 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
           : undefined;
   if (!base)
     throw new Error(`BENCH_SCALE must be smoke, full or a positive factor, not "${scale}"`);
-  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4')
+  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5')
     .split(',')
     .map((s) => Number(s.trim()))
-    .filter((n) => [1, 2, 3, 4].includes(n));
+    .filter((n) => [1, 2, 3, 4, 5].includes(n));
   const growth = { ...base.growth };
   if (e.BENCH_HELPDESK_SESSIONS)
     growth.helpdeskSessions = [growth.helpdeskSessions[0], e.BENCH_HELPDESK_SESSIONS];

@@ -11,6 +11,7 @@ import { growthScenario } from './scenarios/growth.js';
 import { helpdeskChatScenario } from './scenarios/helpdesk-chat.js';
 import { profileMisses } from './scenarios/profile-service.js';
 import { providerOverheadScenario } from './scenarios/provider-overhead.js';
+import { streamingScenario } from './scenarios/streaming.js';
 import type { ScenarioResult } from './scenarios/results.js';
 import { ScenarioContext } from './scenarios/scenario-context.js';
 import { SystemPool } from './scenarios/system-pool.js';
@@ -23,6 +24,7 @@ const SCENARIOS: Record<
   2: { title: 'Helpdesk chat', run: helpdeskChatScenario },
   3: { title: 'Overhead with a realistic provider', run: providerOverheadScenario },
   4: { title: 'Growth', run: growthScenario },
+  5: { title: 'Streaming', run: streamingScenario },
 };
 
 export interface BenchOutcome {

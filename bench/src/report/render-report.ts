@@ -4,6 +4,7 @@ import { growthSection, growthTargets } from './growth-section.js';
 import { helpdeskChatSection, helpdeskChatTargets } from './helpdesk-chat-section.js';
 import { reportMarkdown } from './markdown.js';
 import { providerOverheadSection, providerOverheadTargets } from './provider-overhead-section.js';
+import { streamingSection, streamingTargets } from './streaming-section.js';
 import {
   profileKey,
   type BenchReport,
@@ -24,6 +25,8 @@ export function judgeTargets(result: ScenarioResult): TargetCheck[] {
       return providerOverheadTargets(result);
     case 4:
       return growthTargets(result);
+    case 5:
+      return streamingTargets(result);
   }
 }
 
@@ -37,6 +40,8 @@ function layOut(result: ScenarioResult): Section {
       return providerOverheadSection(result);
     case 4:
       return growthSection(result);
+    case 5:
+      return streamingSection(result);
   }
 }
 
