@@ -11,7 +11,7 @@ export interface RunCounts {
 export interface BenchConfig {
   scale: string;
   outFile: string;
-  /** Scenario ids to run (1–6). */
+  /** Scenario ids to run (1–7). */
   only: number[];
   databaseUrl: string;
   /** No run lasts longer than this; the table reports how many iterations completed. */
@@ -52,6 +52,8 @@ export interface BenchConfig {
   };
   /** Scenario 5: rounds in which every variant takes a turn, and each variant's work per round. */
   patches: { rounds: number; emailLifecycles: number; concurrency: number; chats: number };
+  /** Scenario 7: messages timed per way of asking, with the emulator at `latencyMs` per call. */
+  streaming: { latencyMs: number; messages: number };
   /** Profile the project's service for missed targets, at most `maxProfiles` times per run. */
   profileMisses: boolean;
   maxProfiles: number;
@@ -93,6 +95,7 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl'> = {
     settleMs: 1_000,
   },
   patches: { rounds: 5, emailLifecycles: 160, concurrency: 8, chats: 20 },
+  streaming: { latencyMs: 300, messages: 20 },
   profileMisses: true,
   maxProfiles: 6,
   reuseSystems: false,
@@ -133,6 +136,7 @@ const SMOKE: typeof FULL = {
     settleMs: 100,
   },
   patches: { rounds: 1, emailLifecycles: 4, concurrency: 2, chats: 1 },
+  streaming: { latencyMs: 300, messages: 3 },
   profileMisses: true,
   maxProfiles: 1,
   reuseSystems: true,
@@ -162,6 +166,7 @@ function scaled(factor: number): typeof FULL {
         chats: n(r.chats),
       })),
     },
+    streaming: { ...FULL.streaming, messages: n(FULL.streaming.messages) },
     growth: {
       ...FULL.growth,
       emailThreads: [n(FULL.growth.emailThreads[0]), n(FULL.growth.emailThreads[1])],
@@ -211,10 +216,10 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
           : undefined;
   if (!base)
     throw new Error(`BENCH_SCALE must be smoke, full or a positive factor, not "${scale}"`);
-  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6')
+  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6,7')
     .split(',')
     .map((s) => Number(s.trim()))
-    .filter((n) => [1, 2, 3, 4, 5, 6].includes(n));
+    .filter((n) => [1, 2, 3, 4, 5, 6, 7].includes(n));
   const growth = { ...base.growth };
   if (e.BENCH_HELPDESK_SESSIONS)
     growth.helpdeskSessions = [growth.helpdeskSessions[0], e.BENCH_HELPDESK_SESSIONS];

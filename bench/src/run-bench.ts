@@ -13,6 +13,7 @@ import { helpdeskChatScenario } from './scenarios/helpdesk-chat.js';
 import { helpdeskSessionsScenario } from './scenarios/helpdesk-sessions.js';
 import { profileMisses } from './scenarios/profile-service.js';
 import { providerOverheadScenario } from './scenarios/provider-overhead.js';
+import { streamingScenario } from './scenarios/streaming.js';
 import type { ScenarioResult } from './scenarios/results.js';
 import { ScenarioContext } from './scenarios/scenario-context.js';
 import { SystemPool } from './scenarios/system-pool.js';
@@ -27,6 +28,7 @@ const SCENARIOS: Record<
   4: { title: 'Growth', run: growthScenario },
   5: { title: 'Framework patches', run: frameworkPatchesScenario },
   6: { title: 'Helpdesk sessions in PostgreSQL', run: helpdeskSessionsScenario },
+  7: { title: 'Streaming', run: streamingScenario },
 };
 
 export interface BenchOutcome {

@@ -7,6 +7,7 @@ import {
   growthResult,
   helpdeskChatResult,
   providerOverheadResult,
+  streamingResult,
 } from './support/results-fixture.js';
 
 function report(results: ScenarioResult[], extra: ScenarioOutcome[] = []): BenchReport {
@@ -28,6 +29,7 @@ const ALL = () => [
   helpdeskChatResult(),
   providerOverheadResult(),
   growthResult(),
+  streamingResult(),
 ];
 
 describe('scenario 3 targets: the services’ own part over the frameworks alone', () => {
@@ -137,10 +139,23 @@ describe('the throughput chart', () => {
   });
 });
 
+describe('scenario 7 targets: the streamed first event and done', () => {
+  it('when the agent event comes after one call and done after three, then both targets are met', () => {
+    expect(judgeTargets(streamingResult(312, 930)).map((t) => t.met)).toEqual([true, true]);
+  });
+
+  it('when the first event waits for the whole turn, then the first-event target is missed by the difference', () => {
+    const [firstEvent, done] = judgeTargets(streamingResult(930, 935));
+
+    expect(firstEvent).toMatchObject({ met: false, measured: '930 ms', shortfall: '530 ms' });
+    expect(done?.met).toBe(true);
+  });
+});
+
 describe('the markdown report', () => {
   it('when every scenario has a result, then every table and every target is in the markdown, and each target is in the summary', () => {
     const rendered = renderReport(report(ALL()), 'c.svg');
-    expect(rendered.sections.map((s) => s.id)).toEqual([1, 2, 3, 4]);
+    expect(rendered.sections.map((s) => s.id)).toEqual([1, 2, 3, 4, 5]);
     for (const section of rendered.sections) {
       for (const table of section.tables) expect(rendered.markdown).toContain(`**${table.title}**`);
       for (const target of section.targets)
@@ -148,7 +163,7 @@ describe('the markdown report', () => {
           `| ${section.id} | ${target.target} | ${target.measured} |`,
         );
     }
-    expect(rendered.sections.flatMap((s) => s.targets)).toHaveLength(3 + 1 + 4 + 3);
+    expect(rendered.sections.flatMap((s) => s.targets)).toHaveLength(3 + 1 + 4 + 3 + 2);
   });
 
   it('when a missed target was profiled, then its profile is rendered under it', () => {

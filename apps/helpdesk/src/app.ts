@@ -19,6 +19,8 @@ export interface AppDeps {
   apiToken?: string;
   /** Named tokens and JWTs (API_TOKENS, AUTH_JWKS_URL). */
   auth?: AuthSettings;
+  /** Comment lines on POST /chat's event streams this often (default 15 s). */
+  sseHeartbeatMs?: number;
   /** Called on every finished response (tests check the document lists every answer). */
   onResponse?: HttpAppOptions['onResponse'];
   /**
@@ -46,7 +48,7 @@ const version = readPackageVersion(new URL('../package.json', import.meta.url));
 /** The HTTP face of the help desk; its routes document themselves at GET /openapi.json. Never listens (server.ts does). */
 export function createApp(deps: AppDeps): Express {
   const sessionRoutes = [
-    chatRoute(deps.chat),
+    chatRoute(deps.chat, { heartbeatMs: deps.sseHeartbeatMs, logger: deps.logger }),
     getSessionRoute(deps.chat),
     deleteSessionRoute(deps.chat),
   ];

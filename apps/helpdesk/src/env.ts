@@ -1,7 +1,12 @@
 import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
 import type { z } from 'zod';
-import { intFromEnv, loadGeminiSettings, parseEnv, type GeminiSettings } from '@repo/llm-config';
+import {
+  intFromEnv,
+  loadAgentModelSettings,
+  parseEnv,
+  type AgentModelSettings,
+} from '@repo/llm-config';
 
 type Env = Record<string, string | undefined>;
 
@@ -19,14 +24,14 @@ const serviceEnvSchema = httpServiceEnv(3002)
   })
   .superRefine(authEnvRules);
 
-export type ServiceEnv = z.infer<typeof serviceEnvSchema> & { gemini: GeminiSettings };
+export type ServiceEnv = z.infer<typeof serviceEnvSchema> & { agentModel: AgentModelSettings };
 
 /** The whole configuration of the service. Throws ConfigError naming the first bad variable. */
 export function loadServiceEnv(env: Env = process.env): ServiceEnv {
-  return { ...parseEnv(serviceEnvSchema, env), gemini: loadGeminiSettings(env) };
+  return { ...parseEnv(serviceEnvSchema, env), agentModel: loadAgentModelSettings(env) };
 }
 
 /** Only the model settings, for agents/agent.ts (the benchmark's `adk api_server` peer). */
-export function loadAgentEnv(env: Env = process.env): GeminiSettings {
-  return loadGeminiSettings(env);
+export function loadAgentEnv(env: Env = process.env): AgentModelSettings {
+  return loadAgentModelSettings(env);
 }

@@ -13,8 +13,8 @@ routeAdkLogsTo(logger);
 
 const sessionTtlMs = env.SESSION_TTL_SECONDS * 1000;
 const chatOptions = {
-  agent: createRootAgent(env.gemini),
-  appName: env.gemini.appName,
+  agent: createRootAgent(env.agentModel),
+  appName: env.agentModel.appName,
   sessionTtlMs,
   maxSessions: env.MAX_SESSIONS,
 };
@@ -63,10 +63,10 @@ const sessions = postgres
 logger.info(
   {
     url: running.url,
-    model: env.gemini.model,
+    model: env.agentModel.model,
     sessions: postgres ? 'postgres' : 'memory',
     settings: redactSecrets({
-      ...env.gemini,
+      ...env.agentModel,
       SESSION_TTL_SECONDS: env.SESSION_TTL_SECONDS,
       MAX_SESSIONS: env.MAX_SESSIONS,
       ...(postgres ? { DATABASE_SCHEMA: env.DATABASE_SCHEMA, PG_POOL_MAX: env.PG_POOL_MAX } : {}),

@@ -6,6 +6,7 @@ import {
   HUMAN_REQUEST,
   INVOICE_QUESTION,
   OUTAGE_QUESTION,
+  PROVIDERS,
   startHelpdesk,
   textsIn,
   type HelpdeskUnderTest,
@@ -29,13 +30,14 @@ afterAll(async () => {
   expect(await undocumentedResponsesSoFar()).toEqual([]);
 });
 
-describe('model failures', () => {
+describe.each(PROVIDERS)('model failures, on %s', (provider) => {
   let helpdesk: HelpdeskUnderTest;
   const log = capturedLogger();
 
   beforeAll(async () => {
     // 2 retries (3 attempts) with a short backoff; the harness's 5 s timeout per model call.
     helpdesk = await startHelpdesk({
+      provider,
       model: { maxRetries: 2, retryBaseDelayMs: 10 },
       logger: log.logger,
     });
@@ -48,7 +50,7 @@ describe('model failures', () => {
   });
 
   it('when the model keeps answering 503, then the client gets a generic detail and the provider message is only logged', async () => {
-    helpdesk.emulator.faults.add({ provider: 'gemini', count: 3, kind: 'status', status: 503 });
+    helpdesk.emulator.faults.add({ provider, count: 3, kind: 'status', status: 503 });
 
     const res = await helpdesk.send('fault-detail', INVOICE_QUESTION).expect(502);
 
@@ -62,8 +64,8 @@ describe('model failures', () => {
   it('when the model fails on the reply after escalation opened a ticket, then the 502 names the ticket', async () => {
     // Calls 1 (coordinator: transfer) and 2 (escalation: create_ticket) go through untouched;
     // the 503s hit call 3, the escalation's reply, and both its retries.
-    helpdesk.emulator.faults.add({ provider: 'gemini', count: 2, kind: 'delay', delayMs: 0 });
-    helpdesk.emulator.faults.add({ provider: 'gemini', count: 3, kind: 'status', status: 503 });
+    helpdesk.emulator.faults.add({ provider, count: 2, kind: 'delay', delayMs: 0 });
+    helpdesk.emulator.faults.add({ provider, count: 3, kind: 'status', status: 503 });
 
     const res = await helpdesk.send('fault-after-ticket', HUMAN_REQUEST).expect(502);
 
@@ -94,7 +96,7 @@ describe('model failures', () => {
 
   it('when the model keeps answering 503, then the turn fails with 502 after the retries and the session stays usable', async () => {
     const failing = 'What is the status of invoice INV-1002?';
-    helpdesk.emulator.faults.add({ provider: 'gemini', count: 3, kind: 'status', status: 503 });
+    helpdesk.emulator.faults.add({ provider, count: 3, kind: 'status', status: 503 });
 
     const res = await helpdesk.send('fault-503', failing).expect(502);
 
@@ -105,7 +107,7 @@ describe('model failures', () => {
   });
 
   it('when the model keeps answering 500, then the turn fails with 502', async () => {
-    helpdesk.emulator.faults.add({ provider: 'gemini', count: 3, kind: 'status', status: 500 });
+    helpdesk.emulator.faults.add({ provider, count: 3, kind: 'status', status: 500 });
 
     const res = await helpdesk.send('fault-500', INVOICE_QUESTION).expect(502);
 
@@ -115,7 +117,7 @@ describe('model failures', () => {
 
   it('when the model answers 429 once, then the call is retried and the turn succeeds', async () => {
     helpdesk.emulator.faults.add({
-      provider: 'gemini',
+      provider,
       count: 1,
       kind: 'status',
       status: 429,
@@ -133,7 +135,7 @@ describe('model failures', () => {
   });
 
   it('when the connection drops once, then the call is retried and the turn succeeds', async () => {
-    helpdesk.emulator.faults.add({ provider: 'gemini', count: 1, kind: 'disconnect' });
+    helpdesk.emulator.faults.add({ provider, count: 1, kind: 'disconnect' });
 
     const res = await helpdesk.send('fault-disconnect', INVOICE_QUESTION).expect(200);
 
@@ -142,7 +144,7 @@ describe('model failures', () => {
   });
 
   it('when the model answers a malformed body, then the turn fails with 502 without retrying', async () => {
-    helpdesk.emulator.faults.add({ provider: 'gemini', count: 1, kind: 'malformed' });
+    helpdesk.emulator.faults.add({ provider, count: 1, kind: 'malformed' });
 
     const res = await helpdesk.send('fault-malformed', INVOICE_QUESTION).expect(502);
 
@@ -152,7 +154,7 @@ describe('model failures', () => {
   });
 
   it('when the provider rejects the request with 400, then the turn fails with 502 without retrying', async () => {
-    helpdesk.emulator.faults.add({ provider: 'gemini', count: 1, kind: 'status', status: 400 });
+    helpdesk.emulator.faults.add({ provider, count: 1, kind: 'status', status: 400 });
 
     await helpdesk.send('fault-400', INVOICE_QUESTION).expect(502);
 
@@ -162,11 +164,12 @@ describe('model failures', () => {
   it('when the model hangs on every attempt, then the turn fails with 504 and the session stays usable', async () => {
     // Only this test needs a short timeout, so that three hung attempts are cut quickly.
     const hanging = await startHelpdesk({
+      provider,
       model: { timeoutMs: 1_000, maxRetries: 2, retryBaseDelayMs: 10 },
     });
     try {
       const failing = 'Can you look at invoice INV-1004?';
-      hanging.emulator.faults.add({ provider: 'gemini', count: 3, kind: 'hang' });
+      hanging.emulator.faults.add({ provider, count: 3, kind: 'hang' });
 
       const res = await hanging.send('fault-hang', failing).expect(504);
 

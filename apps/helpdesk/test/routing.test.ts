@@ -4,15 +4,16 @@ import {
   HUMAN_REQUEST,
   INVOICE_QUESTION,
   OUTAGE_QUESTION,
+  PROVIDERS,
   startHelpdesk,
   type HelpdeskUnderTest,
 } from './support/harness.js';
 
-describe('routing each message to a specialist', () => {
+describe.each(PROVIDERS)('routing each message to a specialist, on %s', (provider) => {
   let helpdesk: HelpdeskUnderTest;
 
   beforeAll(async () => {
-    helpdesk = await startHelpdesk();
+    helpdesk = await startHelpdesk({ provider });
   });
   afterAll(() => helpdesk.close());
   beforeEach(() => helpdesk.emulator.requests.clear());

@@ -116,6 +116,34 @@ describe('start-up', () => {
     expect(await exited).toBe(0);
   }, 30_000);
 
+  it('when AGENT_LLM_PROVIDER is openai, then the agents answer through the OpenAI-compatible endpoint with its key', async () => {
+    const { child, output } = runServer({
+      AGENT_LLM_PROVIDER: 'openai',
+      AGENT_LLM_API_KEY: 'openai-key',
+      AGENT_LLM_BASE_URL: `${emulator.url}/v1`,
+      AGENT_LLM_MODEL: 'llama3.1:8b',
+    });
+    try {
+      const url = await waitUntilListening(output);
+      emulator.requests.clear();
+
+      const res = await fetch(`${url}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ session_id: 'openai-dist', message: INVOICE_QUESTION }),
+      });
+
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ agent: 'billing' });
+      const calls = emulator.requests.list();
+      expect(calls.map((c) => [c.provider, c.path, c.model])).toEqual(
+        Array(3).fill(['openai', '/v1/chat/completions', 'llama3.1:8b']),
+      );
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 30_000);
+
   it("when Google's own key variables are set too, then the model is called with AGENT_LLM_API_KEY", async () => {
     const recorder = await startKeyRecorder(emulator.url);
     const { child, output, exited } = runServer({

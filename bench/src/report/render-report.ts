@@ -6,6 +6,7 @@ import { helpdeskChatSection, helpdeskChatTargets } from './helpdesk-chat-sectio
 import { helpdeskSessionsSection, helpdeskSessionsTargets } from './helpdesk-sessions-section.js';
 import { reportMarkdown } from './markdown.js';
 import { providerOverheadSection, providerOverheadTargets } from './provider-overhead-section.js';
+import { streamingSection, streamingTargets } from './streaming-section.js';
 import {
   profileKey,
   type BenchReport,
@@ -30,6 +31,8 @@ export function judgeTargets(result: ScenarioResult): TargetCheck[] {
       return frameworkPatchesTargets(result);
     case 6:
       return helpdeskSessionsTargets(result);
+    case 7:
+      return streamingTargets(result);
   }
 }
 
@@ -47,6 +50,8 @@ function layOut(result: ScenarioResult): Section {
       return frameworkPatchesSection(result);
     case 6:
       return helpdeskSessionsSection(result);
+    case 7:
+      return streamingSection(result);
   }
 }
 

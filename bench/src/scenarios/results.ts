@@ -159,10 +159,26 @@ export interface HelpdeskSessionsResult {
   commands: string[];
 }
 
+/** Scenario 7's four ways of asking: each system as JSON and as an event stream. */
+export const STREAMING_VARIANTS = ['project-json', 'project-sse', 'peer-json', 'peer-sse'] as const;
+export type StreamingVariant = (typeof STREAMING_VARIANTS)[number];
+
+/** Scenario 7: time to the first event and to the reply, one message at a time. */
+export interface StreamingResult {
+  scenario: 7;
+  /** The emulator's latency per model call. */
+  latencyMs: number;
+  /** Messages timed per variant (after one warm-up message). */
+  messages: number;
+  variants: Record<StreamingVariant, { firstEvent: Summary; done: Summary; failed: number }>;
+  commands: string[];
+}
+
 export type ScenarioResult =
   | EmailLifecycleResult
   | HelpdeskChatResult
   | ProviderOverheadResult
   | GrowthResult
   | FrameworkPatchesResult
-  | HelpdeskSessionsResult;
+  | HelpdeskSessionsResult
+  | StreamingResult;

@@ -6,6 +6,7 @@ import type {
   Overheads,
   OverheadRun,
   ProviderOverheadResult,
+  StreamingResult,
   SystemRun,
 } from '../../src/scenarios/results.js';
 import type { Summary } from '../../src/stats/percentiles.js';
@@ -179,5 +180,29 @@ export function growthResult(): GrowthResult {
       commands: ['node apps/helpdesk/dist/server.js'],
     },
     profileIterations: 200,
+  };
+}
+
+/** Scenario 5 with 300 ms per model call: the streamed `agent` event after one call, `done` after three. */
+export function streamingResult(firstEventMs = 312, doneMs = 930): StreamingResult {
+  const variant = (first: number, done: number) => ({
+    firstEvent: summary(first, first + 10),
+    done: summary(done, done + 10),
+    failed: 0,
+  });
+  return {
+    scenario: 7,
+    latencyMs: 300,
+    messages: 20,
+    variants: {
+      'project-json': variant(935, 935),
+      'project-sse': variant(firstEventMs, doneMs),
+      'peer-json': variant(940, 940),
+      'peer-sse': variant(315, 935),
+    },
+    commands: [
+      'node apps/helpdesk/dist/server.js',
+      'adk api_server apps/helpdesk/dist/agents/agent.js',
+    ],
   };
 }

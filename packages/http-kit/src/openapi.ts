@@ -43,7 +43,8 @@ function parameters(location: 'path' | 'query', schema: z.ZodObject | undefined)
   }));
 }
 
-function responseContent(status: number, schema: z.ZodType | null | undefined) {
+function responseContent(status: number, response: ResponseSpec) {
+  const { schema } = response;
   if (status >= 400) {
     return {
       content: {
@@ -51,9 +52,18 @@ function responseContent(status: number, schema: z.ZodType | null | undefined) {
       },
     };
   }
-  return schema
-    ? { content: { 'application/json': { schema: jsonSchema(schema, 'output') } } }
-    : {};
+  const alternatives = Object.entries(response.alternatives ?? {}).map(([type, media]) => [
+    type,
+    {
+      ...(media.schema ? { schema: jsonSchema(media.schema, 'output') } : {}),
+      ...(media.example !== undefined ? { example: media.example } : {}),
+    },
+  ]);
+  const content = Object.fromEntries([
+    ...(schema ? [['application/json', { schema: jsonSchema(schema, 'output') }]] : []),
+    ...alternatives,
+  ]);
+  return Object.keys(content).length > 0 ? { content } : {};
 }
 
 /** The answers any route can give, whether or not its declaration lists them. */
@@ -99,7 +109,7 @@ function operation(spec: OperationSpec, auth: boolean) {
         status,
         {
           description: response.description,
-          ...responseContent(Number(status), response.schema),
+          ...responseContent(Number(status), response),
         },
       ]),
     ),

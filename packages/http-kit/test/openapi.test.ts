@@ -37,6 +37,43 @@ describe('openApiDocument', () => {
   });
 });
 
+describe('openApiDocument alternative media types', () => {
+  test('when a response has an alternative media type, then it is documented beside the JSON body', () => {
+    const doc = openApiDocument({
+      title: 'Demo',
+      version: '1.0.0',
+      routes: [
+        defineRoute({
+          method: 'post',
+          path: '/chat',
+          summary: 'Chat',
+          responses: {
+            200: {
+              description: 'The reply, or its events',
+              schema: z.object({ reply: z.string() }),
+              alternatives: {
+                'text/event-stream': {
+                  schema: z.object({ event: z.string(), data: z.unknown() }),
+                  example: 'event: done\nid: 1\ndata: {"reply":"hi"}\n\n',
+                },
+              },
+            },
+          },
+          handler: noop,
+        }),
+      ],
+    });
+    const content = (
+      doc.paths['/chat']!.post!.responses['200'] as { content: Record<string, unknown> }
+    ).content;
+    expect(Object.keys(content)).toEqual(['application/json', 'text/event-stream']);
+    expect(content['text/event-stream']).toMatchObject({
+      schema: { type: 'object', required: ['event', 'data'] },
+      example: expect.stringContaining('event: done'),
+    });
+  });
+});
+
 describe('openApiDocument error responses', () => {
   test('when an error status has no schema, then it refers to the shared Problem schema', () => {
     const doc = openApiDocument({

@@ -10,5 +10,11 @@ export {
   DEFAULT_GEMINI_MODEL,
   type GeminiSettings,
 } from './gemini-settings.js';
+export {
+  loadAgentModelSettings,
+  AGENT_LLM_PROVIDERS,
+  type AgentLlmProvider,
+  type AgentModelSettings,
+} from './agent-model-settings.js';
 export { redactSecrets, REDACTED } from './redact.js';
 export { loadOrExit } from './load-or-exit.js';

@@ -6,7 +6,7 @@ import { CondensingSessionService } from '../sessions/condensing-session-service
 import { SessionStore } from '../sessions/session-store.js';
 import type { SessionTurns } from '../sessions/session-turns.js';
 import type { TranscriptLimits, Turn } from '../sessions/transcript.js';
-import { runTurn } from './run-turn.js';
+import { runTurn, type TurnObserver } from './run-turn.js';
 
 /** What POST /chat answers. */
 export const chatReplySchema = z.object({
@@ -53,7 +53,8 @@ export interface ChatServiceOptions {
 }
 
 export interface ChatService {
-  send(sessionId: string, message: string): Promise<ChatReply>;
+  /** `observer` watches the turn as it runs (POST /chat's event stream). */
+  send(sessionId: string, message: string, observer?: TurnObserver): Promise<ChatReply>;
   turns(sessionId: string): Promise<readonly Turn[] | undefined>;
   remove(sessionId: string): Promise<void>;
   /** Drops sessions idle past the TTL (also done when they are next used); returns how many. */
@@ -122,10 +123,10 @@ export function createChatService(options: ChatServiceOptions): ChatService {
   const at = () => new Date(clock()).toISOString();
 
   return {
-    send: (sessionId, message) =>
+    send: (sessionId, message, observer) =>
       store.runTurn(sessionId, async (transcript) => {
         const askedAt = at();
-        const outcome = await runTurn(runner, { userId: USER_ID, sessionId, message });
+        const outcome = await runTurn(runner, { userId: USER_ID, sessionId, message }, observer);
         const ticket = outcome.ticketId ? { ticket_id: outcome.ticketId } : {};
         transcript.append([
           { role: 'user', agent: null, text: message, at: askedAt },

@@ -1,6 +1,7 @@
 import {
   getFunctionResponses,
   isFinalResponse,
+  StreamingMode,
   stringifyContent,
   type Event,
   type Runner,
@@ -23,6 +24,17 @@ export interface TurnInput {
   message: string;
 }
 
+/** Who watches a turn as it runs (POST /chat's event stream). */
+export interface TurnObserver {
+  /** Called when the turn starts, once the session's earlier turns are done. */
+  onStart?: () => void;
+  /**
+   * Every ADK event of the turn as it happens. With an observer, the model calls use the
+   * streaming endpoint (ADK's StreamingMode.SSE), so text also arrives in partial events.
+   */
+  onEvent?: (event: Event) => void;
+}
+
 function ticketIdIn(event: Event): string | undefined {
   for (const response of getFunctionResponses(event)) {
     const ticketId = (response.response as { ticket_id?: unknown } | undefined)?.ticket_id;
@@ -38,7 +50,12 @@ function ticketIdIn(event: Event): string | undefined {
  * exception, or a turn that ends without text all fail the turn. A failed turn still names a
  * ticket it opened, so a client that retries does not open a second one unknowingly.
  */
-export async function runTurn(runner: Runner, input: TurnInput): Promise<TurnOutcome> {
+export async function runTurn(
+  runner: Runner,
+  input: TurnInput,
+  observer?: TurnObserver,
+): Promise<TurnOutcome> {
+  observer?.onStart?.();
   let outcome: TurnOutcome | undefined;
   let ticketId: string | undefined;
   let modelError: { code: ModelErrorCode; reason: string } | undefined;
@@ -47,8 +64,10 @@ export async function runTurn(runner: Runner, input: TurnInput): Promise<TurnOut
       userId: input.userId,
       sessionId: input.sessionId,
       newMessage: { role: 'user', parts: [{ text: input.message }] },
+      ...(observer?.onEvent ? { runConfig: { streamingMode: StreamingMode.SSE } } : {}),
     });
     for await (const event of events) {
+      observer?.onEvent?.(event);
       if (event.errorCode) {
         modelError = {
           code: toModelErrorCode(event.errorCode),

@@ -51,6 +51,8 @@ interface ErrorLike {
   status?: unknown;
   code?: unknown;
   cause?: { code?: unknown };
+  /** The openai SDK's APIError: the provider's error object. */
+  error?: { message?: string };
 }
 
 export function classifyModelError(error: unknown, timedOut: boolean): ModelFailure {
@@ -61,6 +63,14 @@ export function classifyModelError(error: unknown, timedOut: boolean): ModelFail
   const message = typeof e.message === 'string' ? e.message : String(error);
   if (e.name === 'ApiError' && typeof e.status === 'number') {
     return { kind: 'status', status: e.status, detail: providerMessage(message) };
+  }
+  // The openai SDK's APIError subclasses: `status` set for an HTTP answer, unset for a connection
+  // that failed (APIConnectionError) or was aborted.
+  if (typeof e.status === 'number' && e.status >= 400) {
+    return { kind: 'status', status: e.status, detail: e.error?.message ?? message };
+  }
+  if (e.name === 'APIConnectionError' || e.name === 'APIConnectionTimeoutError') {
+    return { kind: 'network', detail: message };
   }
   const code = e.cause?.code ?? e.code;
   if ((typeof code === 'string' && NETWORK_CODES.has(code)) || NETWORK_MESSAGE.test(message)) {

@@ -1,40 +1,51 @@
-import type { Gemini } from '@google/adk';
-import type { GeminiSettings } from '@repo/llm-config';
+import type { BaseLlm } from '@google/adk';
+import type { AgentLlmProvider, AgentModelSettings } from '@repo/llm-config';
 import { GeminiWithBaseUrl } from '../patches/adk-gemini-base-url.js';
 import { GeminiWithCallPolicy } from '../patches/adk-gemini-call-policy.js';
+import { OpenAiChatModel } from './openai/openai-chat-model.js';
+import type { CallPolicy } from './resilient-call.js';
 import { DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS } from './retry-backoff.js';
 
 export type ModelSettings = Pick<
-  GeminiSettings,
+  AgentModelSettings,
   'apiKey' | 'model' | 'baseUrl' | 'timeoutMs' | 'maxRetries'
 > & {
+  /** gemini (default) or openai: any OpenAI Chat Completions–compatible endpoint. */
+  provider?: AgentLlmProvider;
   /** Delay before the first retry (default 250 ms); tests shorten it. */
   retryBaseDelayMs?: number;
 };
 
-/** The framework patches applied to the model, each on by default (src/patches/index.ts). */
+/** The framework patches applied to the Gemini model, each on by default (src/patches/index.ts). */
 export interface ModelPatches {
   geminiBaseUrl?: boolean;
   geminiCallPolicy?: boolean;
 }
 
+const callPolicyOf = (settings: ModelSettings): CallPolicy => ({
+  timeoutMs: settings.timeoutMs,
+  maxRetries: settings.maxRetries,
+  baseDelayMs: settings.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
+  maxDelayMs: DEFAULT_RETRY_MAX_DELAY_MS,
+});
+
 /**
- * ADK's Gemini with what ADK 1.2.0 leaves out: a base URL (the emulator or a proxy), a deadline
- * per call, and retries of transient failures. ADK reports a failed model call as an error event
- * and never retries it, and retrying a whole turn would run its tools twice (two tickets), so
- * the retry sits here, around the one HTTP call.
+ * The agents' model, either provider with the same deadline per call and retries of transient
+ * failures. ADK reports a failed model call as an error event and never retries it, and retrying
+ * a whole turn would run its tools twice (two tickets), so the retry sits around the one HTTP
+ * call. Gemini is ADK's own with a base URL (the emulator or a proxy); OpenAI-compatible
+ * endpoints go through OpenAiChatModel.
  */
-export function createModel(settings: ModelSettings, patches: ModelPatches = {}): Gemini {
+export function createModel(settings: ModelSettings, patches: ModelPatches = {}): BaseLlm {
+  if (settings.provider === 'openai') {
+    const { model, apiKey, baseUrl } = settings;
+    return new OpenAiChatModel({ model, apiKey, baseUrl }, callPolicyOf(settings));
+  }
   const params = {
     model: settings.model,
     apiKey: settings.apiKey,
     baseUrl: patches.geminiBaseUrl === false ? undefined : settings.baseUrl,
   };
   if (patches.geminiCallPolicy === false) return new GeminiWithBaseUrl(params);
-  return new GeminiWithCallPolicy(params, {
-    timeoutMs: settings.timeoutMs,
-    maxRetries: settings.maxRetries,
-    baseDelayMs: settings.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
-    maxDelayMs: DEFAULT_RETRY_MAX_DELAY_MS,
-  });
+  return new GeminiWithCallPolicy(params, callPolicyOf(settings));
 }

@@ -1,16 +1,38 @@
-import { defineRoute } from '@repo/http-kit';
+import { createLogger, currentLogger, defineRoute, type Logger } from '@repo/http-kit';
 import { chatReplySchema, type ChatService } from '../chat/chat-service.js';
+import { streamTurn } from '../chat/stream-turn.js';
+import { CHAT_EVENT_STREAM_EXAMPLE, chatEventStreamSchema } from './chat-event-stream-doc.js';
+import { ServerSentEvents } from './event-stream.js';
 import { chatRequestSchema, turnProblemSchema } from './schemas.js';
 
-/** POST /chat: one message in, the answering agent's reply out. */
-export const chatRoute = (chat: ChatService) =>
-  defineRoute({
+export interface ChatRouteOptions {
+  /** Comment lines on an event stream this often (default 15 s); tests shorten it. */
+  heartbeatMs?: number;
+  /** Where a streamed turn's failure is logged when no request logger is at hand. */
+  logger?: Logger;
+}
+
+/** POST /chat: one message in, the answering agent's reply out, as JSON or as its events. */
+export const chatRoute = (chat: ChatService, options: ChatRouteOptions = {}) => {
+  const fallbackLogger = options.logger ?? createLogger({ name: 'helpdesk' });
+  return defineRoute({
     method: 'post',
     path: '/chat',
     summary: 'Send a message; the coordinator routes it to one specialist, which answers.',
     body: chatRequestSchema,
     responses: {
-      200: { description: 'The reply of the agent that answered.', schema: chatReplySchema },
+      200: {
+        description:
+          'The reply of the agent that answered; with `Accept: text/event-stream`, the turn as ' +
+          'Server-Sent Events, opened once the turn starts.',
+        schema: chatReplySchema,
+        alternatives: {
+          'text/event-stream': {
+            schema: chatEventStreamSchema,
+            example: CHAT_EVENT_STREAM_EXAMPLE,
+          },
+        },
+      },
       429: {
         description: 'Too many messages waiting on this session.',
         schema: turnProblemSchema,
@@ -24,7 +46,17 @@ export const chatRoute = (chat: ChatService) =>
         schema: turnProblemSchema,
       },
     },
-    handler: async ({ body, res }) => {
-      res.json(await chat.send(body.session_id, body.message));
+    handler: async ({ body, req, res }) => {
+      const input = { sessionId: body.session_id, message: body.message };
+      if (req.accepts(['application/json', 'text/event-stream']) !== 'text/event-stream') {
+        res.json(await chat.send(input.sessionId, input.message));
+        return;
+      }
+      const requestId = res.getHeader('x-request-id');
+      await streamTurn(chat, input, new ServerSentEvents(res, options.heartbeatMs), {
+        logger: currentLogger(fallbackLogger),
+        ...(typeof requestId === 'string' ? { requestId } : {}),
+      });
     },
   });
+};

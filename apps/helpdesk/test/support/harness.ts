@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startEmulator, type Emulator, type LoggedRequest } from '@repo/llm-emulator';
 import {
   createLogger,
@@ -33,7 +36,12 @@ export class ManualClock {
   }
 }
 
+/** The providers every routing and fault suite runs on (AGENT_LLM_PROVIDER). */
+export const PROVIDERS = ['gemini', 'openai'] as const;
+export type TestProvider = (typeof PROVIDERS)[number];
+
 export interface HelpdeskUnderTest {
+  provider: TestProvider;
   emulator: Emulator;
   /** The root of the agent tree the service runs. */
   agent: LlmAgent;
@@ -41,11 +49,13 @@ export interface HelpdeskUnderTest {
   chat: ChatService;
   http: ReturnType<typeof request>;
   send(sessionId: string, message: string): request.Test;
+  /** The app listening on a port of its own (for event streams read as they arrive). */
+  url(): Promise<string>;
   /** Every response the app gave, as http-kit's `onResponse` reports it. */
   responses: ResponseEvent[];
   /** The app's own GET /openapi.json. */
   document(): Promise<OpenApiDocument>;
-  /** Model calls the emulator received (Gemini only), oldest first. */
+  /** Model calls the emulator received on the provider's wire, oldest first. */
   modelCalls(): LoggedRequest[];
   /** Model calls the emulator has received but not answered yet. */
   pendingModelCalls(): number;
@@ -53,6 +63,8 @@ export interface HelpdeskUnderTest {
 }
 
 export interface HarnessOptions {
+  /** The agents' provider (default gemini), talking to the emulator's wire of that provider. */
+  provider?: TestProvider;
   model?: Partial<ModelSettings>;
   chat?: Partial<Omit<ChatServiceOptions, 'agent' | 'runner'>>;
   /** A Runner of the test's own over the agent tree (default: the chat service's). */
@@ -61,6 +73,8 @@ export interface HarnessOptions {
   latencyMs?: number;
   /** The app's logger (default silent); ADK's own lines stay silent either way. */
   logger?: Logger;
+  /** Comment lines on event streams this often (the app's default 15 s). */
+  sseHeartbeatMs?: number;
 }
 
 const silent = createLogger({ name: 'helpdesk-test', level: 'silent' });
@@ -69,10 +83,13 @@ routeAdkLogsTo(silent);
 /** The real service (real ADK, real @google/genai over HTTP) against the emulator. */
 export async function startHelpdesk(options: HarnessOptions = {}): Promise<HelpdeskUnderTest> {
   const emulator = await startEmulator({ port: 0, latencyMs: options.latencyMs ?? 0 });
+  const provider = options.provider ?? 'gemini';
   const agent = createRootAgent({
+    provider,
     apiKey: 'test-key',
-    model: 'gemini-2.5-flash',
-    baseUrl: emulator.url,
+    ...(provider === 'openai'
+      ? { model: 'gpt-4.1-mini', baseUrl: `${emulator.url}/v1` }
+      : { model: 'gemini-2.5-flash', baseUrl: emulator.url }),
     timeoutMs: 5_000,
     maxRetries: 2,
     retryBaseDelayMs: 10,
@@ -91,15 +108,31 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     chat,
     logger: options.logger ?? silent,
     apiToken: options.apiToken,
+    ...(options.sseHeartbeatMs ? { sseHeartbeatMs: options.sseHeartbeatMs } : {}),
     onResponse: (event) => responses.push(event),
   });
+  let server: Server | undefined;
+  const url = async () => {
+    server ??= app.listen(0, '127.0.0.1');
+    if (!server.listening) await once(server, 'listening');
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const closeServer = () =>
+    new Promise<void>((resolve) => {
+      if (!server) return resolve();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   const http = request(app);
+  const onWire = (r: LoggedRequest) => r.provider === provider && r.method === 'POST';
   const helpdesk: HelpdeskUnderTest = {
+    provider,
     emulator,
     agent,
     app,
     chat,
     http,
+    url,
     responses,
     document: async () => {
       const get = http.get('/openapi.json');
@@ -107,11 +140,14 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
       return (await get.expect(200)).body as OpenApiDocument;
     },
     send: (sessionId, message) => http.post('/chat').send({ session_id: sessionId, message }),
-    modelCalls: () => emulator.requests.list().filter((r) => r.provider === 'gemini'),
+    modelCalls: () => emulator.requests.list().filter(onWire),
     // The emulator logs a request on arrival with status 0 and sets the status once it answers.
     pendingModelCalls: () =>
-      emulator.requests.list().filter((r) => r.provider === 'gemini' && r.status === 0).length,
-    close: () => emulator.close(),
+      emulator.requests.list().filter((r) => onWire(r) && r.status === 0).length,
+    close: async () => {
+      await closeServer();
+      await emulator.close();
+    },
   };
   started.push(helpdesk);
   return helpdesk;
@@ -136,31 +172,75 @@ interface GeminiBody {
   contents?: Array<{ role?: string; parts?: Array<Record<string, unknown>> }>;
 }
 
+interface ChatBody {
+  messages?: Array<{
+    role: string;
+    content?: string | Array<{ text?: string }> | null;
+    tool_call_id?: string;
+    tool_calls?: Array<{ id: string; function: { name: string } }>;
+  }>;
+}
+
+type ChatMessage = NonNullable<ChatBody['messages']>[number];
+
+const chatText = (content: ChatMessage['content']) =>
+  typeof content === 'string' ? content : (content ?? []).map((p) => p.text ?? '').join('\n');
+
+const chatMessages = (call: LoggedRequest) => (call.body as ChatBody).messages ?? [];
+
 /** The agent a model call was made for, from ADK's identity line in the system instruction. */
 export function callerOf(call: LoggedRequest): string | undefined {
-  const system = ((call.body as GeminiBody).systemInstruction?.parts ?? [])
-    .map((p) => p.text ?? '')
-    .join('\n');
+  const system =
+    call.provider === 'openai'
+      ? chatMessages(call)
+          .filter((m) => m.role === 'system')
+          .map((m) => chatText(m.content))
+          .join('\n')
+      : ((call.body as GeminiBody).systemInstruction?.parts ?? [])
+          .map((p) => p.text ?? '')
+          .join('\n');
   return /Your internal name is "([^"]+)"/.exec(system)?.[1];
 }
 
+type FunctionResponse = { name: string; response: Record<string, unknown> };
+
+/** Tool results as `tool` messages, named after the call they answer. */
+function toolMessagesIn(call: LoggedRequest): FunctionResponse[] {
+  const names = new Map<string, string>();
+  const found: FunctionResponse[] = [];
+  for (const message of chatMessages(call)) {
+    for (const toolCall of message.tool_calls ?? []) names.set(toolCall.id, toolCall.function.name);
+    if (message.role === 'tool') {
+      found.push({
+        name: names.get(message.tool_call_id ?? '') ?? 'unknown',
+        response: JSON.parse(chatText(message.content)) as Record<string, unknown>,
+      });
+    }
+  }
+  return found;
+}
+
 /** Function responses sent back to the model in a call, by tool name. */
-export function functionResponsesIn(
-  call: LoggedRequest,
-): Array<{ name: string; response: Record<string, unknown> }> {
-  const found: Array<{ name: string; response: Record<string, unknown> }> = [];
+export function functionResponsesIn(call: LoggedRequest): FunctionResponse[] {
+  if (call.provider === 'openai') return toolMessagesIn(call);
+  const found: FunctionResponse[] = [];
   for (const content of (call.body as GeminiBody).contents ?? []) {
     for (const part of content.parts ?? []) {
-      const response = part['functionResponse'] as
-        { name: string; response: Record<string, unknown> } | undefined;
+      const response = part['functionResponse'] as FunctionResponse | undefined;
       if (response) found.push(response);
     }
   }
   return found;
 }
 
-/** Every text the model was shown in a call (contents only). */
+/** Every text the model was shown in a call (contents only, not the system instruction). */
 export function textsIn(call: LoggedRequest): string {
+  if (call.provider === 'openai') {
+    return chatMessages(call)
+      .filter((m) => m.role === 'user' || m.role === 'assistant')
+      .map((m) => chatText(m.content))
+      .join('\n');
+  }
   return ((call.body as GeminiBody).contents ?? [])
     .flatMap((c) => c.parts ?? [])
     .map((p) => (typeof p['text'] === 'string' ? p['text'] : ''))
@@ -169,12 +249,12 @@ export function textsIn(call: LoggedRequest): string {
 
 /** Polls until `check` is true; fails after `timeoutMs`. */
 export async function waitFor(
-  check: () => boolean,
+  check: () => boolean | Promise<boolean>,
   timeoutMs = 5_000,
   what = 'condition',
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -8,6 +8,11 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType | null;
+  /**
+   * Other media types the same status answers with, chosen by the request's `Accept` (e.g.
+   * `text/event-stream`): for the document only, the handler picks.
+   */
+  alternatives?: Record<string, { schema?: z.ZodType; example?: string }>;
 }
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;

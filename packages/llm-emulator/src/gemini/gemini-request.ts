@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isAdkContextLine } from '../model/adk-context.js';
 import type { JsonSchema, ModelTask, Turn } from '../model/task.js';
 import { BadRequest } from '../server/reply.js';
 
@@ -64,14 +65,6 @@ export function parseGenerateContentRequest(body: unknown): GenerateContentReque
     );
   }
   return parsed.data;
-}
-
-/**
- * ADK shows other agents' turns to the current agent as user text ("For context:", "[agent] said: …",
- * "[agent] called tool …"); they are history, not something the user asked.
- */
-function isAdkContextLine(text: string): boolean {
-  return text === 'For context:' || /^\[[^\]\n]+\] (said: |called tool `|tool `)/.test(text);
 }
 
 function turnsOf(contents: GenerateContentRequest['contents']): Turn[] {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isAdkContextLine } from '../model/adk-context.js';
 import type { JsonSchema, ModelTask, ToolCall, Turn } from '../model/task.js';
 import { BadRequest } from '../server/reply.js';
 
@@ -74,6 +75,15 @@ function textOf(content: z.infer<typeof message>['content']): string {
   return (content ?? []).map((p) => p.text ?? '').join('\n');
 }
 
+/** A user message's text without ADK's other-agent context parts (as the Gemini side reads it). */
+function userTextOf(content: z.infer<typeof message>['content']): string {
+  if (typeof content === 'string') return isAdkContextLine(content) ? '' : content;
+  return (content ?? [])
+    .map((p) => p.text ?? '')
+    .filter((text) => !isAdkContextLine(text))
+    .join('\n');
+}
+
 function parseArgs(raw: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(raw);
@@ -90,8 +100,10 @@ export function chatTask(req: ChatRequest): ModelTask {
   const toolNames = new Map<string, string>();
   for (const m of req.messages) {
     if (m.role === 'system' || m.role === 'developer') system.push(textOf(m.content));
-    else if (m.role === 'user') turns.push({ role: 'user', text: textOf(m.content) });
-    else if (m.role === 'assistant') {
+    else if (m.role === 'user') {
+      const text = userTextOf(m.content);
+      if (text.trim()) turns.push({ role: 'user', text });
+    } else if (m.role === 'assistant') {
       const toolCalls: ToolCall[] = (m.tool_calls ?? []).map((c) => {
         toolNames.set(c.id, c.function.name);
         return { name: c.function.name, args: parseArgs(c.function.arguments) };

@@ -1,0 +1,56 @@
+import { HttpError, problemBody, type Logger, type Problem } from '@repo/http-kit';
+import type { ChatReply, ChatService } from './chat-service.js';
+import { turnEventReader, type TurnEvent } from './turn-events.js';
+
+/** Where a streamed turn's events go (an SSE response): opened once the turn starts. */
+export interface TurnEventSink {
+  open(): void;
+  send(event: TurnEvent['event'] | 'done' | 'error', data: unknown): void;
+  end(): void;
+}
+
+function problemOf(error: unknown): Problem {
+  if (error instanceof HttpError) {
+    return problemBody(error.status, error.code, error.detail, error.extra);
+  }
+  return problemBody(500, 'internal_error', 'An unexpected error occurred.');
+}
+
+/**
+ * One message, its turn streamed: `agent`, `tool_call`, `tool_result` and `delta` events as
+ * they happen, then exactly one `done` (the reply JSON mode answers) or `error` (problem
+ * details, with the ticket id if the turn opened one). The sink opens when the turn starts, so
+ * what fails before (429 session_busy) still leaves as an ordinary problem: the error is
+ * rethrown. The turn does not depend on the sink: a client gone away only stops the writing.
+ */
+export async function streamTurn(
+  chat: ChatService,
+  input: { sessionId: string; message: string },
+  sink: TurnEventSink,
+  context: { logger: Logger; requestId?: string },
+): Promise<void> {
+  const read = turnEventReader();
+  let opened = false;
+  let reply: ChatReply;
+  try {
+    reply = await chat.send(input.sessionId, input.message, {
+      onStart: () => {
+        opened = true;
+        sink.open();
+      },
+      onEvent: (event) => {
+        for (const { event: name, data } of read(event)) sink.send(name, data);
+      },
+    });
+  } catch (error) {
+    if (!opened) throw error;
+    const problem = problemOf(error);
+    if (context.requestId) problem.request_id = context.requestId;
+    context.logger.error({ err: error, session_id: input.sessionId }, 'streamed turn failed');
+    sink.send('error', problem);
+    sink.end();
+    return;
+  }
+  sink.send('done', reply);
+  sink.end();
+}

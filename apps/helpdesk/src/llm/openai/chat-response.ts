@@ -1,0 +1,125 @@
+import type { LlmResponse } from '@google/adk';
+import { FinishReason, type GenerateContentResponseUsageMetadata, type Part } from '@google/genai';
+import type OpenAI from 'openai';
+
+const FINISH_REASONS: Record<string, FinishReason> = {
+  stop: FinishReason.STOP,
+  // Gemini ends a function call with STOP too; ADK reads the parts, not the reason.
+  tool_calls: FinishReason.STOP,
+  function_call: FinishReason.STOP,
+  length: FinishReason.MAX_TOKENS,
+  content_filter: FinishReason.SAFETY,
+};
+
+const finishReasonOf = (reason: string | null | undefined): FinishReason | undefined =>
+  reason ? (FINISH_REASONS[reason] ?? FinishReason.OTHER) : undefined;
+
+function usageOf(
+  usage: OpenAI.CompletionUsage | null | undefined,
+): GenerateContentResponseUsageMetadata | undefined {
+  if (!usage) return undefined;
+  return {
+    promptTokenCount: usage.prompt_tokens,
+    candidatesTokenCount: usage.completion_tokens,
+    totalTokenCount: usage.total_tokens,
+  };
+}
+
+/** A tool call's JSON arguments; a model that wrote invalid JSON fails the call (a model error). */
+function argsOf(name: string, json: string): Record<string, unknown> {
+  try {
+    const args: unknown = JSON.parse(json || '{}');
+    if (args && typeof args === 'object' && !Array.isArray(args)) {
+      return args as Record<string, unknown>;
+    }
+  } catch {
+    // reported below
+  }
+  throw new Error(`the model called ${name} with arguments that are not a JSON object`);
+}
+
+interface ToolCallSoFar {
+  id: string | undefined;
+  name: string;
+  arguments: string;
+}
+
+function partsOf(text: string, toolCalls: ToolCallSoFar[]): Part[] {
+  return [
+    ...(text ? [{ text }] : []),
+    ...toolCalls.map((call) => ({
+      functionCall: {
+        ...(call.id ? { id: call.id } : {}),
+        name: call.name,
+        args: argsOf(call.name, call.arguments),
+      },
+    })),
+  ];
+}
+
+function finalResponse(
+  text: string,
+  toolCalls: ToolCallSoFar[],
+  finish: string | null | undefined,
+  usage: OpenAI.CompletionUsage | null | undefined,
+): LlmResponse {
+  const finishReason = finishReasonOf(finish);
+  const usageMetadata = usageOf(usage);
+  return {
+    content: { role: 'model', parts: partsOf(text, toolCalls) },
+    ...(finishReason ? { finishReason } : {}),
+    ...(usageMetadata ? { usageMetadata } : {}),
+  };
+}
+
+/** A non-streamed completion as ADK's response: text and `tool_calls` as parts. */
+export function llmResponseOf(completion: OpenAI.ChatCompletion): LlmResponse {
+  const choice = completion.choices[0];
+  const toolCalls = (choice?.message.tool_calls ?? []).flatMap((call) =>
+    call.type === 'function'
+      ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }]
+      : [],
+  );
+  return finalResponse(
+    choice?.message.content ?? '',
+    toolCalls,
+    choice?.finish_reason,
+    completion.usage,
+  );
+}
+
+/**
+ * A streamed completion as ADK's responses, as ADK's own Gemini streams them: each text delta
+ * as a `partial` response, then one final response with the whole text and the function calls
+ * (their arguments arrive in pieces, keyed by index), the usage and the finish reason.
+ */
+export async function* llmResponsesOf(
+  chunks: AsyncIterable<OpenAI.ChatCompletionChunk>,
+): AsyncGenerator<LlmResponse, void> {
+  let text = '';
+  const toolCalls: ToolCallSoFar[] = [];
+  let finish: string | null | undefined;
+  let usage: OpenAI.CompletionUsage | null | undefined;
+  for await (const chunk of chunks) {
+    usage = chunk.usage ?? usage;
+    const choice = chunk.choices[0];
+    if (!choice) continue;
+    finish = choice.finish_reason ?? finish;
+    const piece = choice.delta.content;
+    if (piece) {
+      text += piece;
+      yield { content: { role: 'model', parts: [{ text: piece }] }, partial: true };
+    }
+    for (const delta of choice.delta.tool_calls ?? []) {
+      const call = (toolCalls[delta.index] ??= { id: undefined, name: '', arguments: '' });
+      call.id = delta.id ?? call.id;
+      call.name += delta.function?.name ?? '';
+      call.arguments += delta.function?.arguments ?? '';
+    }
+  }
+  yield {
+    ...finalResponse(text, toolCalls.filter(Boolean), finish, usage),
+    partial: false,
+    turnComplete: true,
+  };
+}

@@ -1,0 +1,71 @@
+import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
+import OpenAI from 'openai';
+import { withDeadlineAndRetry, type CallPolicy } from '../resilient-call.js';
+import { chatCompletionParams } from './chat-request.js';
+import { llmResponseOf, llmResponsesOf } from './chat-response.js';
+
+export interface OpenAiChatModelParams {
+  model: string;
+  apiKey: string;
+  /** The SDK's base URL (`http://localhost:11434/v1`); OpenAI's own when absent. */
+  baseUrl?: string | undefined;
+}
+
+/**
+ * ADK's model interface on any OpenAI Chat Completions–compatible endpoint (OpenAI, vLLM,
+ * Ollama, LiteLLM), through the `openai` SDK. ADK 1.2.0 ships Gemini only. Each call runs under
+ * the same deadline and retry policy as the Gemini path (resilient-call.ts), so the SDK's own
+ * retries and timeout are off.
+ */
+export class OpenAiChatModel extends BaseLlm {
+  private readonly client: OpenAI;
+
+  constructor(
+    params: OpenAiChatModelParams,
+    private readonly policy: CallPolicy,
+  ) {
+    super({ model: params.model });
+    this.client = new OpenAI({
+      apiKey: params.apiKey,
+      ...(params.baseUrl ? { baseURL: params.baseUrl } : {}),
+      maxRetries: 0,
+      // The deadline (policy.timeoutMs) aborts the call; this only keeps the SDK's 10 min out of the way.
+      timeout: policy.timeoutMs * 2,
+    });
+  }
+
+  override generateContentAsync(
+    llmRequest: LlmRequest,
+    stream = false,
+    abortSignal?: AbortSignal,
+  ): AsyncGenerator<LlmResponse, void> {
+    this.maybeAppendUserContent(llmRequest);
+    const params = chatCompletionParams(llmRequest, this.model);
+    const attempt = stream
+      ? (signal: AbortSignal) => this.streamed(params, signal)
+      : (signal: AbortSignal) => this.whole(params, signal);
+    return withDeadlineAndRetry(attempt, this.policy, { stream, abortSignal });
+  }
+
+  override connect(): Promise<BaseLlmConnection> {
+    return Promise.reject(new Error('Live (bidirectional) connections need a Gemini model.'));
+  }
+
+  private async *whole(
+    params: OpenAI.ChatCompletionCreateParamsNonStreaming,
+    signal: AbortSignal,
+  ): AsyncGenerator<LlmResponse, void> {
+    yield llmResponseOf(await this.client.chat.completions.create(params, { signal }));
+  }
+
+  private async *streamed(
+    params: OpenAI.ChatCompletionCreateParamsNonStreaming,
+    signal: AbortSignal,
+  ): AsyncGenerator<LlmResponse, void> {
+    const chunks = await this.client.chat.completions.create(
+      { ...params, stream: true, stream_options: { include_usage: true } },
+      { signal },
+    );
+    yield* llmResponsesOf(chunks);
+  }
+}
