@@ -11,7 +11,7 @@ import { createLogger, type Logger } from './logger.js';
 import { bearerAuth } from './middleware/bearer-auth.js';
 import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { requestIdOf } from './middleware/request-id.js';
-import { requireJsonBody } from './middleware/require-json.js';
+import { requireBodyOf } from './middleware/require-json.js';
 import { requestContext } from './request-context.js';
 
 export interface HttpAppOptions {
@@ -22,6 +22,11 @@ export interface HttpAppOptions {
   apiToken?: string;
   /** Largest accepted JSON body (express size string); larger bodies get 413. */
   bodyLimit?: string;
+  /**
+   * Media types accepted besides JSON, read as a Buffer (`req.body`, same `bodyLimit`) for the routes
+   * that declare them with `rawBody`, e.g. `message/rfc822`.
+   */
+  rawBodyTypes?: string[];
   /** Throws when the service cannot serve (e.g. its database is unreachable): `/readyz` answers 503. */
   readiness?: ReadinessCheck;
   /** Paths (exact, or prefixes ending in `/`) open without a token, e.g. the static review page. */
@@ -97,13 +102,16 @@ export function createHttpApp(options: HttpAppOptions): Express {
   options.configure?.(app);
   if (options.apiToken)
     app.use(bearerAuth(options.apiToken, openPathMatcher(options.publicPaths ?? [])));
-  app.use(requireJsonBody);
+  const rawBodyTypes = options.rawBodyTypes ?? [];
+  app.use(requireBodyOf(rawBodyTypes));
   app.use(
     express.json({
       limit: options.bodyLimit ?? '1mb',
       type: ['application/json', 'application/*+json'],
     }),
   );
+  if (rawBodyTypes.length > 0)
+    app.use(express.raw({ limit: options.bodyLimit ?? '1mb', type: rawBodyTypes }));
   if (metricsRoute && !metrics.public) app.use(metricsRoute);
   const routers = [health, ...(options.api ? [apiRouter(options.api, options)] : [])];
   if (options.routes) routers.push(options.routes);
