@@ -15,7 +15,7 @@ export function parseMailbox(text: string): { name: string; address: string } | 
 /** `Name <address>`, the name quoted when it needs to be, or the address alone. */
 export function formatMailbox(mailbox: { name?: string; address: string }): string {
   if (!mailbox.name) return mailbox.address;
-  const name = /^[\w .'-]+$/.test(mailbox.name)
+  const name = /^[\p{L}\p{N} .'-]+$/u.test(mailbox.name)
     ? mailbox.name
     : `"${mailbox.name.replace(/["\\]/g, '\\$&')}"`;
   return `${name} <${mailbox.address}>`;
