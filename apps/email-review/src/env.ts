@@ -6,39 +6,40 @@ import { intFromEnv, loadOpenAiSettings, parseEnv, type OpenAiSettings } from '@
 type Env = Record<string, string | undefined>;
 
 /** http-kit's PORT, HOST, API_TOKEN and LOG_LEVEL, and the database settings. */
-const serviceEnvSchema = httpServiceEnv(3001).extend({
-  DATABASE_URL: z
-    .string()
-    .trim()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL')
-    .optional(),
-  /** Schema holding the checkpoint tables and the thread index; lets several deployments (or test runs) share a database. */
-  DATABASE_SCHEMA: z
-    .string()
-    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
-    .default('public'),
-  PG_POOL_MAX: intFromEnv(10),
-  /** Where approved replies go; a secret (credentials in the URL). Unset: delivery to the log. */
-  SMTP_URL: z
-    .string()
-    .trim()
-    .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
-    .optional(),
-  /** The replies' From; required with SMTP_URL. */
-  MAIL_FROM: mailboxSchema.optional(),
-  /** Each of connecting to the SMTP server, its greeting, and any silence on the socket. */
-  SMTP_TIMEOUT_MS: intFromEnv(20_000),
-  /** The delivery retry policy: first wait, longest wait, attempts in all. */
-  DELIVERY_RETRY_INITIAL_MS: intFromEnv(30_000),
-  DELIVERY_RETRY_MAX_MS: intFromEnv(3_600_000),
-  DELIVERY_MAX_ATTEMPTS: intFromEnv(10),
-  /** How often sent threads left between states by a crash are finished, and lost jobs queued again. */
-  DELIVERY_SWEEP_MS: intFromEnv(30_000),
-  /** How long a worker may hold a message before another may take it (PostgreSQL mode). */
-  DELIVERY_LEASE_SECONDS: intFromEnv(120),
-  /** Messages this instance delivers at once. */
-  DELIVERY_CONCURRENCY: intFromEnv(4),
-})
+const serviceEnvSchema = httpServiceEnv(3001)
+  .extend({
+    DATABASE_URL: z
+      .string()
+      .trim()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL')
+      .optional(),
+    /** Schema holding the checkpoint tables and the thread index; lets several deployments (or test runs) share a database. */
+    DATABASE_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+      .default('public'),
+    PG_POOL_MAX: intFromEnv(10),
+    /** Where approved replies go; a secret (credentials in the URL). Unset: delivery to the log. */
+    SMTP_URL: z
+      .string()
+      .trim()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    /** The replies' From; required with SMTP_URL. */
+    MAIL_FROM: mailboxSchema.optional(),
+    /** Each of connecting to the SMTP server, its greeting, and any silence on the socket. */
+    SMTP_TIMEOUT_MS: intFromEnv(20_000),
+    /** The delivery retry policy: first wait, longest wait, attempts in all. */
+    DELIVERY_RETRY_INITIAL_MS: intFromEnv(30_000),
+    DELIVERY_RETRY_MAX_MS: intFromEnv(3_600_000),
+    DELIVERY_MAX_ATTEMPTS: intFromEnv(10),
+    /** How often sent threads left between states by a crash are finished, and lost jobs queued again. */
+    DELIVERY_SWEEP_MS: intFromEnv(30_000),
+    /** How long a worker may hold a message before another may take it (PostgreSQL mode). */
+    DELIVERY_LEASE_SECONDS: intFromEnv(120),
+    /** Messages this instance delivers at once. */
+    DELIVERY_CONCURRENCY: intFromEnv(4),
+  })
   .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
     path: ['MAIL_FROM'],
     message: 'is required when SMTP_URL is set (the address replies are sent from)',

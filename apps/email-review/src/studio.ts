@@ -16,7 +16,10 @@ export const graph = createEmailGraph({
   model: settings.model,
   mailer: {
     async send(email) {
-      logger.info({ thread_id: email.thread_id, chars: email.text.length }, 'reply approved (log only)');
+      logger.info(
+        { thread_id: email.thread_id, chars: email.text.length },
+        'reply approved (log only)',
+      );
     },
   },
 });

@@ -38,14 +38,17 @@ function serviceEnv(emulator: Emulator, databaseUrl: string, schema: string, smt
   };
 }
 
-async function post(url: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function post(
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; body: { thread_id: string } }> {
   const res = await fetch(url, {
     method: 'POST',
     ...(body === undefined
       ? {}
       : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as { thread_id: string } };
 }
 
 async function createThreads(url: string, count: number): Promise<string[]> {
@@ -174,7 +177,8 @@ describePg('delivery through crashes (real service processes, PostgreSQL)', () =
     );
     const convergedMs = Date.now() - started;
 
-    for (const id of approved) expect(states.get(id)).toMatchObject({ status: 'sent', delivery: 'delivered' });
+    for (const id of approved)
+      expect(states.get(id)).toMatchObject({ status: 'sent', delivery: 'delivered' });
     const awaiting = ids.filter((id) => states.get(id)!.status === 'awaiting_review');
     for (const id of awaiting) expect(sink.byMessageId(replyId(id))).toHaveLength(0);
     const sent = ids.filter((id) => states.get(id)!.status === 'sent');
@@ -207,23 +211,39 @@ describePg('delivery through crashes (real service processes, PostgreSQL)', () =
         ...(await Promise.all(
           ids
             .slice(start, start + 10)
-            .map(async (id, i) => (await post(`${[first!, second!][i % 2]!.url}/threads/${id}/approve`)).status),
+            .map(
+              async (id, i) =>
+                (await post(`${[first!, second!][i % 2]!.url}/threads/${id}/approve`)).status,
+            ),
         )),
       );
     expect(statuses.every((status) => status === 200)).toBe(true);
 
     await until(
-      async () => [...(await threadStates(TEST_DATABASE_URL, schema, ids)).values()].every((s) => s.delivery === 'delivered'),
+      async () =>
+        [...(await threadStates(TEST_DATABASE_URL, schema, ids)).values()].every(
+          (s) => s.delivery === 'delivered',
+        ),
       'all 100 deliveries',
       60_000,
     );
     const received = sink.received.slice(before);
     expect(received).toHaveLength(100);
-    expect(new Set(received.map((mail) => mail.parsed.messageId))).toEqual(new Set(ids.map(replyId)));
-    const deliveredBy = [first!, second!].map(
-      (server) => server.process.stdout().split('\n').filter((line) => line.includes('"msg":"email delivered"')).length,
+    expect(new Set(received.map((mail) => mail.parsed.messageId))).toEqual(
+      new Set(ids.map(replyId)),
     );
-    report('delivery-two-instances', { threads: 100, received: received.length, delivered_by_instance: deliveredBy });
+    const deliveredBy = [first!, second!].map(
+      (server) =>
+        server.process
+          .stdout()
+          .split('\n')
+          .filter((line) => line.includes('"msg":"email delivered"')).length,
+    );
+    report('delivery-two-instances', {
+      threads: 100,
+      received: received.length,
+      delivered_by_instance: deliveredBy,
+    });
   }, 120_000);
 
   test('when PostgreSQL restarts while messages are queued, then all are delivered afterwards', async () => {
@@ -236,10 +256,13 @@ describePg('delivery through crashes (real service processes, PostgreSQL)', () =
       const running = await startServer(env);
       server = running.process;
       const ids = await createThreads(running.url, 5);
-      for (const id of ids) expect((await post(`${running.url}/threads/${id}/approve`)).status).toBe(200);
+      for (const id of ids)
+        expect((await post(`${running.url}/threads/${id}/approve`)).status).toBe(200);
       await until(
         async () =>
-          [...(await threadStates(cluster.url, 'public', ids)).values()].every((s) => s.delivery === 'queued'),
+          [...(await threadStates(cluster.url, 'public', ids)).values()].every(
+            (s) => s.delivery === 'queued',
+          ),
         'queued messages',
       );
 
@@ -250,12 +273,20 @@ describePg('delivery through crashes (real service processes, PostgreSQL)', () =
 
       await until(
         async () =>
-          [...(await threadStates(cluster.url, 'public', ids)).values()].every((s) => s.delivery === 'delivered'),
+          [...(await threadStates(cluster.url, 'public', ids)).values()].every(
+            (s) => s.delivery === 'delivered',
+          ),
         'deliveries after the restart',
         60_000,
       );
-      expect(new Set(lateSink.received.map((mail) => mail.parsed.messageId))).toEqual(new Set(ids.map(replyId)));
-      report('delivery-postgres-restart', { queued: ids.length, received: lateSink.received.length, duplicate_deliveries: lateSink.duplicates() });
+      expect(new Set(lateSink.received.map((mail) => mail.parsed.messageId))).toEqual(
+        new Set(ids.map(replyId)),
+      );
+      report('delivery-postgres-restart', {
+        queued: ids.length,
+        received: lateSink.received.length,
+        duplicate_deliveries: lateSink.duplicates(),
+      });
     } finally {
       await stop(server);
       await lateSink.stop();

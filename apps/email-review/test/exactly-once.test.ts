@@ -10,12 +10,7 @@ import {
   until,
 } from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
-import {
-  ApprovalGate,
-  startInstance,
-  TestTransport,
-  type Instance,
-} from './support/harness.js';
+import { ApprovalGate, startInstance, TestTransport, type Instance } from './support/harness.js';
 
 const withPostgres = await postgresTestsEnabled();
 const CONCURRENT_APPROVES = 20;

@@ -85,12 +85,19 @@ describePg('SMTP delivery (PostgreSQL)', () => {
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: 'sent', delivery: { status: 'queued' } });
     const messageId = approved.body.delivery.message_id as string;
-    await until(async () => (await deliveryOf(instance, thread.thread_id)).status === 'delivered', 'delivery');
+    await until(
+      async () => (await deliveryOf(instance, thread.thread_id)).status === 'delivered',
+      'delivery',
+    );
     const [mail, ...more] = sink.byMessageId(messageId);
     expect(more).toHaveLength(0);
     expect(mail!.envelope).toEqual({ from: 'support@shop.test', to: ['ann@example.com'] });
-    expect(mail!.parsed.to).toMatchObject({ value: [{ name: 'Ann Example', address: 'ann@example.com' }] });
-    expect(mail!.parsed.from).toMatchObject({ value: [{ name: 'Support', address: 'support@shop.test' }] });
+    expect(mail!.parsed.to).toMatchObject({
+      value: [{ name: 'Ann Example', address: 'ann@example.com' }],
+    });
+    expect(mail!.parsed.from).toMatchObject({
+      value: [{ name: 'Support', address: 'support@shop.test' }],
+    });
     expect(mail!.parsed.subject).toBe('Re: Charged twice');
     expect(mail!.parsed.inReplyTo).toBe('<m2@mail.example.com>');
     expect(mail!.parsed.references).toEqual([
@@ -111,7 +118,9 @@ describePg('SMTP delivery (PostgreSQL)', () => {
       delivered_at: expect.any(String),
       last_error: null,
     });
-    expect((await instance.persistence.deliveries.get(thread.thread_id))?.server_reply).toMatch(/^250/);
+    expect((await instance.persistence.deliveries.get(thread.thread_id))?.server_reply).toMatch(
+      /^250/,
+    );
   });
 
   test('when the server answers 4xx once, then the reply is retried and delivered', async () => {
@@ -121,7 +130,10 @@ describePg('SMTP delivery (PostgreSQL)', () => {
 
     await request(instance.app).post(`/threads/${thread.thread_id}/approve`).expect(200);
 
-    await until(async () => (await deliveryOf(instance, thread.thread_id)).status === 'delivered', 'delivery');
+    await until(
+      async () => (await deliveryOf(instance, thread.thread_id)).status === 'delivered',
+      'delivery',
+    );
     expect(await deliveryOf(instance, thread.thread_id)).toMatchObject({ attempts: 2 });
     expect(refusals).toBe(2);
   });
@@ -131,20 +143,28 @@ describePg('SMTP delivery (PostgreSQL)', () => {
     sink.rule = () => ({ code: 550, message: 'No such user' });
 
     await request(instance.app).post(`/threads/${thread.thread_id}/approve`).expect(200);
-    await until(async () => (await deliveryOf(instance, thread.thread_id)).status === 'failed', 'failure');
+    await until(
+      async () => (await deliveryOf(instance, thread.thread_id)).status === 'failed',
+      'failure',
+    );
 
     expect(await deliveryOf(instance, thread.thread_id)).toMatchObject({
       attempts: 1,
       last_error: expect.stringContaining('550'),
     });
     const failed = await request(instance.app).get('/threads').query({ delivery: 'failed' });
-    expect(failed.body.items.map((t: { thread_id: string }) => t.thread_id)).toEqual([thread.thread_id]);
+    expect(failed.body.items.map((t: { thread_id: string }) => t.thread_id)).toEqual([
+      thread.thread_id,
+    ]);
 
     sink.rule = () => undefined;
     const redelivered = await request(instance.app).post(`/threads/${thread.thread_id}/redeliver`);
     expect(redelivered.status).toBe(200);
     expect(redelivered.body.delivery.status).toMatch(/queued|delivered/);
-    await until(async () => (await deliveryOf(instance, thread.thread_id)).status === 'delivered', 'delivery');
+    await until(
+      async () => (await deliveryOf(instance, thread.thread_id)).status === 'delivered',
+      'delivery',
+    );
     expect(sink.byMessageId(redelivered.body.delivery.message_id)).toHaveLength(1);
   });
 
@@ -152,27 +172,40 @@ describePg('SMTP delivery (PostgreSQL)', () => {
     const awaiting = await createRaw();
     const delivered = await createRaw();
     await request(instance.app).post(`/threads/${delivered.thread_id}/approve`).expect(200);
-    await until(async () => (await deliveryOf(instance, delivered.thread_id)).status === 'delivered', 'delivery');
+    await until(
+      async () => (await deliveryOf(instance, delivered.thread_id)).status === 'delivered',
+      'delivery',
+    );
 
     const notSent = await request(instance.app).post(`/threads/${awaiting.thread_id}/redeliver`);
-    const alreadyDelivered = await request(instance.app).post(`/threads/${delivered.thread_id}/redeliver`);
+    const alreadyDelivered = await request(instance.app).post(
+      `/threads/${delivered.thread_id}/redeliver`,
+    );
 
     expect(notSent.status).toBe(409);
     expect(notSent.body).toMatchObject({ code: 'delivery_not_failed', delivery_status: 'none' });
     expect(alreadyDelivered.status).toBe(409);
-    expect(alreadyDelivered.body).toMatchObject({ code: 'delivery_not_failed', delivery_status: 'delivered' });
+    expect(alreadyDelivered.body).toMatchObject({
+      code: 'delivery_not_failed',
+      delivery_status: 'delivered',
+    });
   });
 
   test('when SMTP is configured and the thread has no sender, then approve answers 422 recipient_required and the thread stays awaiting review', async () => {
     const thread = (
-      await request(instance.app).post('/threads').send({ inbound: 'Please call me back.' }).expect(201)
+      await request(instance.app)
+        .post('/threads')
+        .send({ inbound: 'Please call me back.' })
+        .expect(201)
     ).body;
 
     const refused = await request(instance.app).post(`/threads/${thread.thread_id}/approve`);
 
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ code: 'recipient_required', thread_id: thread.thread_id });
-    expect((await request(instance.app).get(`/threads/${thread.thread_id}`)).body.status).toBe('awaiting_review');
+    expect((await request(instance.app).get(`/threads/${thread.thread_id}`)).body.status).toBe(
+      'awaiting_review',
+    );
     expect(await instance.persistence.deliveries.get(thread.thread_id)).toBeUndefined();
   });
 
@@ -185,7 +218,10 @@ describePg('SMTP delivery (PostgreSQL)', () => {
 
     expect(approved.status).toBe(200);
     expect(approved.body.delivery.to).toBe('Billing Team <billing@example.com>');
-    await until(async () => (await deliveryOf(instance, thread.thread_id)).status === 'delivered', 'delivery');
+    await until(
+      async () => (await deliveryOf(instance, thread.thread_id)).status === 'delivered',
+      'delivery',
+    );
     expect(sink.byMessageId(approved.body.delivery.message_id)[0]!.envelope.to).toEqual([
       'billing@example.com',
     ]);
@@ -241,13 +277,17 @@ describePg('SMTP server down at approve (PostgreSQL)', () => {
       'failed attempts',
     );
     const meanwhile = await instance.persistence.deliveries.get(thread.thread_id);
-    expect(meanwhile).toMatchObject({ status: 'queued', last_error: expect.stringMatching(/ECONNREFUSED|ECONNECTION/) });
+    expect(meanwhile).toMatchObject({
+      status: 'queued',
+      last_error: expect.stringMatching(/ECONNREFUSED|ECONNECTION/),
+    });
 
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     sink = await SmtpSink.start(port);
 
     await until(
-      async () => (await instance.persistence.deliveries.get(thread.thread_id))!.status === 'delivered',
+      async () =>
+        (await instance.persistence.deliveries.get(thread.thread_id))!.status === 'delivered',
       'delivery',
       20_000,
     );

@@ -89,7 +89,12 @@ describe.each(modes)('thread lifecycle (%s)', (mode) => {
     const final = await request(instance.app).get(`/threads/${id}`);
     expect(final.body).toEqual({
       ...approved.body,
-      delivery: { ...approved.body.delivery, status: 'delivered', attempts: 1, delivered_at: expect.any(String) },
+      delivery: {
+        ...approved.body.delivery,
+        status: 'delivered',
+        attempts: 1,
+        delivered_at: expect.any(String),
+      },
     });
     expect(instance.transport.delivered).toEqual([
       expect.objectContaining({ thread_id: id, body: byInstructions.body.draft }),

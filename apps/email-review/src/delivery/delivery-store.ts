@@ -26,7 +26,10 @@ export interface DeliveryStore {
    * Runs `attempt` holding the thread's message (no other worker can take it meanwhile), then records
    * its outcome. Does nothing when another worker holds it, or it is not queued and due.
    */
-  attempt(threadId: string, attempt: (delivery: Delivery) => Promise<DeliveryOutcome>): Promise<void>;
+  attempt(
+    threadId: string,
+    attempt: (delivery: Delivery) => Promise<DeliveryOutcome>,
+  ): Promise<void>;
   /** A failed delivery queued again (attempts from 0); undefined when it is not `failed`. */
   redeliver(threadId: string, at: string): Promise<Delivery | undefined>;
   /** Sent threads whose checkpoint has not recorded `send` yet (approve died in between). */

@@ -14,7 +14,11 @@ export function createLogTransport(logger: Logger): MailTransport {
     kind: 'log',
     async send(message) {
       logger.info(
-        { thread_id: message.thread_id, message_id: message.message_id, chars: message.body.length },
+        {
+          thread_id: message.thread_id,
+          message_id: message.message_id,
+          chars: message.body.length,
+        },
         'email delivered to the log',
       );
       return 'logged';

@@ -1,10 +1,17 @@
 import { HttpError } from '@repo/http-kit';
 import { simpleParser, type AddressObject } from 'mailparser';
 import { formatMailbox } from './mailbox.js';
-import { messageIdSchema, REFERENCES_MAX, SUBJECT_MAX_CHARS, type ThreadEmail } from './thread-email.js';
+import {
+  messageIdSchema,
+  REFERENCES_MAX,
+  SUBJECT_MAX_CHARS,
+  type ThreadEmail,
+} from './thread-email.js';
 
 /** The largest raw message accepted (the app's body limit). */
 export const RAW_EMAIL_MAX_BYTES = 1024 * 1024;
+/** The same bound as a JSON `inbound`. */
+const INBOUND_MAX_CHARS = 100_000;
 
 export interface InboundEmail {
   inbound: string;
@@ -38,9 +45,11 @@ function messageIds(ids: string | string[] | undefined): string[] {
  */
 export async function parseRawEmail(raw: Buffer): Promise<InboundEmail> {
   const parsed = await simpleParser(raw, { skipTextToHtml: true, skipTextLinks: true });
-  const inbound = (parsed.text ?? '').replace(/\r\n/g, '\n').replace(/\u0000/g, '').trim();
+  const inbound = (parsed.text ?? '').replace(/\r\n/g, '\n').replaceAll('\u0000', '').trim();
   if (!inbound)
     throw new UnreadableEmail('The message has no readable text (no text part, or an empty one).');
+  if (inbound.length > INBOUND_MAX_CHARS)
+    throw new UnreadableEmail(`The message's text is over ${INBOUND_MAX_CHARS} characters.`);
   const messageId = parsed.messageId ? messageIdSchema.safeParse(parsed.messageId) : undefined;
   return {
     inbound,

@@ -15,7 +15,8 @@ export function replySubject(subject: string | null): string {
 
 /** The reply's own Message-ID: derived from the thread, so every attempt sends the same one. */
 export function replyMessageId(threadId: string, sender: ReplySender): string {
-  const domain = (sender.from && parseMailbox(sender.from)?.address.split('@')[1]) || 'email-review.invalid';
+  const domain =
+    (sender.from && parseMailbox(sender.from)?.address.split('@')[1]) || 'email-review.invalid';
   return `<reply-${threadId}@${domain}>`;
 }
 

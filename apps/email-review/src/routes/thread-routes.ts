@@ -106,7 +106,9 @@ export function threadRoutes(threads: ThreadService): Route[] {
       },
       responses: {
         201: thread('Created, awaiting review.'),
-        200: thread('The thread this Idempotency-Key (or, without one, this Message-ID) already created.'),
+        200: thread(
+          'The thread this Idempotency-Key (or, without one, this Message-ID) already created.',
+        ),
         400: {
           description: 'Invalid body or Idempotency-Key, or a raw message with no readable text.',
         },

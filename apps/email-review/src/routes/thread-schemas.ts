@@ -27,7 +27,7 @@ export const createThreadBody = z.strictObject({
   subject: z
     .string()
     .max(SUBJECT_MAX_CHARS)
-    .regex(/^[^\r\n\u0000]*$/, 'must be one line')
+    .refine((subject) => !/[\r\n]/.test(subject) && !subject.includes('\u0000'), 'must be one line')
     .optional(),
   message_id: messageIdSchema.optional().describe('The Message-ID of the inbound email.'),
   references: z.array(messageIdSchema).max(REFERENCES_MAX).optional(),
@@ -36,7 +36,9 @@ export const createThreadBody = z.strictObject({
 /** Approve's optional recipient. */
 export const approveThreadBody = z
   .strictObject({
-    to: mailboxSchema.optional().describe("Sets or overrides the recipient (default: the thread's from)."),
+    to: mailboxSchema
+      .optional()
+      .describe("Sets or overrides the recipient (default: the thread's from)."),
   })
   .optional();
 
@@ -79,7 +81,9 @@ export const threadParams = z.object({
 
 export const listThreadsQuery = z.object({
   status: threadStatusSchema.optional(),
-  delivery: deliveryStatusSchema.optional().describe('Only sent threads whose delivery is in this state.'),
+  delivery: deliveryStatusSchema
+    .optional()
+    .describe('Only sent threads whose delivery is in this state.'),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(200).optional().describe('`next_cursor` of the previous page.'),
 });

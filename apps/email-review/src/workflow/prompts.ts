@@ -17,7 +17,10 @@ export function emailText(inbound: string, subject?: string | null): string {
   return subject ? `Subject: ${subject}\n\n${inbound}` : inbound;
 }
 
-export function classifyMessages(inbound: string, subject?: string | null): ChatCompletionMessageParam[] {
+export function classifyMessages(
+  inbound: string,
+  subject?: string | null,
+): ChatCompletionMessageParam[] {
   return [
     { role: 'system', content: CLASSIFY_SYSTEM_PROMPT },
     { role: 'user', content: emailText(inbound, subject) },

@@ -17,7 +17,11 @@ export function sendNode(deps: Pick<WorkflowDeps, 'mailer' | 'clock'>) {
   ): Promise<EmailStateUpdate> => {
     const text = state.reply ?? '';
     const at = clock().toISOString();
-    await deps.mailer?.send({ thread_id: String(config.configurable?.thread_id), text, sent_at: at });
+    await deps.mailer?.send({
+      thread_id: String(config.configurable?.thread_id),
+      text,
+      sent_at: at,
+    });
     return { sent: { at, text } };
   };
 }
