@@ -46,6 +46,7 @@ export function createApp(deps: AppDeps): Express {
     // Only the page and its assets are open (the page asks for the token); /openapi.json is not.
     publicPaths: REVIEW_INBOX_PATHS,
     configure: reviewInbox(),
+    rawBodyTypes: ['message/rfc822'],
     api: emailReviewApi(deps.threads),
   });
 }

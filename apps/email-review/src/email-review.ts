@@ -1,8 +1,9 @@
 import type { AuthSettings, Logger, ResponseEvent } from '@repo/http-kit';
 import type OpenAI from 'openai';
 import { createApp } from './app.js';
-import { createOutboxMailer } from './mailer/outbox-mailer.js';
-import type { Mailer } from './mailer/mailer.js';
+import { createDeliveryRunner } from './delivery/delivery-runner.js';
+import { createLogTransport, type MailTransport } from './delivery/mail-transport.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './delivery/retry-policy.js';
 import type { Persistence } from './persistence/persistence.js';
 import { createThreadService } from './operations/thread-service.js';
 import { createEmailGraph } from './workflow/graph.js';
@@ -12,11 +13,13 @@ export interface EmailReviewDeps {
   llm: OpenAI;
   model: string;
   logger: Logger;
-  /**
-   * Delivers what the outbox lets through (each thread at most once, see createOutboxMailer).
-   * Defaults to a log line.
-   */
-  mailer?: Mailer;
+  /** Where approved replies go: SMTP, or (default) the log. */
+  transport?: MailTransport;
+  /** The replies' From (MAIL_FROM). */
+  mailFrom?: string;
+  retryPolicy?: RetryPolicy;
+  /** How often the delivery sweep runs; a queued message overdue by twice this is queued again. */
+  sweepMs?: number;
   apiToken?: string;
   auth?: AuthSettings;
   clock?: () => Date;
@@ -24,18 +27,32 @@ export interface EmailReviewDeps {
   onResponse?: (event: ResponseEvent) => void;
 }
 
-/** Wires the workflow, the thread service and the HTTP app over one persistence. */
+const DEFAULT_SWEEP_MS = 30_000;
+
+/** Wires the workflow, the thread service, the delivery worker and the HTTP app over one persistence. */
 export function createEmailReview(deps: EmailReviewDeps) {
-  const mailer = createOutboxMailer(deps.persistence.outbox, deps.logger, deps.mailer);
+  const transport = deps.transport ?? createLogTransport(deps.logger);
   const graph = createEmailGraph(
-    { llm: deps.llm, model: deps.model, mailer, ...(deps.clock ? { clock: deps.clock } : {}) },
+    { llm: deps.llm, model: deps.model, ...(deps.clock ? { clock: deps.clock } : {}) },
     deps.persistence.checkpointer,
   );
   const threads = createThreadService({
     graph,
     threads: deps.persistence.threads,
+    deliveries: deps.persistence.deliveries,
     locks: deps.persistence.locks,
+    outbound: { from: deps.mailFrom ?? null, recipientRequired: transport.kind === 'smtp' },
     logger: deps.logger,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+  const sweepMs = deps.sweepMs ?? DEFAULT_SWEEP_MS;
+  const delivery = createDeliveryRunner({
+    store: deps.persistence.deliveries,
+    transport,
+    policy: deps.retryPolicy ?? DEFAULT_RETRY_POLICY,
+    logger: deps.logger,
+    sweepMs,
+    sweep: () => threads.convergeSentThreads({ staleMs: 2 * sweepMs }),
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
   const app = createApp({
@@ -46,5 +63,5 @@ export function createEmailReview(deps: EmailReviewDeps) {
     ...(deps.persistence.readiness ? { readiness: deps.persistence.readiness } : {}),
     ...(deps.onResponse ? { onResponse: deps.onResponse } : {}),
   });
-  return { app, graph, threads };
+  return { app, graph, threads, delivery };
 }

@@ -1,7 +1,8 @@
 import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
-import type { z } from 'zod';
-import { loadOpenAiSettings, parseEnv, type OpenAiSettings } from '@repo/llm-config';
+import { z } from 'zod';
+import { mailboxSchema } from './email/mailbox.js';
+import { intFromEnv, loadOpenAiSettings, parseEnv, type OpenAiSettings } from '@repo/llm-config';
 
 type Env = Record<string, string | undefined>;
 
@@ -9,10 +10,42 @@ type Env = Record<string, string | undefined>;
 const serviceEnvSchema = httpServiceEnv(3001)
   .extend({
     /**
-     * With DATABASE_URL, the checkpoints and the thread index live in PostgreSQL (in
-     * DATABASE_SCHEMA); PG_POOL_MAX: connections for queries, and as many for the thread locks.
+     * With DATABASE_URL, the checkpoints, the thread index and the delivery queue live in
+     * PostgreSQL (in DATABASE_SCHEMA); PG_POOL_MAX: connections for queries, and as many for locks.
      */
     ...databaseEnv({ poolMax: 10 }),
+    /** Where approved replies go; a secret (credentials in the URL). Unset: delivery to the log. */
+    SMTP_URL: z
+      .string()
+      .trim()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    /** The replies' From; required with SMTP_URL. */
+    MAIL_FROM: mailboxSchema.optional(),
+    /** Each of connecting to the SMTP server, its greeting, and any silence on the socket. */
+    SMTP_TIMEOUT_MS: intFromEnv(20_000),
+    /** The delivery retry policy: first wait, longest wait, attempts in all. */
+    DELIVERY_RETRY_INITIAL_MS: intFromEnv(30_000),
+    DELIVERY_RETRY_MAX_MS: intFromEnv(3_600_000),
+    DELIVERY_MAX_ATTEMPTS: intFromEnv(10),
+    /** How often sent threads left between states by a crash are finished, and lost jobs queued again. */
+    DELIVERY_SWEEP_MS: intFromEnv(30_000),
+    /** How long a worker may hold a message before another may take it (PostgreSQL mode). */
+    DELIVERY_LEASE_SECONDS: intFromEnv(120),
+    /** Messages this instance delivers at once. */
+    DELIVERY_CONCURRENCY: intFromEnv(4),
+  })
+  .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
+    path: ['MAIL_FROM'],
+    message: 'is required when SMTP_URL is set (the address replies are sent from)',
+  })
+  .refine((env) => env.DELIVERY_RETRY_MAX_MS >= env.DELIVERY_RETRY_INITIAL_MS, {
+    path: ['DELIVERY_RETRY_MAX_MS'],
+    message: 'must be at least DELIVERY_RETRY_INITIAL_MS',
+  })
+  .refine((env) => env.DELIVERY_LEASE_SECONDS * 1000 > 3 * env.SMTP_TIMEOUT_MS, {
+    path: ['DELIVERY_LEASE_SECONDS'],
+    message: 'must exceed three SMTP_TIMEOUT_MS (connect, greeting, transfer)',
   })
   .superRefine(authEnvRules);
 

@@ -1,5 +1,7 @@
 import { authSettingsFromEnv, createLogger, serve, type Logger } from '@repo/http-kit';
 import { loadOrExit, redactSecrets } from '@repo/llm-config';
+import { createLogTransport } from './delivery/mail-transport.js';
+import { createSmtpTransport } from './delivery/smtp-transport.js';
 import { createEmailReview } from './email-review.js';
 import { loadServiceEnv, type ServiceEnv } from './env.js';
 import { createOpenAiClient } from './llm/openai-client.js';
@@ -18,6 +20,7 @@ async function openPersistence(env: ServiceEnv, logger: Logger): Promise<Persist
       connectionString: env.DATABASE_URL,
       schema: env.DATABASE_SCHEMA,
       poolMax: env.PG_POOL_MAX,
+      queue: { leaseSeconds: env.DELIVERY_LEASE_SECONDS, concurrency: env.DELIVERY_CONCURRENCY },
       logger,
     });
   } catch (error) {
@@ -33,20 +36,33 @@ async function openPersistence(env: ServiceEnv, logger: Logger): Promise<Persist
 
 const persistence = await openPersistence(env, logger);
 
-const { app } = createEmailReview({
+const transport = env.SMTP_URL
+  ? createSmtpTransport({ url: env.SMTP_URL, timeoutMs: env.SMTP_TIMEOUT_MS })
+  : createLogTransport(logger);
+
+const { app, delivery } = createEmailReview({
   persistence,
   llm: createOpenAiClient(env.openai),
   model: env.openai.model,
   logger,
+  transport,
+  ...(env.MAIL_FROM ? { mailFrom: env.MAIL_FROM } : {}),
+  retryPolicy: {
+    initialDelayMs: env.DELIVERY_RETRY_INITIAL_MS,
+    maxDelayMs: env.DELIVERY_RETRY_MAX_MS,
+    maxAttempts: env.DELIVERY_MAX_ATTEMPTS,
+  },
+  sweepMs: env.DELIVERY_SWEEP_MS,
   ...(env.API_TOKEN ? { apiToken: env.API_TOKEN } : {}),
   auth: authSettingsFromEnv(env),
 });
+await delivery.start();
 
 const running = await serve(app, {
   port: env.PORT,
   host: env.HOST,
   logger,
-  onClose: [() => persistence.close()],
+  onClose: [() => delivery.stop(), () => persistence.close()],
 });
 
 const storage =
@@ -59,6 +75,8 @@ logger.info(
     checkpointer: persistence.kind,
     model: env.openai.model,
     auth: Boolean(env.API_TOKEN),
+    delivery: transport.kind,
   },
-  `email-review listening on ${running.url} ${storage}`,
+  // SMTP_URL is a secret (credentials): only its kind is logged.
+  `email-review listening on ${running.url} ${storage} delivery=${transport.kind}`,
 );

@@ -1,13 +1,11 @@
 /**
  * Entry point for LangGraph's own tooling (`langgraph.json`: the dev server, LangGraph Studio). It
- * serves this graph with its own checkpointer, so none is attached here; sends only reach the log
- * (through an in-memory outbox, so each thread still sends at most once per process).
+ * serves this graph with its own checkpointer, so none is attached here; an approved reply only
+ * reaches the log (real delivery is the service's queue, src/delivery/).
  */
 import { createLogger } from '@repo/http-kit';
 import { loadWorkflowEnv } from './env.js';
 import { createOpenAiClient } from './llm/openai-client.js';
-import { MemoryOutbox } from './mailer/outbox.js';
-import { createOutboxMailer } from './mailer/outbox-mailer.js';
 import { createEmailGraph } from './workflow/graph.js';
 
 const settings = loadWorkflowEnv();
@@ -16,5 +14,12 @@ const logger = createLogger({ name: 'email-review-graph' });
 export const graph = createEmailGraph({
   llm: createOpenAiClient(settings),
   model: settings.model,
-  mailer: createOutboxMailer(new MemoryOutbox(), logger),
+  mailer: {
+    async send(email) {
+      logger.info(
+        { thread_id: email.thread_id, chars: email.text.length },
+        'reply approved (log only)',
+      );
+    },
+  },
 });

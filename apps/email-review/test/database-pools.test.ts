@@ -58,8 +58,8 @@ describePg('database pools', () => {
       (await request(instance!.app).post('/threads').send({ inbound }).expect(201)).body.thread_id;
     const held = await create(BILLING_EMAIL);
     const other = await create(OUTAGE_EMAIL);
-    // The held approve keeps the only lock connection while it waits in `send`.
-    const hold = instance.mailer.holdNext();
+    // The held approve keeps the only lock connection while it waits after its commit.
+    const hold = instance.gate.holdNext();
     const first = request(instance.app)
       .post(`/threads/${held}/approve`)
       .then((res) => res);

@@ -7,6 +7,7 @@ import {
   freshSchema,
   postgresTestsEnabled,
   TEST_DATABASE_URL,
+  until,
 } from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
 import { startInstance } from './support/harness.js';
@@ -15,14 +16,6 @@ import { startServer } from './support/server-process.js';
 
 const withPostgres = await postgresTestsEnabled();
 const describePg = withPostgres ? describe : describe.skip;
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describePg('durability with PostgreSQL', () => {
   const schema = freshSchema('durable');
@@ -65,9 +58,9 @@ describePg('durability with PostgreSQL', () => {
         draft: 'Refund on its way.',
         revision: 2,
       });
-      expect(await after.persistence.outbox.list(thread_id)).toEqual([
-        expect.objectContaining({ text: 'Refund on its way.' }),
-      ]);
+      expect(await after.persistence.deliveries.get(thread_id)).toMatchObject({
+        body: 'Refund on its way.',
+      });
       expect(llmCalls(emulator).total).toBe(0);
     } finally {
       await after.close();

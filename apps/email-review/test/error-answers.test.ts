@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import request from 'supertest';
-import { dropSchema, freshSchema, testModes } from './support/database.js';
+import { dropSchema, freshSchema, testModes, until } from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
 import { startInstance, type Instance } from './support/harness.js';
 import { llmCalls } from './support/llm-calls.js';
@@ -24,7 +24,7 @@ describe.each(modes)('error answers (%s)', (mode) => {
   const ids = { awaiting: '', sent: '', rejected: '', failed: '' };
   let before: unknown;
 
-  /** Everything an answer could have changed: the index, each graph checkpoint, the outbox. */
+  /** Everything an answer could have changed: the index, each graph checkpoint, the deliveries. */
   const everything = async () => ({
     index: (await request(instance.app).get('/threads').query({ limit: 100 })).body.items,
     checkpoints: await Promise.all(
@@ -33,7 +33,9 @@ describe.each(modes)('error answers (%s)', (mode) => {
         return { threadId, values: state.values, next: state.next };
       }),
     ),
-    outbox: await instance.persistence.outbox.list(),
+    deliveries: await Promise.all(
+      Object.values(ids).map((threadId) => instance.persistence.deliveries.get(threadId)),
+    ),
   });
 
   beforeAll(async () => {
@@ -45,6 +47,10 @@ describe.each(modes)('error answers (%s)', (mode) => {
       ).body.thread_id;
     }
     await request(instance.app).post(`/threads/${ids.sent}/approve`).expect(200);
+    await until(
+      async () => (await instance.persistence.deliveries.get(ids.sent))?.status === 'delivered',
+      'the delivery',
+    );
     await request(instance.app).post(`/threads/${ids.rejected}/reject`).expect(200);
     emulator.faults.add(ALWAYS_500);
     ids.failed = (
@@ -55,7 +61,7 @@ describe.each(modes)('error answers (%s)', (mode) => {
   });
   beforeEach(() => emulator.requests.clear());
   afterEach(async () => {
-    // No error answer may change any thread (its view, its checkpoint, the outbox), or reach the model.
+    // No error answer may change any thread (its view, its checkpoint, its delivery), or reach the model.
     expect(await everything()).toEqual(before);
     expect(llmCalls(emulator).total).toBe(0);
   });

@@ -7,14 +7,15 @@ import {
   freshSchema,
   postgresTestsEnabled,
   TEST_DATABASE_URL,
+  until,
 } from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
-import { startInstance, TestMailer, type Instance } from './support/harness.js';
+import { ApprovalGate, startInstance, TestTransport, type Instance } from './support/harness.js';
 
 const withPostgres = await postgresTestsEnabled();
 const CONCURRENT_APPROVES = 20;
 
-describe('exactly-once send', () => {
+describe('exactly-once approval', () => {
   const schema = freshSchema('once');
   let emulator: Emulator;
   const instances: Instance[] = [];
@@ -29,11 +30,11 @@ describe('exactly-once send', () => {
   });
 
   /**
-   * Sends 20 approves at once. The first to reach `send` is held there (holding the thread's lock)
-   * until all the others have been answered, so each of them meets the held lock.
+   * Sends 20 approves at once. The first to commit is held (holding the thread's lock) until all the
+   * others have been answered, so each of them meets the held lock.
    */
-  async function approveConcurrently(apps: Instance[], mailer: TestMailer, threadId: string) {
-    const hold = mailer.holdNext();
+  async function approveConcurrently(apps: Instance[], gate: ApprovalGate, threadId: string) {
+    const hold = gate.holdNext();
     const urls = await Promise.all(apps.map((app) => app.listen()));
     let answered = 0;
     let othersAnswered!: () => void;
@@ -62,51 +63,57 @@ describe('exactly-once send', () => {
     expect(refused.every(([, code]) => code === 'thread_busy')).toBe(true);
   }
 
-  test('when 20 approves of one thread arrive at once in memory mode, then exactly one sends', async () => {
+  test('when 20 approves of one thread arrive at once in memory mode, then exactly one is delivered', async () => {
     const instance = await startInstance({ mode: 'memory', emulator });
     instances.push(instance);
     const { thread_id } = (
       await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL })
     ).body;
 
-    const answers = await approveConcurrently([instance], instance.mailer, thread_id);
+    const answers = await approveConcurrently([instance], instance.gate, thread_id);
 
     expectOneSentRestBusy(answers);
-    expect(instance.mailer.delivered).toHaveLength(1);
-    expect(await instance.persistence.outbox.list(thread_id)).toHaveLength(1);
+    await until(() => instance.transport.delivered.length > 0, 'the delivery');
+    expect(instance.transport.delivered).toHaveLength(1);
   });
 
   (withPostgres ? test : test.skip)(
-    'when 20 approves of one thread arrive at once through two instances on one database, then exactly one sends',
+    'when 20 approves of one thread arrive at once through two instances on one database, then exactly one is delivered',
     async () => {
-      const mailer = new TestMailer();
+      const transport = new TestTransport();
+      const gate = new ApprovalGate();
       const [first, second] = await Promise.all([
-        startInstance({ mode: 'postgres', emulator, schema, mailer }),
-        startInstance({ mode: 'postgres', emulator, schema, mailer }),
+        startInstance({ mode: 'postgres', emulator, schema, transport, gate }),
+        startInstance({ mode: 'postgres', emulator, schema, transport, gate }),
       ]);
       instances.push(first!, second!);
       const { thread_id } = (
         await request(first!.app).post('/threads').send({ inbound: BILLING_EMAIL })
       ).body;
 
-      const answers = await approveConcurrently([first!, second!], mailer, thread_id);
+      const answers = await approveConcurrently([first!, second!], gate, thread_id);
 
       expectOneSentRestBusy(answers);
-      expect(mailer.delivered).toHaveLength(1);
-      expect(await first!.persistence.outbox.list(thread_id)).toHaveLength(1);
+      await until(
+        async () => (await first!.persistence.deliveries.get(thread_id))?.status === 'delivered',
+        'the delivery',
+      );
+      expect(transport.delivered).toHaveLength(1);
       expect((await request(second!.app).get(`/threads/${thread_id}`)).body.status).toBe('sent');
+      // Their workers would take the next test's jobs.
+      await Promise.all(instances.splice(0).map((instance) => instance.close()));
     },
   );
 
   (withPostgres ? test : test.skip)(
-    "when the lock holder's connection is killed mid-approve, then a second approve does not send the thread again",
+    "when the lock holder's connection is killed mid-approve, then a second approve is refused and the reply is delivered once",
     async () => {
       const instance = await startInstance({ mode: 'postgres', emulator, schema });
       instances.push(instance);
       const { thread_id } = (
         await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL })
       ).body;
-      const hold = instance.mailer.holdNext();
+      const hold = instance.gate.holdNext();
       const first = request(instance.app)
         .post(`/threads/${thread_id}/approve`)
         .then((res) => res);
@@ -116,11 +123,12 @@ describe('exactly-once send', () => {
       const second = await request(instance.app).post(`/threads/${thread_id}/approve`);
       hold.release();
 
-      expect(second.status).toBe(200);
+      expect(second.status).toBe(409);
+      expect(second.body.code).toBe('thread_not_awaiting_review');
       expect((await first).status).toBe(200);
-      expect(instance.mailer.delivered).toHaveLength(1);
-      expect(await instance.persistence.outbox.list(thread_id)).toEqual([
-        expect.objectContaining({ thread_id, text: instance.mailer.delivered[0]!.text }),
+      await until(() => instance.transport.delivered.length > 0, 'the delivery');
+      expect(instance.transport.delivered).toEqual([
+        expect.objectContaining({ thread_id, body: (await first).body.draft }),
       ]);
       expect((await request(instance.app).get(`/threads/${thread_id}`)).body.status).toBe('sent');
     },

@@ -101,7 +101,7 @@ describe('OpenAPI document and bearer auth', () => {
       }),
     );
 
-    expect(operations).toHaveLength(7);
+    expect(operations).toHaveLength(8);
     expect(answers.filter((a) => a.status === 405 || a.code === 'not_found')).toEqual([]);
   });
 

@@ -7,10 +7,12 @@ import { createLogger, serve, type RunningServer } from '@repo/http-kit';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import OpenAI from 'openai';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createSmtpTransport } from '../src/delivery/smtp-transport.js';
 import { createEmailReview } from '../src/email-review.js';
 import { createMemoryPersistence } from '../src/persistence/memory-persistence.js';
 import { REVIEW_INBOX_CSP } from '../src/web/review-inbox.js';
 import { recordResponse } from './support/observed-responses.js';
+import { SmtpSink } from './support/smtp-sink.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const OUTPUT_DIR = fileURLToPath(new URL('../test-output/', import.meta.url));
@@ -45,18 +47,26 @@ interface Stack {
 }
 
 /** email-review in memory mode over the emulator, listening on 127.0.0.1. */
-async function startStack(apiToken?: string): Promise<Stack> {
+async function startStack(apiToken?: string, delivery?: { smtpUrl: string }): Promise<Stack> {
   const emulator = await startEmulator({ port: 0 });
   const logger = createLogger({ name: 'email-review-e2e', level: 'silent' });
   const persistence = createMemoryPersistence();
-  const { app } = createEmailReview({
+  const service = createEmailReview({
     persistence,
     llm: new OpenAI({ apiKey: 'emulated', baseURL: `${emulator.url}/v1`, maxRetries: 0 }),
     model: 'gpt-4.1-mini',
     logger,
     ...(apiToken ? { apiToken } : {}),
+    ...(delivery
+      ? {
+          transport: createSmtpTransport({ url: delivery.smtpUrl, timeoutMs: 2_000 }),
+          mailFrom: 'Support <support@shop.test>',
+        }
+      : {}),
     onResponse: recordResponse,
   });
+  if (delivery) await service.delivery.start();
+  const { app } = service;
   const server: RunningServer = await serve(app, {
     port: 0,
     host: '127.0.0.1',
@@ -80,6 +90,7 @@ async function startStack(apiToken?: string): Promise<Stack> {
     api,
     close: async () => {
       await server.close();
+      await service.delivery.stop();
       await persistence.close();
       await emulator.close();
     },
@@ -365,6 +376,59 @@ describeInBrowser('review inbox in Chromium, with API_TOKEN set', () => {
 
       // Only the calls refused before a valid token was entered show up as console errors.
       expect(trouble.consoleErrors.filter((text) => !/status of 401/.test(text))).toEqual([]);
+      expect(trouble.pageErrors).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+});
+
+describeInBrowser('review inbox in Chromium, delivering over SMTP', () => {
+  let sink: SmtpSink;
+  let stack: Stack;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    sink = await SmtpSink.start();
+    stack = await startStack(undefined, { smtpUrl: sink.url });
+    browser = await launchBrowser();
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+    await sink?.stop();
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  test(
+    'when a delivery failed, then the page shows it and Redeliver after the fix gets it delivered',
+    async () => {
+      sink.rule = () => ({ code: 550, message: 'Mailbox unavailable' });
+      const thread = (
+        await stack.api('POST', '/threads', {
+          inbound: BILLING_EMAIL,
+          from: 'Dana <dana@example.com>',
+          subject: 'Double charge',
+        })
+      ).body;
+      await stack.api('POST', `/threads/${thread.thread_id}/approve`, {});
+      const { page, trouble } = await openPage(
+        browser,
+        `${stack.url}/#/threads/${thread.thread_id}`,
+      );
+      await page.locator('[data-delivery-status="failed"]').waitFor();
+      expect(await page.locator('#delivery-error').textContent()).toContain('550');
+      expect(await page.locator('#thread-title').textContent()).toBe('Dana: Double charge');
+
+      sink.rule = () => undefined;
+      await page.locator('#redeliver').click();
+      await waitUntilIdle(page, thread.thread_id);
+      for (let i = 0; i < 50 && sink.received.length === 0; i += 1)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      await page.reload();
+      await page.locator('[data-delivery-status="delivered"]').waitFor();
+      expect(await page.locator('#redeliver').count()).toBe(0);
+      expect(sink.received).toHaveLength(1);
       expect(trouble.pageErrors).toEqual([]);
       await page.close();
     },

@@ -53,6 +53,7 @@ describe('start-up', () => {
       .find((l) => l.includes('listening on'))!;
     expect(line).toContain('checkpointer=memory');
     expect(line).toMatch(/lost on restart/);
+    expect(line).toContain('delivery=log');
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
     server.child.kill('SIGTERM');
@@ -76,6 +77,31 @@ describe('start-up', () => {
       expect(server.stdout()).toContain('"msg":"stopped"');
     },
   );
+
+  test('when SMTP_URL is set without MAIL_FROM, then start-up refuses with one line naming MAIL_FROM and no secret', async () => {
+    const server = spawnServer({
+      ...llmEnv,
+      SMTP_URL: 'smtp://mailer:hunter2-smtp@127.0.0.1:2525',
+    });
+
+    expect((await server.exited).code).toBe(1);
+    expect(server.stderr().trim().split('\n')).toHaveLength(1);
+    expect(server.stderr()).toContain('MAIL_FROM');
+    expect(server.stdout() + server.stderr()).not.toContain('hunter2-smtp');
+  });
+
+  test('when SMTP_URL and MAIL_FROM are set, then the start-up line says delivery=smtp and never shows the URL', async () => {
+    const { process: server } = await startServer({
+      ...llmEnv,
+      SMTP_URL: 'smtp://mailer:hunter2-smtp@127.0.0.1:2525',
+      MAIL_FROM: 'Support <support@shop.test>',
+    });
+
+    expect(server.stdout()).toMatch(/listening on .* delivery=smtp/);
+    expect(server.stdout()).not.toContain('hunter2-smtp');
+    server.child.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
+  });
 
   test('when DATABASE_SCHEMA is not a plain identifier, then start-up fails naming it', async () => {
     const server = spawnServer({

@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import request from 'supertest';
-import { dropSchema, freshSchema, testModes } from './support/database.js';
+import { dropSchema, freshSchema, testModes, until } from './support/database.js';
 import { BILLING_EMAIL, OUTAGE_EMAIL } from './support/emails.js';
 import { startInstance, type Instance } from './support/harness.js';
 import { llmCalls } from './support/llm-calls.js';
@@ -84,10 +84,20 @@ describe.each(modes)('thread lifecycle (%s)', (mode) => {
     });
     expect(Date.parse(approved.body.sent_at)).not.toBeNaN();
 
+    expect(approved.body.delivery).toMatchObject({ status: 'queued', attempts: 0 });
+    await until(() => instance.transport.delivered.length === 1, 'the delivery');
     const final = await request(instance.app).get(`/threads/${id}`);
-    expect(final.body).toEqual(approved.body);
-    expect(await instance.persistence.outbox.list(id)).toEqual([
-      { thread_id: id, text: byInstructions.body.draft, sent_at: approved.body.sent_at },
+    expect(final.body).toEqual({
+      ...approved.body,
+      delivery: {
+        ...approved.body.delivery,
+        status: 'delivered',
+        attempts: 1,
+        delivered_at: expect.any(String),
+      },
+    });
+    expect(instance.transport.delivered).toEqual([
+      expect.objectContaining({ thread_id: id, body: byInstructions.body.draft }),
     ]);
     // create 2, instruction edit 1; the text edit and the approval call no model.
     expect(llmCalls(emulator)).toMatchObject({ total: 3, classify: 1, draft: 2 });
@@ -129,7 +139,7 @@ describe.each(modes)('thread lifecycle (%s)', (mode) => {
     expect(
       (await request(instance.app).get(`/threads/${created.body.thread_id}`)).body.status,
     ).toBe('rejected');
-    expect(await instance.persistence.outbox.list(created.body.thread_id)).toEqual([]);
+    expect(await instance.persistence.deliveries.get(created.body.thread_id)).toBeUndefined();
     expect(llmCalls(emulator).total).toBe(0);
   });
 

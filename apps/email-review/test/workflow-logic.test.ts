@@ -1,3 +1,4 @@
+import { UNKNOWN_EMAIL } from '../src/email/thread-email.js';
 import { decodeCursor, encodeCursor } from '../src/threads/cursor.js';
 import { MemoryThreadStore } from '../src/threads/memory-thread-store.js';
 import type { Thread } from '../src/threads/thread.js';
@@ -12,6 +13,7 @@ function thread(id: string, overrides: Partial<Thread> = {}): Thread {
     thread_id: id,
     status: 'awaiting_review',
     inbound: 'hello',
+    email: UNKNOWN_EMAIL,
     classification: null,
     draft: null,
     revision: 0,
@@ -19,6 +21,7 @@ function thread(id: string, overrides: Partial<Thread> = {}): Thread {
     updated_at: '2026-01-01T00:00:00.000Z',
     sent_at: null,
     error: null,
+    delivery: null,
     ...overrides,
   };
 }

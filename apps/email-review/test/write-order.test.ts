@@ -2,7 +2,7 @@ import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import request from 'supertest';
 import type { Thread } from '../src/threads/thread.js';
 import type { ThreadStore } from '../src/threads/thread-store.js';
-import { dropSchema, freshSchema, testModes } from './support/database.js';
+import { dropSchema, freshSchema, testModes, until } from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
 import { startInstance, type Instance } from './support/harness.js';
 
@@ -58,13 +58,14 @@ describe.each(modes)('checkpoint and index write order (%s)', (mode) => {
     expect(shown).toMatchObject({ status: 'drafting', draft: created.draft });
     const early = await request(instance.app).post(`/threads/${created.thread_id}/approve`);
     expect(early.status).toBe(409);
-    expect(instance.mailer.delivered).toHaveLength(0);
+    expect(await instance.persistence.deliveries.get(created.thread_id)).toBeUndefined();
 
     const retried = await request(instance.app).post(`/threads/${created.thread_id}/retry`);
     expect(retried.body).toMatchObject({ status: 'awaiting_review', draft: EDITED, revision: 2 });
     const approved = await request(instance.app).post(`/threads/${created.thread_id}/approve`);
 
     expect(approved.body).toMatchObject({ status: 'sent', draft: EDITED });
-    expect(instance.mailer.delivered.map((email) => email.text)).toEqual([EDITED]);
+    await until(() => instance.transport.delivered.length > 0, 'the delivery');
+    expect(instance.transport.delivered.map((message) => message.body)).toEqual([EDITED]);
   });
 });

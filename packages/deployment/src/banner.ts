@@ -27,6 +27,8 @@ export function readyBanner(input: {
   mode: RunMode;
   databaseUrl: string | undefined;
   withToken: boolean;
+  /** Where the demo's mail catcher writes delivered replies. */
+  mailDir?: string;
 }): string {
   const { terminal, services, mode, withToken } = input;
   const url = (name: ServiceSpec['name']) => services.find((service) => service.name === name)?.url;
@@ -44,12 +46,18 @@ export function readyBanner(input: {
     `  ${'API docs'.padEnd(13)} ${emailUrl}/openapi.json  ${helpdeskUrl}/openapi.json`,
     '',
     `${terminal.paint('Review inbox:', 'bold')} open ${emailUrl}/ in a browser; the threads created below wait there to be edited, approved or rejected.`,
+    input.mailDir
+      ? `${terminal.paint('Delivered mail:', 'bold')} approved replies are written as .eml files to ${input.mailDir} (the demo's mail catcher)`
+      : '',
     '',
     withToken
       ? 'API_TOKEN is set: export the same API_TOKEN in the shell where you paste these.'
       : '',
     terminal.paint('Email review, in order (paste into another terminal):', 'bold'),
-    ...stepLines(terminal, emailFlowSteps(emailUrl, { withToken })),
+    ...stepLines(
+      terminal,
+      emailFlowSteps(emailUrl, { withToken, ...(input.mailDir ? { mailDir: input.mailDir } : {}) }),
+    ),
     '',
     terminal.paint('Helpdesk, one message per specialist:', 'bold'),
     ...stepLines(terminal, helpdeskSteps(helpdeskUrl, { withToken })),

@@ -12,9 +12,10 @@ import { loadOrExit } from '@repo/llm-config';
 import { modeLine, readyBanner, storageLine } from './banner.js';
 import { onCtrlCInTerminal } from './ctrl-c.js';
 import { loadDemoEnv } from './env.js';
+import { DEMO_MAIL_FROM, startMailCatcher, type MailCatcher } from './mail-catcher.js';
 import { portProblems } from './port-check.js';
 import { ServiceGroup, type Exit } from './service-group.js';
-import { planServices, type RunMode } from './service-plan.js';
+import { DEMO_HOST, planServices, type RunMode } from './service-plan.js';
 import { processTerminal } from './terminal.js';
 import { waitUntilHealthy } from './wait-until-healthy.js';
 
@@ -40,7 +41,23 @@ if (mode === 'real') {
 }
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const services = planServices({ mode, repoRoot, env, inherited: process.env });
+// With SMTP_URL of its own, email-review delivers there; otherwise to the demo's mail catcher.
+const catcherSettings = env.SMTP_URL
+  ? undefined
+  : {
+      host: DEMO_HOST,
+      port: env.DEMO_SMTP_PORT,
+      dir: env.DEMO_MAIL_DIR ?? join(repoRoot, '.demo-mail'),
+    };
+const services = planServices({
+  mode,
+  repoRoot,
+  env,
+  inherited: process.env,
+  ...(catcherSettings
+    ? { mail: { smtpUrl: `smtp://${DEMO_HOST}:${catcherSettings.port}`, from: DEMO_MAIL_FROM } }
+    : {}),
+});
 const unbuilt = services.filter((spec) => !existsSync(join(spec.cwd, spec.args[0] ?? '')));
 if (unbuilt.length > 0) {
   complain(
@@ -53,6 +70,18 @@ const problems = await portProblems(services);
 if (problems.length > 0) {
   problems.forEach(complain);
   process.exit(1);
+}
+
+let catcher: MailCatcher | undefined;
+if (catcherSettings) {
+  try {
+    catcher = await startMailCatcher(catcherSettings);
+  } catch (error) {
+    complain(
+      `the mail catcher cannot listen on ${DEMO_HOST}:${catcherSettings.port} (${error instanceof Error ? error.message : String(error)}); set DEMO_SMTP_PORT to a free port`,
+    );
+    process.exit(1);
+  }
 }
 
 let exitCode: number | undefined;
@@ -71,6 +100,7 @@ async function stop(code: number): Promise<void> {
   exitCode = code;
   say('stopping all services…');
   await group.stopAll();
+  await catcher?.close();
   say('all services stopped');
   process.exit(exitCode);
 }
@@ -86,6 +116,10 @@ function describeExit(exit: Exit): string {
 async function startAll(): Promise<void> {
   say(modeLine(mode, services.find((spec) => spec.name === 'llm-emulator')?.url));
   say(storageLine(env.DATABASE_URL));
+  if (catcher)
+    say(
+      `mail: email-review delivers to the mail catcher at ${catcher.url}; messages go to ${catcher.dir}`,
+    );
   // The emulator must answer before the apps start talking to it; the two apps then start side by side.
   const batches = mode === 'emulator' ? [services.slice(0, 1), services.slice(1)] : [services];
   for (const batch of batches) {
@@ -108,6 +142,7 @@ async function startAll(): Promise<void> {
       mode,
       databaseUrl: env.DATABASE_URL,
       withToken: env.API_TOKEN !== undefined,
+      ...(catcher ? { mailDir: catcher.dir } : {}),
     }),
   );
 }

@@ -8,6 +8,11 @@ const demoEnvSchema = z.object({
   DEMO_EMULATOR_PORT: port(4010),
   DEMO_EMAIL_PORT: port(3001),
   DEMO_HELPDESK_PORT: port(3002),
+  /** The demo's mail catcher (SMTP on loopback), unless SMTP_URL points email-review elsewhere. */
+  DEMO_SMTP_PORT: port(2525),
+  /** Where the mail catcher writes delivered replies as .eml files (default: .demo-mail in the repo). */
+  DEMO_MAIL_DIR: z.string().trim().min(1).optional(),
+  SMTP_URL: z.string().trim().min(1).optional(),
   /** How long each service may take to answer /healthz after it was spawned. */
   DEMO_READY_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   DATABASE_URL: z.string().trim().min(1).optional(),

@@ -39,8 +39,11 @@ export function planServices(input: {
   repoRoot: string;
   env: DemoEnv;
   inherited: Record<string, string | undefined>;
+  /** The demo's mail catcher: email-review delivers there (SMTP_URL and MAIL_FROM set for it). */
+  mail?: { smtpUrl: string; from: string };
 }): ServiceSpec[] {
   const { mode, repoRoot, env, inherited } = input;
+  const mail = input.mail ? { SMTP_URL: input.mail.smtpUrl, MAIL_FROM: input.mail.from } : {};
   const emulatorUrl = localUrl(env.DEMO_EMULATOR_PORT);
   const host = { HOST: DEMO_HOST };
   const llmOverrides =
@@ -67,7 +70,7 @@ export function planServices(input: {
     name: 'email-review',
     cwd: join(repoRoot, 'apps/email-review'),
     args: ['dist/server.js'],
-    env: { ...inherited, ...llmOverrides, ...host, PORT: String(env.DEMO_EMAIL_PORT) },
+    env: { ...inherited, ...llmOverrides, ...mail, ...host, PORT: String(env.DEMO_EMAIL_PORT) },
     port: env.DEMO_EMAIL_PORT,
     portVariable: 'DEMO_EMAIL_PORT',
     url: localUrl(env.DEMO_EMAIL_PORT),

@@ -37,14 +37,23 @@ function curl(method: 'GET' | 'POST', url: string, body: unknown, options: CurlO
 
 const READ_THREAD_ID = `node -pe 'JSON.parse(require("fs").readFileSync(0)).thread_id'`;
 
-/** The whole review flow of email-review; the first step keeps the new thread's id in $THREAD for the others. */
-export function emailFlowSteps(baseUrl: string, options: CurlOptions): TryItStep[] {
+export const SAMPLE_FROM = 'Dana Example <dana@example.com>';
+export const SAMPLE_SUBJECT = 'Charged twice for INV-1001';
+
+/**
+ * The whole review flow of email-review; the first step keeps the new thread's id in $THREAD for the
+ * others. With `mailDir` (the demo's mail catcher) it ends by showing the delivered reply.
+ */
+export function emailFlowSteps(
+  baseUrl: string,
+  options: CurlOptions & { mailDir?: string },
+): TryItStep[] {
   const thread = `${baseUrl}/threads/$THREAD`;
   return [
     {
       comment:
         'Create a thread: the workflow classifies the email, drafts a reply and pauses for review',
-      command: `THREAD=$(${curl('POST', `${baseUrl}/threads`, { inbound: SAMPLE_INBOUND }, options)} | ${READ_THREAD_ID}); echo "THREAD=$THREAD"`,
+      command: `THREAD=$(${curl('POST', `${baseUrl}/threads`, { inbound: SAMPLE_INBOUND, from: SAMPLE_FROM, subject: SAMPLE_SUBJECT }, options)} | ${READ_THREAD_ID}); echo "THREAD=$THREAD"`,
     },
     {
       comment: 'Read it (status awaiting_review, with the draft)',
@@ -59,9 +68,18 @@ export function emailFlowSteps(baseUrl: string, options: CurlOptions): TryItStep
       command: `${curl('POST', `${thread}/edit`, { instructions: SAMPLE_INSTRUCTIONS }, options)}; echo`,
     },
     {
-      comment: 'Approve: the send step runs once (status sent)',
+      comment: 'Approve: the thread is sent and its reply queued (delivery.status queued)',
       command: `${curl('POST', `${thread}/approve`, undefined, options)}; echo`,
     },
+    ...(options.mailDir
+      ? [
+          {
+            comment:
+              'Read the reply as the mail catcher received it (a worker delivers it a moment after the approve)',
+            command: `curl -s --retry 10 --retry-delay 1 --retry-all-errors "file://${options.mailDir}/reply-$THREAD@demo.test.eml"`,
+          },
+        ]
+      : []),
   ];
 }
 

@@ -45,6 +45,24 @@ describe('readyBanner', () => {
     );
   });
 
+  test('when the demo runs a mail catcher, then the banner says where mail goes and the flow ends by reading the reply', () => {
+    const text = readyBanner({
+      terminal: plain,
+      services,
+      mode: 'emulator',
+      databaseUrl: undefined,
+      withToken: false,
+      mailDir: '/repo/.demo-mail',
+    });
+    const commands = text.split('\n').filter((line) => /^(THREAD=|curl )/.test(line));
+
+    expect(text).toContain(
+      'Delivered mail: approved replies are written as .eml files to /repo/.demo-mail',
+    );
+    expect(commands).toHaveLength(9);
+    expect(commands[5]).toContain('file:///repo/.demo-mail/reply-$THREAD@demo.test.eml');
+  });
+
   test('when ready, then the banner points to the review inbox at / of email-review', () => {
     const text = banner({ withToken: false });
     expect(text).toMatch(/^Review inbox: open http:\/\/127\.0\.0\.1:3001\/ in a browser/m);

@@ -48,9 +48,11 @@ describe('docker-compose.yml', () => {
       'email-review',
       'helpdesk',
       'llm-emulator',
+      'mailpit',
       'postgres',
     ]);
     expect(service('llm-emulator').profiles).toEqual(['offline']);
+    expect(service('mailpit').profiles).toEqual(['offline']);
     for (const name of ['postgres', ...APPS]) expect(service(name).profiles).toBeUndefined();
   });
 
@@ -124,6 +126,22 @@ describe('docker-compose.yml', () => {
       expect(spec.command).toEqual(['node', 'dist/server.js']);
     },
   );
+
+  test('when the offline profile runs, then email-review delivers to mailpit, a pinned image with a web page', () => {
+    const mailpit = service('mailpit');
+    expect(mailpit.image).toMatch(/^axllent\/mailpit:v\d+\.\d+\.\d+$/);
+    expect(mailpit.ports?.map(containerPort)).toEqual([8025]);
+    const emailReview = service('email-review');
+    expect(emailReview.depends_on?.mailpit).toEqual({
+      condition: 'service_healthy',
+      required: false,
+    });
+    const script = emailReview.entrypoint?.join('\n') ?? '';
+    expect(script).toContain('getent hosts mailpit');
+    expect(script).toMatch(
+      /export SMTP_URL=smtp:\/\/mailpit:1025 MAIL_FROM="\$\$\{MAIL_FROM:-[^}]+\}"/,
+    );
+  });
 
   test('when the emulator service is read, then it sets only variables the emulator reads, listening on all interfaces', () => {
     const emulator = service('llm-emulator');

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startEmulator } from '@repo/llm-emulator';
@@ -17,6 +19,8 @@ import {
 import { repoRoot } from './support/repo.js';
 
 const run = promisify(execFile);
+/** Where the demos of this file have their mail catcher write. */
+const mailDir = mkdtempSync(join(tmpdir(), 'demo-mail-'));
 const demoScript = join(repoRoot, 'packages/deployment/dist/demo.js');
 const READY = /Press Ctrl-C to stop everything\./;
 
@@ -25,6 +29,7 @@ async function demoPorts() {
     DEMO_EMULATOR_PORT: await freePort(),
     DEMO_EMAIL_PORT: await freePort(),
     DEMO_HELPDESK_PORT: await freePort(),
+    DEMO_SMTP_PORT: await freePort(),
   };
 }
 
@@ -39,6 +44,7 @@ function startDemo(
       ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
       // Real keys in the developer's shell must not matter in emulator mode; this one would fail loudly if used.
       LLM_A_API_KEY: 'sk-real-key-that-must-not-be-used',
+      DEMO_MAIL_DIR: mailDir,
       ...options.env,
     }),
   });
@@ -123,13 +129,17 @@ describe('pnpm demo (the built runner)', () => {
     expect((await fetch(inbox)).headers.get('content-type')).toMatch(/^text\/html/);
 
     const commands = printedCommands(demo.stdout);
-    expect(commands).toHaveLength(8);
+    expect(commands).toHaveLength(9);
+    expect(demo.stdout).toContain(
+      `Delivered mail: approved replies are written as .eml files to ${mailDir}`,
+    );
     const [
       created,
       read,
       editedByText,
       editedByInstructions,
       approved,
+      delivered,
       billing,
       technical,
       escalation,
@@ -155,7 +165,12 @@ describe('pnpm demo (the built runner)', () => {
       thread_id: threadId,
       status: 'sent',
       sent_at: expect.any(String),
+      delivery: { status: 'queued' },
     });
+    // The last email step shows the reply as the mail catcher received it over SMTP.
+    expect(delivered).toContain(`Message-ID: <reply-${threadId}@demo.test>`);
+    expect(delivered).toMatch(/^To: Dana Example <dana@example\.com>\r?$/m);
+    expect(delivered).toMatch(/^Subject: Re: Charged twice for INV-1001\r?$/m);
 
     expect(JSON.parse(billing!)).toMatchObject({ agent: 'billing' });
     expect(JSON.parse(technical!)).toMatchObject({ agent: 'technical' });

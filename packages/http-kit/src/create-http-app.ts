@@ -12,7 +12,7 @@ import { authConfigured, createAuthenticator, type AuthSettings } from './auth/a
 import { bearerAuth } from './middleware/bearer-auth.js';
 import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { requestIdOf } from './middleware/request-id.js';
-import { requireJsonBody } from './middleware/require-json.js';
+import { requireBodyOf } from './middleware/require-json.js';
 import { redactUrl } from './redact-url.js';
 import { requestContext } from './request-context.js';
 
@@ -29,6 +29,11 @@ export interface HttpAppOptions {
   apiToken?: string;
   /** Largest accepted JSON body (express size string); larger bodies get 413. */
   bodyLimit?: string;
+  /**
+   * Media types accepted besides JSON, read as a Buffer (`req.body`, same `bodyLimit`) for the routes
+   * that declare them with `rawBody`, e.g. `message/rfc822`.
+   */
+  rawBodyTypes?: string[];
   /** Throws when the service cannot serve (e.g. its database is unreachable): `/readyz` answers 503. */
   readiness?: ReadinessCheck;
   /** Paths (exact, or prefixes ending in `/`) open without a token, e.g. the static review page. */
@@ -120,13 +125,16 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const auth = authSettingsOf(options);
   if (authConfigured(auth))
     app.use(bearerAuth(createAuthenticator(auth), openPathMatcher(options.publicPaths ?? [])));
-  app.use(requireJsonBody);
+  const rawBodyTypes = options.rawBodyTypes ?? [];
+  app.use(requireBodyOf(rawBodyTypes));
   app.use(
     express.json({
       limit: options.bodyLimit ?? '1mb',
       type: ['application/json', 'application/*+json'],
     }),
   );
+  if (rawBodyTypes.length > 0)
+    app.use(express.raw({ limit: options.bodyLimit ?? '1mb', type: rawBodyTypes }));
   if (metricsRoute && !metrics.public) app.use(metricsRoute);
   const routers = [health, ...(options.api ? [apiRouter(options.api, options)] : [])];
   if (options.routes) routers.push(options.routes);

@@ -8,6 +8,8 @@ interface OperationSpec {
   params?: z.ZodObject;
   query?: z.ZodObject;
   requestBody?: z.ZodType;
+  /** A second body media type, taken as is (RouteSpec `rawBody`). */
+  rawBody?: { mediaType: string; description: string };
   /** Extra request headers, e.g. `Idempotency-Key`. */
   headers?: Record<string, { description: string; required?: boolean }>;
   /** Status → body schema; none for a response without a body (errors, 4xx/5xx, always carry a Problem). */
@@ -100,7 +102,20 @@ function operation(spec: OperationSpec, auth: boolean) {
       ? {
           requestBody: {
             required: !spec.requestBody.safeParse(undefined).success,
-            content: { 'application/json': { schema: jsonSchema(spec.requestBody, 'input') } },
+            content: {
+              'application/json': { schema: jsonSchema(spec.requestBody, 'input') },
+              ...(spec.rawBody
+                ? {
+                    [spec.rawBody.mediaType]: {
+                      schema: {
+                        type: 'string',
+                        contentMediaType: spec.rawBody.mediaType,
+                        description: spec.rawBody.description,
+                      },
+                    },
+                  }
+                : {}),
+            },
           },
         }
       : {}),
@@ -121,6 +136,7 @@ const operationOf = (route: Route): OperationSpec => ({
   ...(route.params ? { params: route.params } : {}),
   ...(route.query ? { query: route.query } : {}),
   ...(route.body ? { requestBody: route.body } : {}),
+  ...(route.rawBody ? { rawBody: route.rawBody } : {}),
   ...(route.headers ? { headers: route.headers } : {}),
   responses: route.responses,
 });

@@ -21,9 +21,10 @@ export class PostgresThreadStore implements ThreadStore {
                ON CONFLICT (idempotency_key) DO NOTHING RETURNING thread_id`,
       byKey: `SELECT view FROM ${threads} WHERE idempotency_key = $1`,
       get: `SELECT view FROM ${threads} WHERE thread_id = $1`,
-      save: `UPDATE ${threads} SET status = $2, view = $3 WHERE thread_id = $1`,
+      save: `UPDATE ${threads} SET status = $2, view = $3, delivery_status = $4 WHERE thread_id = $1`,
       list: `SELECT seq, view FROM ${threads}
              WHERE ($1::text IS NULL OR status = $1) AND ($2::bigint IS NULL OR seq < $2)
+               AND ($4::text IS NULL OR delivery_status = $4)
              ORDER BY seq DESC LIMIT $3`,
     };
   }
@@ -47,7 +48,12 @@ export class PostgresThreadStore implements ThreadStore {
   }
 
   async save(thread: Thread) {
-    await this.pool.query(this.sql.save, [thread.thread_id, thread.status, thread]);
+    await this.pool.query(this.sql.save, [
+      thread.thread_id,
+      thread.status,
+      thread,
+      thread.delivery?.status ?? null,
+    ]);
   }
 
   async list(query: ListQuery): Promise<ThreadPage> {
@@ -55,6 +61,7 @@ export class PostgresThreadStore implements ThreadStore {
       query.status ?? null,
       query.before ?? null,
       query.limit + 1,
+      query.delivery ?? null,
     ]);
     const rows = result.rows.slice(0, query.limit);
     const more = result.rows.length > query.limit;

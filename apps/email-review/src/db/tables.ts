@@ -12,10 +12,16 @@ export function checkpointTables(schema: string) {
   };
 }
 
+/** pg-boss's schema: derived from the service's, so deployments (and test runs) sharing a database stay apart. */
+export function queueSchema(schema: string): string {
+  return `${schema.slice(0, 56)}_pgboss`;
+}
+
 /**
- * The service's own tables: the thread index (each thread's API view, its idempotency key, and an
- * insertion sequence for newest-first listing) and the outbox (one row per sent thread: the key
- * refuses a second send). Run by the database set-up under its advisory lock.
+ * The service's own tables: the thread index (each thread's API view, its idempotency key, its
+ * delivery status, and an insertion sequence for newest-first listing) and the delivery records (one
+ * per sent thread: the message exactly as it leaves, and where its delivery stands). Run by the
+ * database set-up under its advisory lock.
  */
 export function serviceTablesMigration(schema: string): string {
   const threads = table(schema, 'email_threads');
@@ -28,9 +34,30 @@ export function serviceTablesMigration(schema: string): string {
       view jsonb NOT NULL
     );
     CREATE INDEX IF NOT EXISTS email_threads_status_seq ON ${threads} (status, seq DESC);
-    CREATE TABLE IF NOT EXISTS ${table(schema, 'email_outbox')} (
-      thread_id text PRIMARY KEY,
-      text text NOT NULL,
-      sent_at timestamptz NOT NULL
-    );`;
+    ALTER TABLE ${threads} ADD COLUMN IF NOT EXISTS delivery_status text;
+    CREATE INDEX IF NOT EXISTS email_threads_delivery_seq ON ${threads} (delivery_status, seq DESC)
+      WHERE delivery_status IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS ${table(schema, 'email_deliveries')} (
+      thread_id text PRIMARY KEY REFERENCES ${threads} (thread_id),
+      message_id text NOT NULL,
+      to_address text,
+      from_address text,
+      subject text NOT NULL,
+      in_reply_to text,
+      refs text[] NOT NULL,
+      body text NOT NULL,
+      status text NOT NULL CHECK (status IN ('queued', 'delivered', 'failed')),
+      attempts integer NOT NULL,
+      last_error text,
+      next_attempt_at timestamptz NOT NULL,
+      delivered_at timestamptz,
+      server_reply text,
+      checkpointed boolean NOT NULL DEFAULT false,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX IF NOT EXISTS email_deliveries_due ON ${table(schema, 'email_deliveries')} (next_attempt_at)
+      WHERE status = 'queued';
+    CREATE INDEX IF NOT EXISTS email_deliveries_uncheckpointed ON ${table(schema, 'email_deliveries')} (created_at)
+      WHERE NOT checkpointed;`;
 }

@@ -1,11 +1,11 @@
-/** A reply leaving the service. `thread_id` identifies it: a mailer must send each thread at most once. */
+/** An approved reply, as the graph's `send` step reports it when the graph runs outside the service. */
 export interface OutgoingEmail {
   thread_id: string;
   text: string;
   sent_at: string;
 }
 
-/** Where approved replies go. Swap in an SMTP or provider-API implementation for real delivery. */
+/** Hears of `send` steps run by LangGraph's own tooling (Studio logs them); real delivery is src/delivery/. */
 export interface Mailer {
   send(email: OutgoingEmail): Promise<void>;
 }

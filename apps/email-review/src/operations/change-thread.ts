@@ -10,7 +10,7 @@ import { recordFailure } from './record-failure.js';
 /** One write to the graph's checkpoint. */
 export type CheckpointWrite =
   /** Starts the workflow on a new email, or (`null`) resumes it; the run checkpoints when it stops. */
-  | { run: { inbound: string } | null }
+  | { run: { inbound: string; subject: string | null } | null }
   /** Records `values` as the output of the step `asNode` (updateState), which decides what runs next. */
   | { record: EmailStateUpdate; asNode: 'classify' | 'draft' | 'send' };
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { InboundEmail } from '../email/raw-email.js';
 import { withThreadLock } from '../locks/with-thread-lock.js';
 import type { Thread } from '../threads/thread.js';
 import { IdempotencyKeyReused } from '../threads/thread-errors.js';
@@ -7,36 +8,46 @@ import { log, now, type OperationDeps } from './operation-deps.js';
 
 export interface CreatedThread {
   thread: Thread;
-  /** False when the Idempotency-Key already created this thread. */
+  /** False when the Idempotency-Key (or the email's Message-ID) already created this thread. */
   created: boolean;
 }
 
-/** Classifies and drafts; answers with the thread paused for review (or the key's earlier thread). */
+/**
+ * Classifies and drafts; answers with the thread paused for review, or with the thread that the
+ * Idempotency-Key already created. Without a key, the email's Message-ID serves as one: the same
+ * message posted twice is one thread.
+ */
 export async function createThread(
   deps: OperationDeps,
-  inbound: string,
+  received: InboundEmail,
   idempotencyKey?: string,
 ): Promise<CreatedThread> {
-  const fresh = newThread(randomUUID(), inbound, now(deps));
+  const fresh = newThread(randomUUID(), received, now(deps));
+  const messageKey = received.email.message_id && `message-id:${received.email.message_id}`;
   // Locked before it exists, so a retry can never take a thread whose first run is under way.
   return withThreadLock(deps.locks, fresh.thread_id, async () => {
-    const { thread, created } = await deps.threads.create(fresh, idempotencyKey);
-    if (!created) return { thread: sameEmail(thread, inbound), created: false };
+    const { thread, created } = await deps.threads.create(
+      fresh,
+      idempotencyKey ?? messageKey ?? undefined,
+    );
+    if (!created)
+      return { thread: idempotencyKey ? sameEmail(thread, received.inbound) : thread, created };
     log(deps).info({ thread_id: thread.thread_id }, 'thread created');
     const drafted = await changeThread(deps, thread, {
       altersDraft: true,
-      checkpoint: [{ run: { inbound } }],
+      checkpoint: [{ run: { inbound: received.inbound, subject: received.email.subject } }],
     });
     return { thread: drafted, created: true };
   });
 }
 
 /** In the index before the first run: `drafting`, so not reviewable until the run's view is saved. */
-function newThread(threadId: string, inbound: string, at: string): Thread {
+function newThread(threadId: string, received: InboundEmail, at: string): Thread {
   return {
     thread_id: threadId,
     status: 'drafting',
-    inbound,
+    inbound: received.inbound,
+    email: received.email,
     classification: null,
     draft: null,
     revision: 0,
@@ -44,6 +55,7 @@ function newThread(threadId: string, inbound: string, at: string): Thread {
     updated_at: at,
     sent_at: null,
     error: null,
+    delivery: null,
   };
 }
 

@@ -1,9 +1,11 @@
 import { decodeCursor, encodeCursor } from '../threads/cursor.js';
+import type { DeliveryStatus } from '../delivery/delivery.js';
 import type { Thread, ThreadStatus } from '../threads/thread.js';
 import type { OperationDeps } from './operation-deps.js';
 
 export interface ThreadListRequest {
   status?: ThreadStatus;
+  delivery?: DeliveryStatus;
   limit: number;
   cursor?: string;
 }
@@ -21,6 +23,7 @@ export async function listThreads(
   const page = await deps.threads.list({
     limit: request.limit,
     ...(request.status ? { status: request.status } : {}),
+    ...(request.delivery ? { delivery: request.delivery } : {}),
     ...(request.cursor ? { before: decodeCursor(request.cursor) } : {}),
   });
   return {

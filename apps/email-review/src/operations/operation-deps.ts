@@ -1,14 +1,23 @@
 import { currentLogger } from '@repo/http-kit';
 import type { Logger } from 'pino';
+import type { DeliveryStore } from '../delivery/delivery-store.js';
+import type { ReplySender } from '../email/reply.js';
 import type { ThreadLocks } from '../locks/thread-locks.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { EmailGraph } from '../workflow/graph.js';
+
+/** How approved replies leave: who sends them, and whether a recipient is a must (SMTP) or not (log). */
+export interface Outbound extends ReplySender {
+  recipientRequired: boolean;
+}
 
 /** What the operations work with; passed in so that the server and the tests choose. */
 export interface OperationDeps {
   graph: EmailGraph;
   threads: ThreadStore;
+  deliveries: DeliveryStore;
   locks: ThreadLocks;
+  outbound: Outbound;
   logger: Logger;
   clock?: () => Date;
 }

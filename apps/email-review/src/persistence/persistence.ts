@@ -1,6 +1,6 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type { ThreadLocks } from '../locks/thread-locks.js';
-import type { Outbox } from '../mailer/outbox.js';
+import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 
 /** Everything the service keeps, in one of two flavours: PostgreSQL, or memory (lost on restart). */
@@ -8,7 +8,8 @@ export interface Persistence {
   kind: 'postgres' | 'memory';
   checkpointer: BaseCheckpointSaver;
   threads: ThreadStore;
-  outbox: Outbox;
+  /** Delivery records and their queue. */
+  deliveries: DeliveryStore;
   locks: ThreadLocks;
   /** Throws when the store cannot serve, for `/readyz`. */
   readiness?: () => Promise<void>;

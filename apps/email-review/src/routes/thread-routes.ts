@@ -3,7 +3,10 @@ import type { Request } from 'express';
 import type { z } from 'zod';
 import type { ThreadService } from '../operations/thread-service.js';
 import { threadSchema, type Thread } from '../threads/thread.js';
+import { parseRawEmail, RAW_EMAIL_MAX_BYTES, type InboundEmail } from '../email/raw-email.js';
+import { UNKNOWN_EMAIL } from '../email/thread-email.js';
 import {
+  approveThreadBody,
   createThreadBody,
   editThreadBody,
   idempotencyKeyHeader,
@@ -29,9 +32,29 @@ function idempotencyKeyOf(req: Request): string | undefined {
   return parsed.data;
 }
 
+/** The email a POST /threads carries: a raw message, or JSON fields. */
+async function inboundEmailOf(
+  body: z.output<typeof createThreadBody> | undefined,
+  raw: Buffer | undefined,
+): Promise<InboundEmail> {
+  if (raw) return parseRawEmail(raw);
+  if (!body) throw new HttpError(400, 'invalid_body', 'The body must carry an email.');
+  return {
+    inbound: body.inbound,
+    email: {
+      ...UNKNOWN_EMAIL,
+      from: body.from ?? null,
+      to: body.to ?? null,
+      subject: body.subject ?? null,
+      message_id: body.message_id ?? null,
+      references: body.references ?? [],
+    },
+  };
+}
+
 /** A change to a paused thread: the same parameters and error answers for edit, approve, reject, retry. */
 function threadChange<B extends z.ZodType>(spec: {
-  action: 'edit' | 'approve' | 'reject' | 'retry';
+  action: 'edit' | 'approve' | 'reject' | 'retry' | 'redeliver';
   summary: string;
   ok: string;
   body: B;
@@ -72,6 +95,10 @@ export function threadRoutes(threads: ThreadService): Route[] {
       path: '/threads',
       summary: 'Classify and draft a reply to an inbound email; the thread pauses for review.',
       body: createThreadBody,
+      rawBody: {
+        mediaType: 'message/rfc822',
+        description: `A raw RFC 5322 message (at most ${RAW_EMAIL_MAX_BYTES} bytes): its text part (or HTML as text) is the inbound email; From, To, Subject, Message-ID and References come from its headers.`,
+      },
       headers: {
         'Idempotency-Key': {
           description: 'Repeating a request with the same key returns the same thread.',
@@ -79,8 +106,12 @@ export function threadRoutes(threads: ThreadService): Route[] {
       },
       responses: {
         201: thread('Created, awaiting review.'),
-        200: thread('The thread this Idempotency-Key already created.'),
-        400: { description: 'Invalid body or Idempotency-Key.' },
+        200: thread(
+          'The thread this Idempotency-Key (or, without one, this Message-ID) already created.',
+        ),
+        400: {
+          description: 'Invalid body or Idempotency-Key, or a raw message with no readable text.',
+        },
         422: { description: 'Idempotency-Key already used with a different email.' },
         503: {
           description: 'No lock connection came free in time; try again shortly (Retry-After).',
@@ -90,8 +121,10 @@ export function threadRoutes(threads: ThreadService): Route[] {
             'The model failed after retries; the thread is kept as failed (see thread_id).',
         },
       },
-      handler: async ({ body, req, res }) => {
-        const { thread, created } = await threads.createThread(body.inbound, idempotencyKeyOf(req));
+      handler: async ({ body, raw, req, res }) => {
+        const key = idempotencyKeyOf(req);
+        const received = await inboundEmailOf(body, raw);
+        const { thread, created } = await threads.createThread(received, key);
         res
           .status(created ? 201 : 200)
           .location(`/threads/${thread.thread_id}`)
@@ -139,10 +172,24 @@ export function threadRoutes(threads: ThreadService): Route[] {
     }),
     threadChange({
       action: 'approve',
-      summary: 'Approve the draft: the workflow resumes and sends it.',
-      ok: 'Sent.',
+      summary:
+        'Approve the draft: the thread is sent and its reply queued for delivery (both or neither).',
+      ok: 'Sent; `delivery.status` is `queued` (a worker delivers it after this answer).',
+      body: approveThreadBody,
+      responses: {
+        422: {
+          description:
+            'recipient_required: SMTP delivery is configured and the thread has no address to reply to.',
+        },
+      },
+      change: (threadId, approval) => threads.approveThread(threadId, approval ?? {}),
+    }),
+    threadChange({
+      action: 'redeliver',
+      summary: 'Queue a failed delivery again (after fixing its cause).',
+      ok: 'Queued again.',
       body: emptyBody,
-      change: (threadId) => threads.approveThread(threadId),
+      change: (threadId) => threads.redeliverThread(threadId),
     }),
     threadChange({
       action: 'reject',

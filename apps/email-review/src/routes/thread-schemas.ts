@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { deliveryStatusSchema } from '../delivery/delivery.js';
+import { mailboxSchema } from '../email/mailbox.js';
+import { messageIdSchema, REFERENCES_MAX, SUBJECT_MAX_CHARS } from '../email/thread-email.js';
 import { threadSchema, threadStatusSchema } from '../threads/thread.js';
 
 /** The longest inbound email, draft or instruction text accepted. */
@@ -19,7 +22,25 @@ const clientText = () =>
 
 export const createThreadBody = z.strictObject({
   inbound: clientText().describe('The inbound email, as plain text.'),
+  from: mailboxSchema.optional().describe("The customer's address (the reply goes there)."),
+  to: mailboxSchema.optional().describe('The address that received the email.'),
+  subject: z
+    .string()
+    .max(SUBJECT_MAX_CHARS)
+    .refine((subject) => !/[\r\n]/.test(subject) && !subject.includes('\u0000'), 'must be one line')
+    .optional(),
+  message_id: messageIdSchema.optional().describe('The Message-ID of the inbound email.'),
+  references: z.array(messageIdSchema).max(REFERENCES_MAX).optional(),
 });
+
+/** Approve's optional recipient. */
+export const approveThreadBody = z
+  .strictObject({
+    to: mailboxSchema
+      .optional()
+      .describe("Sets or overrides the recipient (default: the thread's from)."),
+  })
+  .optional();
 
 const EDIT_FIELDS = ['draft', 'instructions'] as const;
 
@@ -60,6 +81,9 @@ export const threadParams = z.object({
 
 export const listThreadsQuery = z.object({
   status: threadStatusSchema.optional(),
+  delivery: deliveryStatusSchema
+    .optional()
+    .describe('Only sent threads whose delivery is in this state.'),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(200).optional().describe('`next_cursor` of the previous page.'),
 });

@@ -36,6 +36,7 @@ export class MemoryThreadStore implements ThreadStore {
     for (let position = start; position >= 1; position -= 1) {
       const thread = this.threads.get(this.order[position - 1]!)!;
       if (query.status && thread.status !== query.status) continue;
+      if (query.delivery && thread.delivery?.status !== query.delivery) continue;
       if (threads.length === query.limit) return { threads, next: last };
       threads.push({ ...thread });
       last = position;

@@ -1,7 +1,9 @@
+import type { DeliveryStatus } from '../delivery/delivery.js';
 import type { Thread, ThreadStatus } from './thread.js';
 
 export interface ListQuery {
   status?: ThreadStatus;
+  delivery?: DeliveryStatus;
   limit: number;
   /** Continue below this position (from the previous page's `next`). */
   before?: number;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { deliveryViewSchema } from '../delivery/delivery.js';
+import { threadEmailSchema } from '../email/thread-email.js';
 import { categorySchema, urgencySchema } from '../workflow/classification.js';
 
 export const THREAD_STATUSES = [
@@ -22,6 +24,7 @@ export const threadSchema = z.object({
   thread_id: z.string(),
   status: threadStatusSchema,
   inbound: z.string(),
+  email: threadEmailSchema,
   classification: z
     .object({ category: categorySchema, urgency: urgencySchema, summary: z.string() })
     .nullable(),
@@ -38,5 +41,6 @@ export const threadSchema = z.object({
   updated_at: z.iso.datetime(),
   sent_at: z.iso.datetime().nullable(),
   error: threadErrorSchema.nullable().describe('Why the thread is `failed`; null otherwise.'),
+  delivery: deliveryViewSchema.nullable().describe('The reply’s delivery once sent; null before.'),
 });
 export type Thread = z.infer<typeof threadSchema>;

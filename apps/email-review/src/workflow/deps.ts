@@ -5,6 +5,7 @@ import type { Mailer } from '../mailer/mailer.js';
 export interface WorkflowDeps {
   llm: OpenAI;
   model: string;
-  mailer: Mailer;
+  /** Told of each run of `send` outside the service (see sendNode); the service passes none. */
+  mailer?: Mailer;
   clock?: () => Date;
 }

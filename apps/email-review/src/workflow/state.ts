@@ -14,6 +14,8 @@ export interface SentRecord {
 export const EmailState = Annotation.Root({
   /** The inbound email text, as the client sent it. */
   inbound: Annotation<string>,
+  /** The inbound email's subject, when known; the classifier and the drafter read it. */
+  subject: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
   classification: Annotation<Classification | null>({
     reducer: (_, next) => next,
     default: () => null,

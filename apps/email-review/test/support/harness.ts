@@ -5,7 +5,10 @@ import { createLogger } from '@repo/http-kit';
 import type { Emulator } from '@repo/llm-emulator';
 import { createEmailReview } from '../../src/email-review.js';
 import { createOpenAiClient } from '../../src/llm/openai-client.js';
-import type { Mailer, OutgoingEmail } from '../../src/mailer/mailer.js';
+import type { OutgoingMessage } from '../../src/delivery/delivery.js';
+import type { DeliveryStore } from '../../src/delivery/delivery-store.js';
+import type { MailTransport } from '../../src/delivery/mail-transport.js';
+import type { RetryPolicy } from '../../src/delivery/retry-policy.js';
 import { createMemoryPersistence } from '../../src/persistence/memory-persistence.js';
 import type { Persistence } from '../../src/persistence/persistence.js';
 import {
@@ -17,11 +20,26 @@ import { TEST_DATABASE_URL, type Mode } from './database.js';
 import { recordResponse } from './observed-responses.js';
 
 /**
- * The delivery behind the outbox: records what it was handed. `holdNext()` makes the next delivery
- * wait until the test releases it, so the run holding the thread's lock stays in `send` meanwhile.
+ * Where approved replies go in these tests (the worker hands it each message): records what it was
+ * handed. Tests that need a real SMTP exchange use the SMTP transport against test/support/smtp-sink.
  */
-export class TestMailer implements Mailer {
-  readonly delivered: OutgoingEmail[] = [];
+export class TestTransport implements MailTransport {
+  readonly kind = 'log' as const;
+  readonly delivered: OutgoingMessage[] = [];
+
+  async send(message: OutgoingMessage): Promise<string> {
+    this.delivered.push(message);
+    return '250 recorded';
+  }
+
+  close() {}
+}
+
+/**
+ * Holds the next approval right after its transaction committed (its thread lock still held), until
+ * the test releases it. Share one between instances to hold whichever approve wins.
+ */
+export class ApprovalGate {
   private held: { entered: () => void; released: Promise<void> } | undefined;
 
   holdNext(): { entered: Promise<void>; release: () => void } {
@@ -31,8 +49,7 @@ export class TestMailer implements Mailer {
     return { entered, release };
   }
 
-  async send(email: OutgoingEmail): Promise<void> {
-    this.delivered.push(email);
+  async pass(): Promise<void> {
     const held = this.held;
     this.held = undefined;
     if (held) {
@@ -40,12 +57,28 @@ export class TestMailer implements Mailer {
       await held.released;
     }
   }
+
+  /** Makes `store`'s approvals pass through the gate once committed. */
+  wrap(store: DeliveryStore): DeliveryStore {
+    const commitApproval = store.commitApproval.bind(store);
+    store.commitApproval = async (view, message) => {
+      const delivery = await commitApproval(view, message);
+      await this.pass();
+      return delivery;
+    };
+    return store;
+  }
 }
+
+/** Retries within tens of milliseconds, so that tests see a whole policy play out. */
+export const FAST_RETRIES: RetryPolicy = { initialDelayMs: 20, maxDelayMs: 200, maxAttempts: 5 };
 
 export interface Instance extends ReturnType<typeof createEmailReview> {
   persistence: Persistence;
-  /** The delivery behind this instance's outbox. */
-  mailer: TestMailer;
+  /** Where this instance's worker delivers (a TestTransport unless one was given). */
+  transport: TestTransport;
+  /** Holds approvals after their commit (see ApprovalGate). */
+  gate: ApprovalGate;
   /** Listens on 127.0.0.1 (once) and returns the base URL, for truly concurrent clients. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -61,8 +94,17 @@ export async function startInstance(options: {
   schema?: string;
   apiToken?: string;
   maxRetries?: number;
-  /** Share one between instances to hold or count deliveries across them. */
-  mailer?: TestMailer;
+  /** Share one between instances to count deliveries across them. */
+  transport?: TestTransport;
+  /** A real transport (SMTP) instead of the recording one; `transport` then stays empty. */
+  mailTransport?: MailTransport;
+  mailFrom?: string;
+  retryPolicy?: RetryPolicy;
+  sweepMs?: number;
+  /** Share one between instances to hold whichever approval wins. */
+  gate?: ApprovalGate;
+  /** The delivery queue's lease and concurrency (postgres mode). */
+  queue?: { leaseSeconds: number; concurrency: number };
   /** Both pools' size in postgres mode (default 10). */
   poolMax?: number;
   lockWaitMs?: number;
@@ -82,13 +124,17 @@ export async function startInstance(options: {
           schema: options.schema ?? 'public',
           poolMax: options.poolMax ?? 10,
           ...(options.lockWaitMs ? { lockWaitMs: options.lockWaitMs } : {}),
+          queue: options.queue ?? { leaseSeconds: 5, concurrency: 4 },
           ...options.patches,
           logger,
         })
       : createMemoryPersistence();
-  const persistence: Persistence = options.wrapThreads
-    ? { ...opened, threads: options.wrapThreads(opened.threads) }
-    : opened;
+  const gate = options.gate ?? new ApprovalGate();
+  const persistence: Persistence = {
+    ...opened,
+    threads: options.wrapThreads ? options.wrapThreads(opened.threads) : opened.threads,
+    deliveries: gate.wrap(opened.deliveries),
+  };
   const llm = createOpenAiClient({
     apiKey: 'test-key',
     model: TEST_MODEL,
@@ -96,21 +142,26 @@ export async function startInstance(options: {
     timeoutMs: 10_000,
     maxRetries: options.maxRetries ?? 2,
   });
-  const mailer = options.mailer ?? new TestMailer();
+  const transport = options.transport ?? new TestTransport();
   const service = createEmailReview({
     persistence,
     llm,
     model: TEST_MODEL,
     logger,
-    mailer,
+    transport: options.mailTransport ?? transport,
+    ...(options.mailFrom ? { mailFrom: options.mailFrom } : {}),
+    retryPolicy: options.retryPolicy ?? FAST_RETRIES,
+    sweepMs: options.sweepMs ?? 250,
     ...(options.apiToken ? { apiToken: options.apiToken } : {}),
     onResponse: recordResponse,
   });
+  await service.delivery.start();
   let server: Server | undefined;
   return {
     ...service,
     persistence,
-    mailer,
+    transport,
+    gate,
     async listen() {
       server ??= service.app.listen(0, '127.0.0.1');
       if (!server.listening) await once(server, 'listening');
@@ -121,6 +172,7 @@ export async function startInstance(options: {
         server.closeAllConnections();
         await new Promise((resolve) => server!.close(resolve));
       }
+      await service.delivery.stop();
       await persistence.close();
     },
   };

@@ -88,4 +88,5 @@ export const api = {
   approve: (id) => request('POST', threadPath(id, 'approve'), {}),
   reject: (id) => request('POST', threadPath(id, 'reject'), {}),
   retry: (id) => request('POST', threadPath(id, 'retry'), {}),
+  redeliver: (id) => request('POST', threadPath(id, 'redeliver'), {}),
 };

@@ -25,6 +25,7 @@ const BUSY = {
   approve: 'Sending the reply…',
   reject: 'Rejecting the thread…',
   retry: 'The model is resuming the workflow…',
+  redeliver: 'Queueing the reply again…',
 };
 const VERBS = {
   save: 'save the draft',
@@ -32,11 +33,13 @@ const VERBS = {
   approve: 'approve and send',
   reject: 'reject the thread',
   retry: 'retry the workflow',
+  redeliver: 'queue the reply again',
 };
 const DONE = {
   save: (t) => `Draft saved as revision ${t.revision}.`,
   redraft: (t) => `New draft ready: revision ${t.revision}.`,
-  approve: () => 'Approved: the reply was sent.',
+  approve: () => 'Approved: the reply is queued for delivery.',
+  redeliver: () => 'The reply is queued for delivery again.',
   reject: () => 'Rejected: no reply will be sent.',
   retry: (t) =>
     t.status === 'awaiting_review' ? 'The draft is ready for review.' : 'The workflow ran again.',
@@ -78,6 +81,7 @@ const handlers = {
   approve: () => act('approve', (id) => api.approve(id)),
   reject: () => act('reject', (id) => api.reject(id)),
   retry: () => act('retry', (id) => api.retry(id)),
+  redeliver: () => act('redeliver', (id) => api.redeliver(id)),
   back: () => {
     window.location.hash = '';
   },

@@ -37,7 +37,19 @@ export function shortDate(iso) {
 }
 
 /** The line that names a thread: its summary, else the first line of the email. */
+/** The sender's name, or their address. */
+function senderName(from) {
+  const match = /^\s*"?([^"<]*?)"?\s*<[^>]+>\s*$/.exec(from ?? '');
+  return (match?.[1] || from || '').trim();
+}
+
+/** From and subject when the email had a subject; otherwise the summary, or the first line. */
 export function threadTitle(thread) {
+  const subject = thread.email?.subject?.trim();
+  if (subject) {
+    const sender = senderName(thread.email.from);
+    return sender ? `${sender}: ${subject}` : subject;
+  }
   const summary = thread.classification?.summary?.trim();
   if (summary) return summary;
   const firstLine =

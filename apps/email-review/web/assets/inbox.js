@@ -102,6 +102,11 @@ function threadItem(thread, selected) {
         category && h('span', { class: 'chip', text: humanize(category) }),
         thread.status !== 'awaiting_review' &&
           h('span', { class: `chip status-${thread.status}`, text: statusLabel(thread.status) }),
+        thread.delivery &&
+          h('span', {
+            class: `chip delivery-${thread.delivery.status}`,
+            text: `Delivery ${thread.delivery.status}`,
+          }),
         h('span', { class: 'item-revision', text: `rev ${thread.revision}` }),
       ),
       h('span', { class: 'item-snippet', text: snippet(thread.inbound) }),

@@ -153,6 +153,49 @@ function failure(thread, locked, on) {
   );
 }
 
+const DELIVERY_TEXT = {
+  queued: 'Queued: a worker is delivering it (and retries while the mail server is unavailable).',
+  delivered: 'Delivered: the mail server accepted it.',
+  failed: 'Failed: the mail server refused it. Fix the cause, then redeliver.',
+};
+
+/** Where a sent reply's delivery stands; Redeliver on a failed one. */
+function delivery(thread, locked, on) {
+  const d = thread.delivery;
+  if (!d) return null;
+  const facts = [
+    d.to && `To ${d.to}`,
+    `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`,
+    d.delivered_at && `delivered ${fullDate(d.delivered_at)}`,
+  ].filter(Boolean);
+  return h(
+    'section',
+    {
+      class: `card delivery delivery-card-${d.status}`,
+      'aria-labelledby': 'delivery-title',
+      'data-delivery-status': d.status,
+    },
+    h('h3', { id: 'delivery-title', class: 'card-title', text: 'Delivery' }),
+    h('p', { id: 'delivery-status', text: DELIVERY_TEXT[d.status] ?? d.status }),
+    h('p', { class: 'muted', text: facts.join(' · ') }),
+    d.last_error &&
+      h('p', { id: 'delivery-error', class: 'muted', text: `Last error: ${d.last_error}` }),
+    d.status === 'failed' &&
+      h(
+        'div',
+        { class: 'row' },
+        h('button', {
+          type: 'button',
+          id: 'redeliver',
+          class: 'button primary',
+          disabled: locked,
+          onclick: on.redeliver,
+          text: 'Redeliver',
+        }),
+      ),
+  );
+}
+
 function readOnlyDraft(thread) {
   const title = thread.status === 'sent' ? 'Sent reply' : 'Draft reply';
   return section(
@@ -305,7 +348,8 @@ function editor(thread, state, locked, on) {
 
 /**
  * The open thread. `state`: { busy: label | null, notice, draftValue, instructionsValue };
- * `on`: the reviewer's actions (save, redraft, approve, reject, retry, back, draftInput, instructionsInput).
+ * `on`: the reviewer's actions (save, redraft, approve, reject, retry, redeliver, back, draftInput,
+ * instructionsInput).
  */
 export function threadView(thread, state, on) {
   const locked = Boolean(state.busy);
@@ -325,6 +369,7 @@ export function threadView(thread, state, on) {
     reply.push(...edit.sections);
     decision = edit.decision;
   } else reply.push(readOnlyDraft(thread));
+  if (thread.status === 'sent') reply.push(delivery(thread, locked, on));
 
   return h(
     'article',

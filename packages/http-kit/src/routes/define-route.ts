@@ -21,6 +21,8 @@ export interface RouteInput<P, Q, B> {
   params: Parsed<P>;
   query: Parsed<Q>;
   body: Parsed<B>;
+  /** The request body as sent, when it is of the route's `rawBody` media type (`body` is then undefined). */
+  raw?: Buffer;
   req: Request;
   res: Response;
 }
@@ -38,6 +40,11 @@ export interface RouteSpec<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * A second accepted body, taken as is (a Buffer in `raw`) rather than parsed by `body`. The app
+   * must accept the type (createHttpApp's `rawBodyTypes`).
+   */
+  rawBody?: { mediaType: string; description: string };
   /** Request headers the handler reads, for the document only (e.g. `Idempotency-Key`). */
   headers?: Record<string, { description: string; required?: boolean }>;
   responses: Record<number, ResponseSpec>;
@@ -69,8 +76,12 @@ export function routerOf(routes: Route[]): Router {
       setRouteTemplate(res, route.path);
       const params = route.params ? route.params.parse(req.params) : undefined;
       const query = route.query ? route.query.parse(req.query) : undefined;
-      const body = route.body ? route.body.parse(req.body) : undefined;
-      await route.handler({ params, query, body, req, res });
+      const raw =
+        route.rawBody && req.is(route.rawBody.mediaType) && Buffer.isBuffer(req.body)
+          ? req.body
+          : undefined;
+      const body = route.body && !raw ? route.body.parse(req.body) : undefined;
+      await route.handler({ params, query, body, ...(raw ? { raw } : {}), req, res });
     });
   }
   return router;

@@ -8,7 +8,7 @@ import { callModel, ModelOutputInvalid } from '../../llm/llm-errors.js';
 const responseFormat = zodResponseFormat(classificationSchema, 'classification');
 
 /**
- * classify — reads `inbound`; writes `classification`.
+ * classify — reads `inbound` and `subject`; writes `classification`.
  * One Chat Completions call with a strict JSON-schema structured output.
  */
 export function classifyNode(deps: Pick<WorkflowDeps, 'llm' | 'model'>) {
@@ -16,7 +16,7 @@ export function classifyNode(deps: Pick<WorkflowDeps, 'llm' | 'model'>) {
     const completion = await callModel(() =>
       deps.llm.chat.completions.parse({
         model: deps.model,
-        messages: classifyMessages(state.inbound),
+        messages: classifyMessages(state.inbound, state.subject),
         response_format: responseFormat,
       }),
     );

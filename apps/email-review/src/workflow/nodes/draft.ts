@@ -4,7 +4,7 @@ import type { EmailStateUpdate, EmailStateValues } from '../state.js';
 import { callModel, ModelOutputInvalid } from '../../llm/llm-errors.js';
 
 /**
- * draft — reads `inbound`, `classification`, and on a redraft `reply` and `instructions`;
+ * draft — reads `inbound`, `subject`, `classification`, and on a redraft `reply` and `instructions`;
  * writes `reply`, one more `revision`, and clears `instructions`.
  */
 export function draftNode(deps: Pick<WorkflowDeps, 'llm' | 'model'>) {
@@ -14,6 +14,7 @@ export function draftNode(deps: Pick<WorkflowDeps, 'llm' | 'model'>) {
         model: deps.model,
         messages: draftMessages({
           inbound: state.inbound,
+          subject: state.subject,
           classification: state.classification,
           previousDraft: state.reply,
           instructions: state.instructions,

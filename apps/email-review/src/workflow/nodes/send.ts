@@ -3,10 +3,11 @@ import type { WorkflowDeps } from '../deps.js';
 import type { EmailStateUpdate, EmailStateValues } from '../state.js';
 
 /**
- * send — reads `reply`; hands it to the mailer and writes `sent` (time and final text).
- * Runs only after an explicit approval (the graph pauses before it). The thread lock keeps it to one
- * run at a time; the mailer sends each thread at most once (createOutboxMailer) should two runs
- * reach it anyway (a lock lost mid-run, a re-run after a crash).
+ * send — reads `reply`; writes `sent` (time and final text). Runs only after an explicit approval
+ * (the graph pauses before it), and only where the graph runs outside the service (LangGraph's dev
+ * server, the bench), which may pass a `mailer` to hear of it. The service never runs it: approve
+ * commits the message to its delivery queue, then records `sent` as this step's output
+ * (src/operations/approve-thread.ts), so delivery happens in a worker, after the answer.
  */
 export function sendNode(deps: Pick<WorkflowDeps, 'mailer' | 'clock'>) {
   const clock = deps.clock ?? (() => new Date());
@@ -14,10 +15,13 @@ export function sendNode(deps: Pick<WorkflowDeps, 'mailer' | 'clock'>) {
     state: EmailStateValues,
     config: LangGraphRunnableConfig,
   ): Promise<EmailStateUpdate> => {
-    const threadId = String(config.configurable?.thread_id);
     const text = state.reply ?? '';
     const at = clock().toISOString();
-    await deps.mailer.send({ thread_id: threadId, text, sent_at: at });
+    await deps.mailer?.send({
+      thread_id: String(config.configurable?.thread_id),
+      text,
+      sent_at: at,
+    });
     return { sent: { at, text } };
   };
 }

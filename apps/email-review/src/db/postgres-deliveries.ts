@@ -1,0 +1,294 @@
+import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { deliveryView, type Delivery, type OutgoingMessage } from '../delivery/delivery.js';
+import { applyOutcome, requeued } from '../delivery/delivery-outcome.js';
+import type {
+  DeliveryHandler,
+  DeliveryOutcome,
+  DeliveryStore,
+} from '../delivery/delivery-store.js';
+import { ThreadNotAwaitingReview } from '../threads/thread-errors.js';
+import type { Thread } from '../threads/thread.js';
+import { queueSchema, table } from './tables.js';
+
+const QUEUE = 'email-delivery';
+/** The key space of the schema set-up's advisory locks (src/db/setup-database.ts). */
+const SETUP_LOCK_SPACE = 0x454d4c53;
+
+export interface QueueSettings {
+  connectionString: string;
+  schema: string;
+  /** How long a job may stay taken before pg-boss gives it to another worker (the holder died). */
+  leaseSeconds: number;
+  /** Jobs taken at once by this instance. */
+  concurrency: number;
+  logger: Logger;
+}
+
+interface DeliveryRow {
+  thread_id: string;
+  message_id: string;
+  to_address: string | null;
+  from_address: string | null;
+  subject: string;
+  in_reply_to: string | null;
+  refs: string[];
+  body: string;
+  status: Delivery['status'];
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: Date;
+  delivered_at: Date | null;
+  server_reply: string | null;
+}
+
+function fromRow(row: DeliveryRow): Delivery {
+  return {
+    thread_id: row.thread_id,
+    message_id: row.message_id,
+    to: row.to_address,
+    from: row.from_address,
+    subject: row.subject,
+    in_reply_to: row.in_reply_to,
+    references: row.refs,
+    body: row.body,
+    status: row.status,
+    attempts: row.attempts,
+    last_error: row.last_error,
+    next_attempt_at: row.next_attempt_at.toISOString(),
+    delivered_at: row.delivered_at?.toISOString() ?? null,
+    server_reply: row.server_reply,
+  };
+}
+
+/** The thread was no longer awaiting review when the approval's transaction reached it. */
+class ApprovalRefused extends Error {}
+
+const isUniqueViolation = (error: unknown) =>
+  typeof error === 'object' && error !== null && 'code' in error && error.code === '23505';
+
+/** pg-boss's executor over one client, so a job is inserted inside that client's transaction. */
+const inTransaction = (client: pg.PoolClient): PgBoss.Db => ({
+  executeSql: (text, values) => client.query(text, values),
+});
+
+/**
+ * Delivery records in `email_deliveries` (one per sent thread) and their jobs in pg-boss (its own
+ * schema, `<schema>_pgboss`). A job only says "look at this thread's message"; the record says what
+ * is due. The record's row lock (taken with SKIP LOCKED, held through the SMTP exchange) is what
+ * lets one worker at a time hold a message, whichever job woke it; a worker that dies loses its
+ * session and with it the lock, and pg-boss hands its job out again once the lease expires.
+ */
+export class PostgresDeliveries implements DeliveryStore {
+  private readonly boss: PgBoss;
+  private readonly sql: Record<string, string>;
+  private started = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly settings: QueueSettings,
+  ) {
+    const deliveries = table(settings.schema, 'email_deliveries');
+    const threads = table(settings.schema, 'email_threads');
+    this.boss = new PgBoss({
+      connectionString: settings.connectionString,
+      schema: queueSchema(settings.schema),
+      max: 2 + settings.concurrency,
+      application_name: 'email-review-queue',
+      // Expiry of a dead worker's job is checked on this beat.
+      maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(settings.leaseSeconds / 2))),
+      schedule: false,
+    });
+    this.boss.on('error', (error: unknown) =>
+      settings.logger.warn({ err: error }, 'delivery queue error'),
+    );
+    const columns = `thread_id, message_id, to_address, from_address, subject, in_reply_to, refs, body,
+      status, attempts, last_error, next_attempt_at, delivered_at, server_reply`;
+    this.sql = {
+      approveThread: `UPDATE ${threads} SET status = 'sent', view = $2, delivery_status = 'queued'
+                      WHERE thread_id = $1 AND status = 'awaiting_review'`,
+      insert: `INSERT INTO ${deliveries} (thread_id, message_id, to_address, from_address, subject,
+                 in_reply_to, refs, body, status, attempts, next_attempt_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', 0, now())
+               RETURNING ${columns}`,
+      thread: `SELECT view FROM ${threads} WHERE thread_id = $1`,
+      get: `SELECT ${columns} FROM ${deliveries} WHERE thread_id = $1`,
+      take: `SELECT ${columns} FROM ${deliveries} WHERE thread_id = $1
+             AND status = 'queued' AND next_attempt_at <= now() FOR UPDATE SKIP LOCKED`,
+      takeFailed: `SELECT ${columns} FROM ${deliveries} WHERE thread_id = $1 AND status = 'failed' FOR UPDATE`,
+      update: `UPDATE ${deliveries} SET status = $2, attempts = $3, last_error = $4,
+                 next_attempt_at = $5, delivered_at = $6, server_reply = $7, updated_at = now()
+               WHERE thread_id = $1`,
+      updateView: `UPDATE ${threads} SET view = jsonb_set(view, '{delivery}', $2), delivery_status = $3
+                   WHERE thread_id = $1`,
+      uncheckpointed: `SELECT thread_id FROM ${deliveries} WHERE NOT checkpointed ORDER BY created_at LIMIT 100`,
+      markCheckpointed: `UPDATE ${deliveries} SET checkpointed = true WHERE thread_id = $1`,
+      stale: `SELECT thread_id FROM ${deliveries}
+              WHERE status = 'queued' AND next_attempt_at < now() - $1 * interval '1 millisecond'
+              ORDER BY next_attempt_at LIMIT 500`,
+    };
+  }
+
+  async commitApproval(view: Thread, message: OutgoingMessage): Promise<Delivery> {
+    try {
+      return await this.transaction((client) => this.approve(client, view, message));
+    } catch (error) {
+      if (!(error instanceof ApprovalRefused || isUniqueViolation(error))) throw error;
+      const current = await this.pool.query<{ view: Thread }>(this.sql.thread!, [view.thread_id]);
+      throw new ThreadNotAwaitingReview(current.rows[0]?.view ?? view);
+    }
+  }
+
+  private async approve(client: pg.PoolClient, view: Thread, message: OutgoingMessage) {
+    {
+      const inserted = await client.query<DeliveryRow>(this.sql.insert!, [
+        message.thread_id,
+        message.message_id,
+        message.to,
+        message.from,
+        message.subject,
+        message.in_reply_to,
+        message.references,
+        message.body,
+      ]);
+      const delivery = fromRow(inserted.rows[0]!);
+      const approved = await client.query(this.sql.approveThread!, [
+        view.thread_id,
+        { ...view, delivery: deliveryView(delivery) },
+      ]);
+      if (approved.rowCount !== 1) throw new ApprovalRefused();
+      await this.enqueue(client, delivery);
+      return delivery;
+    }
+  }
+
+  async get(threadId: string) {
+    const result = await this.pool.query<DeliveryRow>(this.sql.get!, [threadId]);
+    return result.rows[0] && fromRow(result.rows[0]);
+  }
+
+  async attempt(threadId: string, attempt: (delivery: Delivery) => Promise<DeliveryOutcome>) {
+    await this.transaction(async (client) => {
+      const taken = await client.query<DeliveryRow>(this.sql.take!, [threadId]);
+      if (!taken.rows[0]) return;
+      const delivery = fromRow(taken.rows[0]);
+      await this.record(client, applyOutcome(delivery, await attempt(delivery)));
+    });
+  }
+
+  async redeliver(threadId: string, at: string) {
+    return this.transaction(async (client) => {
+      const failed = await client.query<DeliveryRow>(this.sql.takeFailed!, [threadId]);
+      if (!failed.rows[0]) return undefined;
+      return this.record(client, requeued(fromRow(failed.rows[0]), at));
+    });
+  }
+
+  async uncheckpointed() {
+    const result = await this.pool.query<{ thread_id: string }>(this.sql.uncheckpointed!);
+    return result.rows.map((row) => row.thread_id);
+  }
+
+  async markCheckpointed(threadId: string) {
+    await this.pool.query(this.sql.markCheckpointed!, [threadId]);
+  }
+
+  async requeueStale(staleMs: number) {
+    const stale = await this.pool.query<{ thread_id: string }>(this.sql.stale!, [staleMs]);
+    for (const { thread_id } of stale.rows)
+      await this.boss.send(QUEUE, { thread_id }, this.jobOptions());
+    return stale.rows.length;
+  }
+
+  async start(handler: DeliveryHandler) {
+    await this.withSetupLock(async () => {
+      await this.boss.start();
+      this.started = true;
+      if (!(await this.boss.getQueue(QUEUE))) await this.boss.createQueue(QUEUE);
+    });
+    for (let i = 0; i < this.settings.concurrency; i += 1)
+      await this.boss.work<{ thread_id: string }>(
+        QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: 0.5 },
+        async ([job]) => {
+          if (job) await handler(job.data.thread_id);
+        },
+      );
+  }
+
+  async stop() {
+    if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    this.started = false;
+  }
+
+  private async record(client: pg.PoolClient, delivery: Delivery): Promise<Delivery> {
+    await client.query(this.sql.update!, [
+      delivery.thread_id,
+      delivery.status,
+      delivery.attempts,
+      delivery.last_error,
+      delivery.next_attempt_at,
+      delivery.delivered_at,
+      delivery.server_reply,
+    ]);
+    await client.query(this.sql.updateView!, [
+      delivery.thread_id,
+      deliveryView(delivery),
+      delivery.status,
+    ]);
+    if (delivery.status === 'queued') await this.enqueue(client, delivery);
+    return delivery;
+  }
+
+  /** The job that will make the next attempt, inside the caller's transaction. */
+  private async enqueue(client: pg.PoolClient, delivery: Delivery) {
+    await this.boss.send(
+      QUEUE,
+      { thread_id: delivery.thread_id },
+      {
+        ...this.jobOptions(),
+        startAfter: new Date(delivery.next_attempt_at),
+        db: inTransaction(client),
+      },
+    );
+  }
+
+  /**
+   * The retry policy is the record's (deliverMessage schedules each retry); pg-boss's own retries
+   * only re-run a job whose worker died or whose database write failed.
+   */
+  private jobOptions(): PgBoss.SendOptions {
+    return { retryLimit: 50, retryDelay: 1, expireInSeconds: this.settings.leaseSeconds };
+  }
+
+  /**
+   * Instances starting together would deadlock in pg-boss's migrations and queue creation: one at a
+   * time, under a transaction-level advisory lock (the set-up's key space, second key 1).
+   */
+  private async withSetupLock(work: () => Promise<void>): Promise<void> {
+    await this.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, 1)', [SETUP_LOCK_SPACE]);
+      await work();
+    });
+  }
+
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      client.release();
+      return result;
+    } catch (error) {
+      // A connection that cannot even roll back is broken: destroy it rather than pool it.
+      const broken = await client.query('ROLLBACK').then(
+        () => false,
+        () => true,
+      );
+      client.release(broken);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import type { Thread } from '../threads/thread.js';
+import type { Delivery, OutgoingMessage } from './delivery.js';
+
+/** What one attempt came to; the store writes it (and schedules the retry) in one write. */
+export type DeliveryOutcome =
+  | { status: 'delivered'; server_reply: string; delivered_at: string }
+  | { status: 'queued'; last_error: string; next_attempt_at: string }
+  | { status: 'failed'; last_error: string };
+
+/** Called by the queue for each job: one attempt at the thread's message. */
+export type DeliveryHandler = (threadId: string) => Promise<void>;
+
+/**
+ * The delivery records and their queue (PostgreSQL + pg-boss, or memory + timers). Each change to a
+ * record also writes the thread's view of it, in the same transaction.
+ */
+export interface DeliveryStore {
+  /**
+   * Approve's one transaction: the thread's view (now `sent`), its message, and the job that will
+   * deliver it. Throws ThreadNotAwaitingReview (nothing written) when the thread is not awaiting
+   * review any more.
+   */
+  commitApproval(view: Thread, message: OutgoingMessage): Promise<Delivery>;
+  get(threadId: string): Promise<Delivery | undefined>;
+  /**
+   * Runs `attempt` holding the thread's message (no other worker can take it meanwhile), then records
+   * its outcome. Does nothing when another worker holds it, or it is not queued and due.
+   */
+  attempt(
+    threadId: string,
+    attempt: (delivery: Delivery) => Promise<DeliveryOutcome>,
+  ): Promise<void>;
+  /** A failed delivery queued again (attempts from 0); undefined when it is not `failed`. */
+  redeliver(threadId: string, at: string): Promise<Delivery | undefined>;
+  /** Sent threads whose checkpoint has not recorded `send` yet (approve died in between). */
+  uncheckpointed(): Promise<string[]>;
+  markCheckpointed(threadId: string): Promise<void>;
+  /** Queues again any message due for longer than `staleMs` (its job was lost); says how many. */
+  requeueStale(staleMs: number): Promise<number>;
+  /** Starts taking jobs. */
+  start(handler: DeliveryHandler): Promise<void>;
+  stop(): Promise<void>;
+}

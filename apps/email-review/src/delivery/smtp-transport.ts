@@ -1,0 +1,42 @@
+import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
+import type { OutgoingMessage } from './delivery.js';
+import type { MailTransport } from './mail-transport.js';
+
+export interface SmtpSettings {
+  /** smtp:// (STARTTLS when the server offers it) or smtps://, credentials in the URL. */
+  url: string;
+  /** Each of connecting, the greeting and any silence on the socket. */
+  timeoutMs: number;
+}
+
+/** Real delivery through nodemailer; a new connection per message (no pool to go stale). */
+export function createSmtpTransport(settings: SmtpSettings): MailTransport {
+  // nodemailer reads host, port, TLS mode and credentials from the URL; the timeouts are ours.
+  const transporter = nodemailer.createTransport({
+    url: settings.url,
+    connectionTimeout: settings.timeoutMs,
+    greetingTimeout: settings.timeoutMs,
+    socketTimeout: settings.timeoutMs,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  } as SMTPTransport.Options);
+  return {
+    kind: 'smtp',
+    async send(message: OutgoingMessage) {
+      const info = await transporter.sendMail({
+        messageId: message.message_id,
+        from: message.from ?? undefined,
+        to: message.to ?? undefined,
+        subject: message.subject,
+        text: message.body,
+        ...(message.in_reply_to ? { inReplyTo: message.in_reply_to } : {}),
+        ...(message.references.length > 0 ? { references: message.references } : {}),
+      });
+      return String(info.response);
+    },
+    close() {
+      transporter.close();
+    },
+  };
+}

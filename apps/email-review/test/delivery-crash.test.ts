@@ -1,0 +1,296 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import { startEmulator, type Emulator } from '@repo/llm-emulator';
+import pg from 'pg';
+import {
+  dropSchema,
+  freshSchema,
+  postgresTestsEnabled,
+  TEST_DATABASE_URL,
+  until,
+} from './support/database.js';
+import { OwnPostgres } from './support/own-postgres.js';
+import { startServer, type ServerProcess } from './support/server-process.js';
+import { freePort, SmtpSink } from './support/smtp-sink.js';
+
+const withPostgres = await postgresTestsEnabled();
+const describePg = withPostgres ? describe : describe.skip;
+
+const MAIL_DOMAIN = 'shop.test';
+
+/** The service as users run it, with delivery policy and sweep in tens or hundreds of ms. */
+function serviceEnv(emulator: Emulator, databaseUrl: string, schema: string, smtpUrl: string) {
+  return {
+    LLM_A_API_KEY: 'test-key',
+    LLM_A_BASE_URL: `${emulator.url}/v1`,
+    DATABASE_URL: databaseUrl,
+    DATABASE_SCHEMA: schema,
+    PG_POOL_MAX: '30',
+    SMTP_URL: smtpUrl,
+    MAIL_FROM: `Support <support@${MAIL_DOMAIN}>`,
+    SMTP_TIMEOUT_MS: '1000',
+    DELIVERY_RETRY_INITIAL_MS: '100',
+    DELIVERY_RETRY_MAX_MS: '1000',
+    DELIVERY_MAX_ATTEMPTS: '100',
+    DELIVERY_SWEEP_MS: '500',
+    DELIVERY_LEASE_SECONDS: '4',
+    LOG_LEVEL: 'info',
+  };
+}
+
+async function post(
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; body: { thread_id: string } }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as { thread_id: string } };
+}
+
+async function createThreads(url: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const created = await post(`${url}/threads`, {
+      inbound: `Please refund the double charge on invoice INV-${i}.`,
+      from: `customer${i}@example.com`,
+      subject: `Refund ${i}`,
+    });
+    expect(created.status).toBe(201);
+    ids.push(created.body.thread_id);
+  }
+  return ids;
+}
+
+const replyId = (threadId: string) => `<reply-${threadId}@${MAIL_DOMAIN}>`;
+
+async function stop(server: ServerProcess | undefined): Promise<void> {
+  if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
+  server.child.kill('SIGTERM');
+  await server.exited;
+}
+
+interface ThreadState {
+  status: string;
+  delivery: string | null;
+  checkpointSent: boolean;
+}
+
+/** Each thread as the database holds it: index status, delivery record, checkpoint. */
+async function threadStates(
+  databaseUrl: string,
+  schema: string,
+  ids: string[],
+): Promise<Map<string, ThreadState>> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  try {
+    const rows = await pool.query<{ thread_id: string; status: string; delivery: string | null }>(
+      `SELECT t.thread_id, t.status, d.status AS delivery
+       FROM "${schema}".email_threads t LEFT JOIN "${schema}".email_deliveries d USING (thread_id)
+       WHERE t.thread_id = ANY($1)`,
+      [ids],
+    );
+    const saver = new PostgresSaver(pool, undefined, { schema });
+    const states = new Map<string, ThreadState>();
+    for (const row of rows.rows) {
+      const tuple = await saver.getTuple({ configurable: { thread_id: row.thread_id } });
+      const values = tuple?.checkpoint.channel_values as { sent?: unknown } | undefined;
+      states.set(row.thread_id, {
+        status: row.status,
+        delivery: row.delivery,
+        checkpointSent: Boolean(values?.sent),
+      });
+    }
+    return states;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Awaiting review with nothing queued, or sent with its message delivered and checkpointed. */
+function obeysInvariant(state: ThreadState | undefined): boolean {
+  if (!state) return false;
+  if (state.status === 'awaiting_review') return state.delivery === null && !state.checkpointSent;
+  return state.status === 'sent' && state.delivery === 'delivered' && state.checkpointSent;
+}
+
+function report(name: string, values: Record<string, unknown>): void {
+  mkdirSync('test-output', { recursive: true });
+  writeFileSync(`test-output/${name}.json`, JSON.stringify(values, null, 2));
+  console.log(`${name}: ${JSON.stringify(values)}`);
+}
+
+describePg('delivery through crashes (real service processes, PostgreSQL)', () => {
+  let emulator: Emulator;
+  let sink: SmtpSink;
+  const servers: ServerProcess[] = [];
+  const schemas: string[] = [];
+
+  beforeAll(async () => {
+    emulator = await startEmulator();
+    sink = await SmtpSink.start();
+  });
+  afterAll(async () => {
+    for (const server of servers) await stop(server);
+    await sink?.stop();
+    await emulator?.close();
+    for (const schema of schemas) await dropSchema(schema);
+  });
+
+  test('when the service is SIGKILLed during 60 concurrent approves and restarted, then every thread converges to the invariant with no request', async () => {
+    const schema = freshSchema('crash');
+    schemas.push(schema);
+    const env = serviceEnv(emulator, TEST_DATABASE_URL, schema, sink.url);
+    const doomed = await startServer(env);
+    servers.push(doomed.process);
+    const ids = await createThreads(doomed.url, 60);
+
+    let answered = 0;
+    const answers = ids.map((id) =>
+      post(`${doomed.url}/threads/${id}/approve`)
+        .then((res) => {
+          answered += 1;
+          return res.status;
+        })
+        .catch(() => 0),
+    );
+    await until(() => answered >= 15, 'the first answers');
+    doomed.process.child.kill('SIGKILL');
+    const statuses = await Promise.all(answers);
+    await doomed.process.exited;
+    const approved = ids.filter((_, i) => statuses[i] === 200);
+
+    const restarted = await startServer(env);
+    servers.push(restarted.process);
+    const started = Date.now();
+    let states = new Map<string, ThreadState>();
+    await until(
+      async () => {
+        states = await threadStates(TEST_DATABASE_URL, schema, ids);
+        return ids.every((id) => obeysInvariant(states.get(id)));
+      },
+      'every thread to obey the invariant',
+      60_000,
+    );
+    const convergedMs = Date.now() - started;
+
+    for (const id of approved)
+      expect(states.get(id)).toMatchObject({ status: 'sent', delivery: 'delivered' });
+    const awaiting = ids.filter((id) => states.get(id)!.status === 'awaiting_review');
+    for (const id of awaiting) expect(sink.byMessageId(replyId(id))).toHaveLength(0);
+    const sent = ids.filter((id) => states.get(id)!.status === 'sent');
+    for (const id of sent) expect(sink.byMessageId(replyId(id)).length).toBeGreaterThanOrEqual(1);
+    report('delivery-crash-sigkill', {
+      approves: ids.length,
+      answered_200: approved.length,
+      unanswered_or_failed: ids.length - approved.length,
+      sent: sent.length,
+      awaiting_review: awaiting.length,
+      duplicate_deliveries: sink.duplicates(),
+      converged_after_restart_ms: convergedMs,
+    });
+    await stop(restarted.process);
+  }, 120_000);
+
+  test('when two instances share one database, then 100 approved threads are each delivered once', async () => {
+    const schema = freshSchema('twoinst');
+    schemas.push(schema);
+    const env = serviceEnv(emulator, TEST_DATABASE_URL, schema, sink.url);
+    const [first, second] = await Promise.all([startServer(env), startServer(env)]);
+    servers.push(first!.process, second!.process);
+    const ids = await createThreads(first!.url, 100);
+    const before = sink.received.length;
+
+    // Ten at a time, alternating instances: the point is who delivers, not the lock pool's limits.
+    const statuses: number[] = [];
+    for (let start = 0; start < ids.length; start += 10)
+      statuses.push(
+        ...(await Promise.all(
+          ids
+            .slice(start, start + 10)
+            .map(
+              async (id, i) =>
+                (await post(`${[first!, second!][i % 2]!.url}/threads/${id}/approve`)).status,
+            ),
+        )),
+      );
+    expect(statuses.every((status) => status === 200)).toBe(true);
+
+    await until(
+      async () =>
+        [...(await threadStates(TEST_DATABASE_URL, schema, ids)).values()].every(
+          (s) => s.delivery === 'delivered',
+        ),
+      'all 100 deliveries',
+      60_000,
+    );
+    const received = sink.received.slice(before);
+    expect(received).toHaveLength(100);
+    expect(new Set(received.map((mail) => mail.parsed.messageId))).toEqual(
+      new Set(ids.map(replyId)),
+    );
+    const deliveredBy = [first!, second!].map(
+      (server) =>
+        server.process
+          .stdout()
+          .split('\n')
+          .filter((line) => line.includes('"msg":"email delivered"')).length,
+    );
+    report('delivery-two-instances', {
+      threads: 100,
+      received: received.length,
+      delivered_by_instance: deliveredBy,
+    });
+  }, 120_000);
+
+  test('when PostgreSQL restarts while messages are queued, then all are delivered afterwards', async () => {
+    const cluster = await OwnPostgres.create();
+    const port = await freePort();
+    const lateSink = new SmtpSink(port);
+    const env = serviceEnv(emulator, cluster.url, 'public', lateSink.url);
+    let server: ServerProcess | undefined;
+    try {
+      const running = await startServer(env);
+      server = running.process;
+      const ids = await createThreads(running.url, 5);
+      for (const id of ids)
+        expect((await post(`${running.url}/threads/${id}/approve`)).status).toBe(200);
+      await until(
+        async () =>
+          [...(await threadStates(cluster.url, 'public', ids)).values()].every(
+            (s) => s.delivery === 'queued',
+          ),
+        'queued messages',
+      );
+
+      cluster.stop();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      cluster.start();
+      await lateSink.listen();
+
+      await until(
+        async () =>
+          [...(await threadStates(cluster.url, 'public', ids)).values()].every(
+            (s) => s.delivery === 'delivered',
+          ),
+        'deliveries after the restart',
+        60_000,
+      );
+      expect(new Set(lateSink.received.map((mail) => mail.parsed.messageId))).toEqual(
+        new Set(ids.map(replyId)),
+      );
+      report('delivery-postgres-restart', {
+        queued: ids.length,
+        received: lateSink.received.length,
+        duplicate_deliveries: lateSink.duplicates(),
+      });
+    } finally {
+      await stop(server);
+      await lateSink.stop();
+      cluster.remove();
+    }
+  }, 120_000);
+});
