@@ -4,7 +4,9 @@ import { profileKey, type BenchReport, type ScenarioOutcome } from '../src/repor
 import type { FrameworkPatchesResult, ScenarioResult } from '../src/scenarios/results.js';
 import {
   emailLifecycleResult,
+  frameworkPatchesResult,
   growthResult,
+  helpdeskSessionsResult,
   helpdeskChatResult,
   providerOverheadResult,
   streamingResult,
@@ -29,6 +31,8 @@ const ALL = () => [
   helpdeskChatResult(),
   providerOverheadResult(),
   growthResult(),
+  frameworkPatchesResult(),
+  helpdeskSessionsResult(),
   streamingResult(),
 ];
 
@@ -155,7 +159,7 @@ describe('scenario 7 targets: the streamed first event and done', () => {
 describe('the markdown report', () => {
   it('when every scenario has a result, then every table and every target is in the markdown, and each target is in the summary', () => {
     const rendered = renderReport(report(ALL()), 'c.svg');
-    expect(rendered.sections.map((s) => s.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(rendered.sections.map((s) => s.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     for (const section of rendered.sections) {
       for (const table of section.tables) expect(rendered.markdown).toContain(`**${table.title}**`);
       for (const target of section.targets)
@@ -163,7 +167,7 @@ describe('the markdown report', () => {
           `| ${section.id} | ${target.target} | ${target.measured} |`,
         );
     }
-    expect(rendered.sections.flatMap((s) => s.targets)).toHaveLength(3 + 1 + 4 + 3 + 2);
+    expect(rendered.sections.flatMap((s) => s.targets)).toHaveLength(3 + 1 + 4 + 3 + 3 + 2 + 2);
   });
 
   it('when a missed target was profiled, then its profile is rendered under it', () => {
@@ -196,25 +200,7 @@ describe('the markdown report', () => {
 });
 
 describe('scenario 5: what each framework patch buys', () => {
-  const result = (): FrameworkPatchesResult => ({
-    scenario: 5,
-    email: {
-      concurrency: 8,
-      lifecycles: 160,
-      runs: [
-        { patch: null, rounds: [120, 100, 110] },
-        { patch: 'pg-named-statements', rounds: [90, 100, 100] },
-        { patch: 'langgraph-checkpoint-postgres-one-statement-writes', rounds: [109, 110, 108] },
-      ],
-    },
-    helpdesk: {
-      chats: 20,
-      runs: [
-        { patch: null, rounds: [8, 9, 10] },
-        { patch: 'declareToolsOnce', rounds: [10, 10, 12] },
-      ],
-    },
-  });
+  const result = frameworkPatchesResult;
 
   it('when a patch raises throughput or cuts time by 2 % or more (medians), then it is kept; less, then the report says to remove it', () => {
     const targets = judgeTargets(result());

@@ -120,7 +120,7 @@ export class BenchDatabase {
          SELECT gen_random_uuid()::text AS id FROM generate_series(1, $1)`,
         [copies],
       );
-      for (const name of await this.tables()) {
+      for (const name of await this.tablesReferencedFirst()) {
         const columns = await client.query<{
           column_name: string;
           data_type: string;
@@ -170,6 +170,29 @@ export class BenchDatabase {
       [this.schema],
     );
     return result.rows.map((r) => r.table_name);
+  }
+
+  /** The tables, each after every table its foreign keys point at (so copies insert in order). */
+  private async tablesReferencedFirst(): Promise<string[]> {
+    const references = await this.pool.query<{ child: string; parent: string }>(
+      `SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent
+       FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+       WHERE c.contype = 'f' AND n.nspname = $1`,
+      [this.schema],
+    );
+    const bare = (name: string) => name.split('.').pop()!.replace(/"/g, '');
+    const parents = new Map<string, string[]>();
+    for (const { child, parent } of references.rows) {
+      parents.set(bare(child), [...(parents.get(bare(child)) ?? []), bare(parent)]);
+    }
+    const ordered: string[] = [];
+    const visit = (name: string) => {
+      if (ordered.includes(name)) return;
+      for (const parent of parents.get(name) ?? []) if (parent !== name) visit(parent);
+      ordered.push(name);
+    };
+    for (const name of await this.tables()) visit(name);
+    return ordered;
   }
 
   private qualified(name: string): string {

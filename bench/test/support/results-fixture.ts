@@ -1,6 +1,8 @@
 import type {
   EmailLifecycleResult,
+  FrameworkPatchesResult,
   GrowthResult,
+  HelpdeskSessionsResult,
   HelpdeskChatResult,
   LoadModeKey,
   Overheads,
@@ -203,6 +205,49 @@ export function streamingResult(firstEventMs = 312, doneMs = 930): StreamingResu
     commands: [
       'node apps/helpdesk/dist/server.js',
       'adk api_server apps/helpdesk/dist/agents/agent.js',
+    ],
+  };
+}
+
+/** Scenario 5: the service as shipped, then each speed patch off, three rounds each. */
+export function frameworkPatchesResult(): FrameworkPatchesResult {
+  return {
+    scenario: 5,
+    email: {
+      concurrency: 8,
+      lifecycles: 160,
+      runs: [
+        { patch: null, rounds: [120, 100, 110] },
+        { patch: 'pg-named-statements', rounds: [90, 100, 100] },
+        { patch: 'langgraph-checkpoint-postgres-one-statement-writes', rounds: [109, 110, 108] },
+      ],
+    },
+    helpdesk: {
+      chats: 20,
+      runs: [
+        { patch: null, rounds: [8, 9, 10] },
+        { patch: 'declareToolsOnce', rounds: [10, 10, 12] },
+      ],
+    },
+  };
+}
+
+/** Scenario 6: three rounds of memory mode, PostgreSQL mode and ADK's database sessions. */
+export function helpdeskSessionsResult(): HelpdeskSessionsResult {
+  const round = (memory: number, postgres: number, peer: number) => ({
+    memory: systemRun(memory, ['message']),
+    postgres: systemRun(postgres, ['message']),
+    peer: systemRun(peer, ['message']),
+  });
+  return {
+    scenario: 6,
+    rounds: [round(30, 24, 4), round(32, 25, 4.2), round(29, 23, 3.9)],
+    concurrency: 8,
+    messagesPerChat: 5,
+    maxRunMs: 20_000,
+    commands: [
+      'node apps/helpdesk/dist/server.js',
+      'adk api_server --session_service_uri postgresql://…',
     ],
   };
 }

@@ -8,10 +8,14 @@ function upperCaseKeys(source: string): string[] {
 }
 
 /** Shared env fragments an app's env.ts may call, and the file whose keys they add. */
-const SHARED_ENV_FILES: Record<string, string> = {
-  loadOpenAiSettings: 'packages/llm-config/src/openai-settings.ts',
-  loadGeminiSettings: 'packages/llm-config/src/gemini-settings.ts',
-  databaseEnv: 'packages/pg-kit/src/database-env.ts',
+const SHARED_ENV_FILES: Record<string, string[]> = {
+  loadOpenAiSettings: ['packages/llm-config/src/openai-settings.ts'],
+  loadGeminiSettings: ['packages/llm-config/src/gemini-settings.ts'],
+  loadAgentModelSettings: [
+    'packages/llm-config/src/agent-model-settings.ts',
+    'packages/llm-config/src/gemini-settings.ts',
+  ],
+  databaseEnv: ['packages/pg-kit/src/database-env.ts'],
 };
 
 export interface AppEnv {
@@ -38,9 +42,9 @@ function httpServiceEnvSource(): string | undefined {
 export function appEnv(app: 'email-review' | 'helpdesk'): AppEnv {
   const envSource = readRepoFile(`apps/${app}/src/env.ts`);
   const names = new Set(upperCaseKeys(envSource));
-  for (const [loader, file] of Object.entries(SHARED_ENV_FILES)) {
-    if (envSource.includes(`${loader}(`))
-      upperCaseKeys(readRepoFile(file)).forEach((name) => names.add(name));
+  for (const [loader, files] of Object.entries(SHARED_ENV_FILES)) {
+    if (!envSource.includes(`${loader}(`)) continue;
+    for (const file of files) upperCaseKeys(readRepoFile(file)).forEach((name) => names.add(name));
   }
   const shared = /\bhttpServiceEnv\((\d+)\)/.exec(envSource)?.[1];
   if (shared) upperCaseKeys(httpServiceEnvSource() ?? '').forEach((name) => names.add(name));
