@@ -1,7 +1,7 @@
 import type { ProfileSummary } from '../src/profile/cpu-profile.js';
 import { judgeTargets, renderReport } from '../src/report/render-report.js';
 import { profileKey, type BenchReport, type ScenarioOutcome } from '../src/report/report-model.js';
-import type { FrameworkPatchesResult, ScenarioResult } from '../src/scenarios/results.js';
+import type { ScenarioResult } from '../src/scenarios/results.js';
 import {
   emailLifecycleResult,
   frameworkPatchesResult,
