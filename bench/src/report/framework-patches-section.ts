@@ -41,7 +41,7 @@ function table(title: string, unit: string, runs: PatchMeasure[], found: PatchGa
       'variant',
       ...Array.from({ length: rounds }, (_, i) => `round ${i + 1} (${unit})`),
       `median (${unit})`,
-      'gain of the patch',
+      'gain of the patch (%)',
     ],
     rows: runs.map((run) => {
       const gain = found.find((g) => g.patch === run.patch);
@@ -49,7 +49,7 @@ function table(title: string, unit: string, runs: PatchMeasure[], found: PatchGa
         label(run.patch),
         ...run.rounds,
         median(run.rounds),
-        gain ? `${(100 * gain.gain).toFixed(1)} %` : '',
+        gain ? 100 * gain.gain : 'n/a',
       ];
     }),
   };
