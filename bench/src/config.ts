@@ -51,7 +51,7 @@ export interface BenchConfig {
     settleMs: number;
   };
   /** Scenario 5: rounds in which every variant takes a turn, and each variant's work per round. */
-  patches: { rounds: number; emailLifecycles: number; concurrency: number; chats: number };
+  patches: { rounds: number; emailLifecycles: number; concurrency: number };
   /** Scenario 7: messages timed per way of asking, with the emulator at `latencyMs` per call. */
   streaming: { latencyMs: number; messages: number };
   /** Profile the project's service for missed targets, at most `maxProfiles` times per run. */
@@ -94,7 +94,7 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl'> = {
     longSessionTurns: 30,
     settleMs: 1_000,
   },
-  patches: { rounds: 5, emailLifecycles: 160, concurrency: 8, chats: 20 },
+  patches: { rounds: 5, emailLifecycles: 160, concurrency: 8 },
   streaming: { latencyMs: 300, messages: 20 },
   profileMisses: true,
   maxProfiles: 6,
@@ -135,7 +135,7 @@ const SMOKE: typeof FULL = {
     longSessionTurns: 6,
     settleMs: 100,
   },
-  patches: { rounds: 1, emailLifecycles: 4, concurrency: 2, chats: 1 },
+  patches: { rounds: 1, emailLifecycles: 4, concurrency: 2 },
   streaming: { latencyMs: 300, messages: 3 },
   profileMisses: true,
   maxProfiles: 1,
@@ -176,7 +176,6 @@ function scaled(factor: number): typeof FULL {
     patches: {
       ...FULL.patches,
       emailLifecycles: n(FULL.patches.emailLifecycles),
-      chats: n(FULL.patches.chats),
     },
   };
 }

@@ -6,7 +6,7 @@ import {
   setLogLevel,
   stringifyContent,
 } from '@google/adk';
-import { createRootAgent, type AgentTreePatches } from 'helpdesk';
+import { createRootAgent } from 'helpdesk';
 import type { StepTimer } from '../load/step-timer.js';
 import type { ChatDriver } from './chat-driver.js';
 
@@ -24,21 +24,17 @@ export class InProcessAdkDriver implements ChatDriver {
   private readonly sessions = new InMemorySessionService();
   private readonly runner: Runner;
 
-  /** `patches`: the helpdesk's framework patches, all on unless switched off (the patches scenario). */
-  constructor(emulatorUrl: string, patches: AgentTreePatches = {}) {
+  constructor(emulatorUrl: string) {
     // ADK logs every event at INFO to the console by default; the services log at warn.
     setLogLevel(LogLevel.WARN);
-    const agent = createRootAgent(
-      {
-        apiKey: 'bench-key',
-        // The emulator answers whatever model is named.
-        model: 'bench-model',
-        baseUrl: emulatorUrl,
-        timeoutMs: 30_000,
-        maxRetries: 0,
-      },
-      patches,
-    );
+    const agent = createRootAgent({
+      apiKey: 'bench-key',
+      // The emulator answers whatever model is named.
+      model: 'bench-model',
+      baseUrl: emulatorUrl,
+      timeoutMs: 30_000,
+      maxRetries: 0,
+    });
     this.runner = new Runner({ appName: APP, agent, sessionService: this.sessions });
   }
 

@@ -139,8 +139,6 @@ export interface FrameworkPatchesResult {
   scenario: 5;
   /** email-review's graph on its PostgreSQL checkpointer: lifecycles/s at `concurrency`. */
   email: { concurrency: number; lifecycles: number; runs: PatchMeasure[] };
-  /** The helpdesk's agent tree on ADK's Runner: mean ms per message, sequential chats. */
-  helpdesk: { chats: number; runs: PatchMeasure[] };
 }
 
 export type SessionsSystem = 'memory' | 'postgres' | 'peer';

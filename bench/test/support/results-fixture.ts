@@ -222,13 +222,6 @@ export function frameworkPatchesResult(): FrameworkPatchesResult {
         { patch: 'langgraph-checkpoint-postgres-one-statement-writes', rounds: [109, 110, 108] },
       ],
     },
-    helpdesk: {
-      chats: 20,
-      runs: [
-        { patch: null, rounds: [8, 9, 10] },
-        { patch: 'declareToolsOnce', rounds: [10, 10, 12] },
-      ],
-    },
   };
 }
 

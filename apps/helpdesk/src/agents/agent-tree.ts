@@ -4,9 +4,7 @@ import { createCoordinator } from './coordinator.js';
 import { createSpecialist, SPECIALISTS } from './specialists.js';
 
 /** The framework patches the tree applies, each on by default (src/patches/index.ts). */
-export interface AgentTreePatches extends ModelPatches {
-  declareToolsOnce?: boolean;
-}
+export type AgentTreePatches = ModelPatches;
 
 /**
  * The help desk's agent tree: a coordinator over three specialists, all on one Gemini instance
@@ -14,9 +12,8 @@ export interface AgentTreePatches extends ModelPatches {
  */
 export function createRootAgent(settings: ModelSettings, patches: AgentTreePatches = {}): LlmAgent {
   const model = createModel(settings, patches);
-  const declareToolsOnce = patches.declareToolsOnce ?? true;
   return createCoordinator(
     model,
-    SPECIALISTS.map((specialist) => createSpecialist(specialist, model, { declareToolsOnce })),
+    SPECIALISTS.map((specialist) => createSpecialist(specialist, model)),
   );
 }

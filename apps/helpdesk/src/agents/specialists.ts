@@ -6,7 +6,6 @@ import {
   type ToolInputParameters,
   type ToolOptions,
 } from '@google/adk';
-import { DeclaredOnceTool } from '../patches/adk-function-tool-declaration.js';
 import { checkServiceStatusTool } from '../tools/check-service-status.js';
 import { createTicketTool } from '../tools/create-ticket.js';
 import { lookupInvoiceTool } from '../tools/lookup-invoice.js';
@@ -18,13 +17,13 @@ interface Specialist {
   description: string;
   instruction: string;
   /** The specialist's one tool, built per agent tree. */
-  tool: (declareOnce: boolean) => BaseTool;
+  tool: () => BaseTool;
 }
 
 const tool =
   <T extends ToolInputParameters>(options: ToolOptions<T>) =>
-  (declareOnce: boolean): BaseTool =>
-    declareOnce ? new DeclaredOnceTool(options) : new FunctionTool(options);
+  (): BaseTool =>
+    new FunctionTool(options);
 
 // Instructions are plain strings without braces: ADK treats `{name}` in them as session-state
 // placeholders.
@@ -62,17 +61,13 @@ briefly and give the customer the ticket id the tool returned.`,
  * A specialist agent with its one tool. Transfers back or sideways are disallowed so that ADK's
  * Runner starts the next message at the coordinator instead of resuming here.
  */
-export function createSpecialist(
-  specialist: Specialist,
-  model: BaseLlm,
-  options: { declareToolsOnce: boolean },
-): LlmAgent {
+export function createSpecialist(specialist: Specialist, model: BaseLlm): LlmAgent {
   return new LlmAgent({
     name: specialist.name,
     description: specialist.description,
     instruction: specialist.instruction,
     model,
-    tools: [specialist.tool(options.declareToolsOnce)],
+    tools: [specialist.tool()],
     disallowTransferToParent: true,
     disallowTransferToPeers: true,
   });

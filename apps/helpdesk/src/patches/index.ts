@@ -3,20 +3,12 @@ import type { FrameworkPatch } from '@repo/http-kit';
 /**
  * Where the service reaches into a framework's internals, one file each in this folder. Each
  * patch is switched by one boolean where it is applied (default on), so its gain can be measured:
- * `createRootAgent(settings, { declareToolsOnce, geminiBaseUrl, geminiCallPolicy })`.
+ * `createRootAgent(settings, { geminiBaseUrl, geminiCallPolicy })`. A cached tool declaration
+ * (FunctionTool._getDeclaration) was removed in this round: the bench's scenario 5 showed no gain.
  * test/framework-patches.test.ts fails when a pinned version moves without the entry re-checked.
  */
 
 export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
-  {
-    id: 'declareToolsOnce',
-    library: '@google/adk',
-    version: '1.2.0',
-    file: 'src/patches/adk-function-tool-declaration.ts',
-    touches: 'FunctionTool._getDeclaration (memoized per tool)',
-    gain: 'bench scenario 5: none shown (6.5 vs 6.3 ms per message without it, inside the noise)',
-    guardedBy: 'test/model-calls.test.ts',
-  },
   {
     id: 'geminiBaseUrl',
     library: '@google/adk',
