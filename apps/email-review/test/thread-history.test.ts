@@ -11,21 +11,11 @@ import {
   until,
 } from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
+import { ALWAYS_500, PASS_ONE } from './support/emulator-faults.js';
 import { startInstance, type Instance } from './support/harness.js';
 import { SmtpSink } from './support/smtp-sink.js';
 
 const modes = await testModes();
-
-/** Every attempt of the SDK fails; Retry-After 0 keeps the backoff out of the test's time. */
-const ALWAYS_500 = {
-  provider: 'openai',
-  kind: 'status',
-  status: 500,
-  retryAfterSeconds: 0,
-  count: 1000,
-} as const;
-/** Lets the classify call through, so the fault queued after it hits the draft. */
-const PASS_ONE = { provider: 'openai', kind: 'delay', delayMs: 0, count: 1 } as const;
 
 const RAW = [
   'From: Ann Example <ann@example.com>',

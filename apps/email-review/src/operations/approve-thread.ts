@@ -66,6 +66,8 @@ async function reviewedDraft(deps: OperationDeps, thread: Thread): Promise<strin
   if (snapshot.next.includes('send') && values.reply && values.revision === thread.revision)
     return values.reply;
   const settled = projectThread(thread, values, now(deps));
-  await deps.threads.save(settled);
+  await deps.threads.save(settled, [
+    { type: 'recovered', at: settled.updated_at, actor: 'system', revision: settled.revision },
+  ]);
   throw new ThreadNotAwaitingReview(settled);
 }
