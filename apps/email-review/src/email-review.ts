@@ -39,6 +39,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
   const threads = createThreadService({
     graph,
     threads: deps.persistence.threads,
+    history: deps.persistence.history,
     deliveries: deps.persistence.deliveries,
     locks: deps.persistence.locks,
     outbound: { from: deps.mailFrom ?? null, recipientRequired: transport.kind === 'smtp' },

@@ -2,19 +2,11 @@ import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import request from 'supertest';
 import { dropSchema, freshSchema, testModes, until } from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
+import { ALWAYS_500 } from './support/emulator-faults.js';
 import { startInstance, type Instance } from './support/harness.js';
 import { llmCalls } from './support/llm-calls.js';
 
 const modes = await testModes();
-
-/** Every try of the SDK fails (Retry-After 0 keeps the backoff out of the test's time). */
-const ALWAYS_500 = {
-  provider: 'openai',
-  kind: 'status',
-  status: 500,
-  retryAfterSeconds: 0,
-  count: 1000,
-} as const;
 
 describe.each(modes)('error answers (%s)', (mode) => {
   const schema = freshSchema('errors');

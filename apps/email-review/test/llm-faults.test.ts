@@ -2,21 +2,11 @@ import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import request from 'supertest';
 import { dropSchema, freshSchema, testModes } from './support/database.js';
 import { BILLING_EMAIL, OUTAGE_EMAIL } from './support/emails.js';
+import { ALWAYS_500, PASS_ONE } from './support/emulator-faults.js';
 import { startInstance, type Instance } from './support/harness.js';
 import { llmCalls } from './support/llm-calls.js';
 
 const modes = await testModes();
-
-/** Every attempt of the SDK (1 + 2 retries) fails; Retry-After 0 keeps the backoff out of the test's time. */
-const ALWAYS_500 = {
-  provider: 'openai',
-  kind: 'status',
-  status: 500,
-  retryAfterSeconds: 0,
-  count: 1000,
-} as const;
-/** Lets the next call through untouched, so the fault queued after it hits the call after that. */
-const PASS_ONE = { provider: 'openai', kind: 'delay', delayMs: 0, count: 1 } as const;
 
 describe.each(modes)('LLM faults (%s)', (mode) => {
   const schema = freshSchema('faults');

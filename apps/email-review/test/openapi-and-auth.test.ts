@@ -101,8 +101,50 @@ describe('OpenAPI document and bearer auth', () => {
       }),
     );
 
-    expect(operations).toHaveLength(8);
+    expect(operations).toHaveLength(9);
     expect(answers.filter((a) => a.status === 405 || a.code === 'not_found')).toEqual([]);
+  });
+
+  test('when the document describes the revision rules, then it names the ETag, If-Match, the 412 and the history', async () => {
+    const doc = (
+      await request(instance.app).get('/openapi.json').set('Authorization', 'Bearer secret-token')
+    ).body;
+
+    expect(doc.paths['/threads/{thread_id}'].get.responses['200'].headers.ETag).toMatchObject({
+      description: expect.stringContaining('revision'),
+    });
+    for (const action of ['edit', 'approve', 'reject']) {
+      const operation = doc.paths[`/threads/{thread_id}/${action}`].post;
+      expect(operation.parameters).toEqual(
+        expect.arrayContaining([expect.objectContaining({ name: 'If-Match', in: 'header' })]),
+      );
+      expect(operation.responses['412'].description).toContain('revision_mismatch');
+      expect(operation.responses['409'].description).toContain('revision_mismatch');
+      const body = operation.requestBody.content['application/json'].schema;
+      expect(JSON.stringify(body)).toContain('"revision"');
+    }
+    const history = doc.paths['/threads/{thread_id}/history'].get;
+    const events = history.responses['200'].content['application/json'].schema.properties.events;
+    expect(
+      events.items.oneOf.map(
+        (event: { properties: { type: { const: string } } }) => event.properties.type.const,
+      ),
+    ).toEqual([
+      'created',
+      'classified',
+      'drafted',
+      'edited',
+      'redrafted',
+      'approved',
+      'rejected',
+      'failed',
+      'retried',
+      'recovered',
+      'queued',
+      'delivered',
+      'delivery_failed',
+      'redelivered',
+    ]);
   });
 
   test('when the document is built, then its version is the package version', async () => {

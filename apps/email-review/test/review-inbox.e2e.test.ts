@@ -317,6 +317,73 @@ describeInBrowser('review inbox in Chromium', () => {
     },
     BROWSER_TEST_TIMEOUT_MS,
   );
+
+  test(
+    'when page A edits a thread and page B, still showing the old draft, approves it, then B is refused in words and shows A’s draft and the timeline',
+    async () => {
+      const thread = (await stack.api('POST', '/threads', { inbound: BILLING_EMAIL })).body;
+      const url = `${stack.url}/#/threads/${thread.thread_id}`;
+      const a = await openPage(browser, url);
+      const b = await openPage(browser, url);
+      await waitUntilIdle(a.page, thread.thread_id);
+      await waitUntilIdle(b.page, thread.thread_id);
+      expect(await b.page.locator('[data-field="revision"]').textContent()).toBe('Revision 1');
+
+      const edited = 'Dear Dana,\n\nWe refunded the duplicate charge on invoice #4411.\n\nSupport';
+      await a.page.locator('#draft').fill(edited);
+      await a.page.locator('#save-draft').click();
+      await a.page.locator('#notice').filter({ hasText: 'revision 2' }).waitFor();
+
+      await b.page.locator('#approve').click();
+
+      const alert = b.page.locator('#notice[role="alert"]');
+      await alert.waitFor();
+      expect(await alert.textContent()).toMatch(
+        /^Could not approve and send: the draft was changed by someone else while you were reading revision 1 \(it is now at revision 2\)\. Nothing was done\./,
+      );
+      await waitUntilIdle(b.page, thread.thread_id);
+      expect(await b.page.locator('[data-field="revision"]').textContent()).toBe('Revision 2');
+      expect(await b.page.locator('#draft').inputValue()).toBe(edited);
+      expect(
+        await b.page
+          .locator('#history li')
+          .evaluateAll((items) => items.map((item) => item.getAttribute('data-event-type'))),
+      ).toEqual(['created', 'classified', 'drafted', 'edited']);
+      expect(await b.page.locator('#history li[data-event-type="edited"]').textContent()).toContain(
+        'We refunded the duplicate charge',
+      );
+      expect((await stack.api('GET', `/threads/${thread.thread_id}`)).body).toMatchObject({
+        status: 'awaiting_review',
+        revision: 2,
+        draft: edited,
+      });
+
+      // Now B approves what it shows: revision 2, A's text.
+      await b.page.locator('#approve').click();
+      await openThread(b.page, thread.thread_id)
+        .and(b.page.locator('[data-status="sent"]'))
+        .waitFor();
+      await b.page.locator('#history li[data-event-type="approved"]').waitFor();
+      expect((await stack.api('GET', `/threads/${thread.thread_id}`)).body).toMatchObject({
+        status: 'sent',
+        revision: 2,
+        draft: edited,
+      });
+      await b.page.screenshot({
+        path: join(OUTPUT_DIR, 'review-inbox-stale-approve.png'),
+        fullPage: true,
+      });
+
+      // The browser itself logs the 412 response; nothing else may appear.
+      for (const { trouble } of [a, b]) {
+        expect(trouble.consoleErrors.filter((text) => !/status of 412/.test(text))).toEqual([]);
+        expect(trouble.pageErrors).toEqual([]);
+      }
+      await a.page.close();
+      await b.page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 });
 
 describeInBrowser('review inbox in Chromium, with API_TOKEN set', () => {

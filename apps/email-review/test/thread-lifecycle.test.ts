@@ -85,8 +85,13 @@ describe.each(modes)('thread lifecycle (%s)', (mode) => {
     expect(Date.parse(approved.body.sent_at)).not.toBeNaN();
 
     expect(approved.body.delivery).toMatchObject({ status: 'queued', attempts: 0 });
-    await until(() => instance.transport.delivered.length === 1, 'the delivery');
-    const final = await request(instance.app).get(`/threads/${id}`);
+    // The transport has the message a moment before its outcome commits: wait for the record.
+    const viewed = () => request(instance.app).get(`/threads/${id}`);
+    await until(
+      async () => (await viewed()).body.delivery?.status === 'delivered',
+      'the delivery recorded',
+    );
+    const final = await viewed();
     expect(final.body).toEqual({
       ...approved.body,
       delivery: {

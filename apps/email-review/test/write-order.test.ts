@@ -11,12 +11,12 @@ const modes = await testModes();
 /** The thread index, except that saving a view `crashesOn` matches fails: the process "dies" there. */
 function crashingIndex(threads: ThreadStore, crashesOn: (thread: Thread) => boolean): ThreadStore {
   return {
-    create: (thread, key) => threads.create(thread, key),
+    create: (thread, key, events) => threads.create(thread, key, events),
     get: (threadId) => threads.get(threadId),
     list: (query) => threads.list(query),
-    save: async (thread) => {
+    save: async (thread, events) => {
       if (crashesOn(thread)) throw new Error('simulated crash before the index write');
-      await threads.save(thread);
+      await threads.save(thread, events);
     },
   };
 }
@@ -67,5 +67,14 @@ describe.each(modes)('checkpoint and index write order (%s)', (mode) => {
     expect(approved.body).toMatchObject({ status: 'sent', draft: EDITED });
     await until(() => instance.transport.delivered.length > 0, 'the delivery');
     expect(instance.transport.delivered.map((message) => message.body)).toEqual([EDITED]);
+    // The edit's own event was lost with its view; the history says the view caught up at revision 2.
+    const history = await request(instance.app).get(`/threads/${created.thread_id}/history`);
+    expect(
+      history.body.events
+        .slice(0, 6)
+        .map((event: { type: string; revision?: number }) =>
+          [event.type, event.revision].filter((part) => part !== undefined).join(':'),
+        ),
+    ).toEqual(['created', 'classified', 'drafted:1', 'retried', 'recovered:2', 'approved:2']);
   });
 });

@@ -68,6 +68,14 @@ function responseContent(status: number, response: ResponseSpec) {
   return Object.keys(content).length > 0 ? { content } : {};
 }
 
+const responseHeaders = (headers: NonNullable<ResponseSpec['headers']>) =>
+  Object.fromEntries(
+    Object.entries(headers).map(([name, { description }]) => [
+      name,
+      { description, schema: { type: 'string' } },
+    ]),
+  );
+
 /** The answers any route can give, whether or not its declaration lists them. */
 function implicitResponses(spec: OperationSpec, auth: boolean): Record<number, ResponseSpec> {
   const responses: Record<number, ResponseSpec> = {};
@@ -124,6 +132,7 @@ function operation(spec: OperationSpec, auth: boolean) {
         status,
         {
           description: response.description,
+          ...(response.headers ? { headers: responseHeaders(response.headers) } : {}),
           ...responseContent(Number(status), response),
         },
       ]),

@@ -74,6 +74,42 @@ describe('openApiDocument alternative media types', () => {
   });
 });
 
+describe('openApiDocument response headers', () => {
+  test('when a response names headers, then each is documented on that response, an error too', () => {
+    const doc = openApiDocument({
+      title: 'Demo',
+      version: '1.0.0',
+      routes: [
+        defineRoute({
+          method: 'get',
+          path: '/things/{id}',
+          summary: 'Get',
+          responses: {
+            200: {
+              description: 'The thing',
+              schema: z.object({ id: z.string() }),
+              headers: { ETag: { description: 'Its revision.' } },
+            },
+            412: { description: 'Stale', headers: { ETag: { description: 'The current one.' } } },
+          },
+          handler: noop,
+        }),
+      ],
+    });
+    const responses = doc.paths['/things/{id}']!.get!.responses as Record<
+      string,
+      { headers?: unknown; content?: Record<string, unknown> }
+    >;
+    expect(responses['200']!.headers).toEqual({
+      ETag: { description: 'Its revision.', schema: { type: 'string' } },
+    });
+    expect(responses['412']!.headers).toEqual({
+      ETag: { description: 'The current one.', schema: { type: 'string' } },
+    });
+    expect(Object.keys(responses['412']!.content!)).toEqual(['application/problem+json']);
+  });
+});
+
 describe('openApiDocument error responses', () => {
   test('when an error status has no schema, then it refers to the shared Problem schema', () => {
     const doc = openApiDocument({

@@ -2,13 +2,16 @@ import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { deliveryView, type Delivery, type OutgoingMessage } from '../delivery/delivery.js';
+import { deliveryEvent, type DeliveryChange } from '../delivery/delivery-events.js';
 import { applyOutcome, requeued } from '../delivery/delivery-outcome.js';
 import type {
   DeliveryHandler,
   DeliveryOutcome,
   DeliveryStore,
 } from '../delivery/delivery-store.js';
+import type { HistoryEvent } from '../threads/thread-history.js';
 import { ThreadNotAwaitingReview } from '../threads/thread-errors.js';
+import { PostgresThreadHistory } from './postgres-thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import { queueSchema, table } from './tables.js';
 
@@ -83,6 +86,8 @@ const inTransaction = (client: pg.PoolClient): PgBoss.Db => ({
 export class PostgresDeliveries implements DeliveryStore {
   private readonly boss: PgBoss;
   private readonly sql: Record<string, string>;
+  /** Each change to a record appends its history event in the record's transaction. */
+  private readonly history: PostgresThreadHistory;
   private started = false;
 
   constructor(
@@ -91,6 +96,7 @@ export class PostgresDeliveries implements DeliveryStore {
   ) {
     const deliveries = table(settings.schema, 'email_deliveries');
     const threads = table(settings.schema, 'email_threads');
+    this.history = new PostgresThreadHistory(pool, settings.schema);
     this.boss = new PgBoss({
       connectionString: settings.connectionString,
       schema: queueSchema(settings.schema),
@@ -130,9 +136,13 @@ export class PostgresDeliveries implements DeliveryStore {
     };
   }
 
-  async commitApproval(view: Thread, message: OutgoingMessage): Promise<Delivery> {
+  async commitApproval(
+    view: Thread,
+    message: OutgoingMessage,
+    events: readonly HistoryEvent[],
+  ): Promise<Delivery> {
     try {
-      return await this.transaction((client) => this.approve(client, view, message));
+      return await this.transaction((client) => this.approve(client, view, message, events));
     } catch (error) {
       if (!(error instanceof ApprovalRefused || isUniqueViolation(error))) throw error;
       const current = await this.pool.query<{ view: Thread }>(this.sql.thread!, [view.thread_id]);
@@ -140,7 +150,12 @@ export class PostgresDeliveries implements DeliveryStore {
     }
   }
 
-  private async approve(client: pg.PoolClient, view: Thread, message: OutgoingMessage) {
+  private async approve(
+    client: pg.PoolClient,
+    view: Thread,
+    message: OutgoingMessage,
+    events: readonly HistoryEvent[],
+  ) {
     {
       const inserted = await client.query<DeliveryRow>(this.sql.insert!, [
         message.thread_id,
@@ -158,6 +173,10 @@ export class PostgresDeliveries implements DeliveryStore {
         { ...view, delivery: deliveryView(delivery) },
       ]);
       if (approved.rowCount !== 1) throw new ApprovalRefused();
+      await this.history.appendIn(client, view.thread_id, [
+        ...events,
+        deliveryEvent(delivery, 'approved', view.sent_at ?? view.updated_at),
+      ]);
       await this.enqueue(client, delivery);
       return delivery;
     }
@@ -173,7 +192,7 @@ export class PostgresDeliveries implements DeliveryStore {
       const taken = await client.query<DeliveryRow>(this.sql.take!, [threadId]);
       if (!taken.rows[0]) return;
       const delivery = fromRow(taken.rows[0]);
-      await this.record(client, applyOutcome(delivery, await attempt(delivery)));
+      await this.record(client, applyOutcome(delivery, await attempt(delivery)), 'attempted');
     });
   }
 
@@ -181,7 +200,7 @@ export class PostgresDeliveries implements DeliveryStore {
     return this.transaction(async (client) => {
       const failed = await client.query<DeliveryRow>(this.sql.takeFailed!, [threadId]);
       if (!failed.rows[0]) return undefined;
-      return this.record(client, requeued(fromRow(failed.rows[0]), at));
+      return this.record(client, requeued(fromRow(failed.rows[0]), at), 'redelivered');
     });
   }
 
@@ -222,7 +241,11 @@ export class PostgresDeliveries implements DeliveryStore {
     this.started = false;
   }
 
-  private async record(client: pg.PoolClient, delivery: Delivery): Promise<Delivery> {
+  private async record(
+    client: pg.PoolClient,
+    delivery: Delivery,
+    change: DeliveryChange,
+  ): Promise<Delivery> {
     await client.query(this.sql.update!, [
       delivery.thread_id,
       delivery.status,
@@ -237,6 +260,7 @@ export class PostgresDeliveries implements DeliveryStore {
       deliveryView(delivery),
       delivery.status,
     ]);
+    await this.history.appendIn(client, delivery.thread_id, [deliveryEvent(delivery, change)]);
     if (delivery.status === 'queued') await this.enqueue(client, delivery);
     return delivery;
   }

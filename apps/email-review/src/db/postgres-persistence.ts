@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Persistence } from '../persistence/persistence.js';
 import { createCheckpointer } from './checkpointer.js';
 import { PostgresDeliveries } from './postgres-deliveries.js';
+import { PostgresThreadHistory } from './postgres-thread-history.js';
 import { PostgresThreadLocks } from './postgres-thread-locks.js';
 import { PostgresThreadStore } from './postgres-thread-store.js';
 import { setupDatabase } from './setup-database.js';
@@ -52,6 +53,7 @@ export async function openPostgresPersistence(options: PostgresOptions): Promise
       kind: 'postgres',
       checkpointer,
       threads: new PostgresThreadStore(pool, options.schema),
+      history: new PostgresThreadHistory(pool, options.schema),
       deliveries,
       locks: new PostgresThreadLocks(lockPool, options.logger),
       readiness: async () => {

@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import type { Thread } from '../threads/thread.js';
+import type { HistoryEvent } from '../threads/thread-history.js';
 import type { ListQuery, ThreadPage, ThreadStore } from '../threads/thread-store.js';
+import { eventsParam, writeRecordingEvents } from './postgres-thread-history.js';
 import { table } from './tables.js';
 
 interface ViewRow {
@@ -17,11 +19,21 @@ export class PostgresThreadStore implements ThreadStore {
   ) {
     const threads = table(schema, 'email_threads');
     this.sql = {
-      insert: `INSERT INTO ${threads} (thread_id, status, idempotency_key, view) VALUES ($1, $2, $3, $4)
-               ON CONFLICT (idempotency_key) DO NOTHING RETURNING thread_id`,
+      // Each write appends its history events in the same statement (src/db/postgres-thread-history.ts).
+      insert: writeRecordingEvents(
+        schema,
+        `INSERT INTO ${threads} (thread_id, status, idempotency_key, view) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (idempotency_key) DO NOTHING RETURNING thread_id`,
+        '$5',
+      ),
       byKey: `SELECT view FROM ${threads} WHERE idempotency_key = $1`,
       get: `SELECT view FROM ${threads} WHERE thread_id = $1`,
-      save: `UPDATE ${threads} SET status = $2, view = $3, delivery_status = $4 WHERE thread_id = $1`,
+      save: writeRecordingEvents(
+        schema,
+        `UPDATE ${threads} SET status = $2, view = $3, delivery_status = $4 WHERE thread_id = $1
+         RETURNING thread_id`,
+        '$5',
+      ),
       list: `SELECT seq, view FROM ${threads}
              WHERE ($1::text IS NULL OR status = $1) AND ($2::bigint IS NULL OR seq < $2)
                AND ($4::text IS NULL OR delivery_status = $4)
@@ -29,12 +41,13 @@ export class PostgresThreadStore implements ThreadStore {
     };
   }
 
-  async create(thread: Thread, idempotencyKey?: string) {
+  async create(thread: Thread, idempotencyKey?: string, events?: readonly HistoryEvent[]) {
     const inserted = await this.pool.query(this.sql.insert, [
       thread.thread_id,
       thread.status,
       idempotencyKey ?? null,
       thread,
+      eventsParam(events),
     ]);
     if (inserted.rowCount === 1) return { thread, created: true };
     // The key is taken (possibly by a request that committed a moment ago): answer with its thread.
@@ -47,12 +60,13 @@ export class PostgresThreadStore implements ThreadStore {
     return result.rows[0]?.view;
   }
 
-  async save(thread: Thread) {
+  async save(thread: Thread, events?: readonly HistoryEvent[]) {
     await this.pool.query(this.sql.save, [
       thread.thread_id,
       thread.status,
       thread,
       thread.delivery?.status ?? null,
+      eventsParam(events),
     ]);
   }
 

@@ -1,5 +1,6 @@
 import type { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
+import { threadHistoryMigration } from './postgres-thread-history.js';
 import { serviceTablesMigration } from './tables.js';
 
 /** Advisory-lock key of the schema set-up, apart from the thread locks' key space. */
@@ -24,6 +25,7 @@ export async function setupDatabase(
     try {
       await checkpointer.setup();
       await client.query(serviceTablesMigration(schema));
+      await client.query(threadHistoryMigration(schema));
     } finally {
       await client.query('SELECT pg_advisory_unlock($1, $2)', [...SETUP_LOCK]);
     }

@@ -1,3 +1,4 @@
+import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import type { Delivery, OutgoingMessage } from './delivery.js';
 
@@ -12,15 +13,20 @@ export type DeliveryHandler = (threadId: string) => Promise<void>;
 
 /**
  * The delivery records and their queue (PostgreSQL + pg-boss, or memory + timers). Each change to a
- * record also writes the thread's view of it, in the same transaction.
+ * record also writes the thread's view of it and its history event (deliveryEvent), in the same
+ * transaction.
  */
 export interface DeliveryStore {
   /**
-   * Approve's one transaction: the thread's view (now `sent`), its message, and the job that will
-   * deliver it. Throws ThreadNotAwaitingReview (nothing written) when the thread is not awaiting
-   * review any more.
+   * Approve's one transaction: the thread's view (now `sent`), its message, the job that will
+   * deliver it, and the history: `events` then `queued`. Throws ThreadNotAwaitingReview (nothing
+   * written) when the thread is not awaiting review any more.
    */
-  commitApproval(view: Thread, message: OutgoingMessage): Promise<Delivery>;
+  commitApproval(
+    view: Thread,
+    message: OutgoingMessage,
+    events: readonly HistoryEvent[],
+  ): Promise<Delivery>;
   get(threadId: string): Promise<Delivery | undefined>;
   /**
    * Runs `attempt` holding the thread's message (no other worker can take it meanwhile), then records

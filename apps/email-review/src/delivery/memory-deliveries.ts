@@ -1,7 +1,9 @@
+import type { HistoryEvent } from '../threads/thread-history.js';
 import { ThreadNotAwaitingReview } from '../threads/thread-errors.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { Thread } from '../threads/thread.js';
 import { deliveryView, type Delivery, type OutgoingMessage } from './delivery.js';
+import { deliveryEvent, type DeliveryChange } from './delivery-events.js';
 import { applyOutcome, requeued } from './delivery-outcome.js';
 import type { DeliveryHandler, DeliveryOutcome, DeliveryStore } from './delivery-store.js';
 
@@ -19,7 +21,11 @@ export class MemoryDeliveries implements DeliveryStore {
 
   constructor(private readonly threads: ThreadStore) {}
 
-  async commitApproval(view: Thread, message: OutgoingMessage): Promise<Delivery> {
+  async commitApproval(
+    view: Thread,
+    message: OutgoingMessage,
+    events: readonly HistoryEvent[],
+  ): Promise<Delivery> {
     const current = await this.threads.get(view.thread_id);
     if (current?.status !== 'awaiting_review' || this.deliveries.has(view.thread_id))
       throw new ThreadNotAwaitingReview(current ?? view);
@@ -33,7 +39,10 @@ export class MemoryDeliveries implements DeliveryStore {
       server_reply: null,
     };
     this.deliveries.set(delivery.thread_id, delivery);
-    await this.threads.save({ ...view, delivery: deliveryView(delivery) });
+    await this.threads.save({ ...view, delivery: deliveryView(delivery) }, [
+      ...events,
+      deliveryEvent(delivery, 'approved', delivery.next_attempt_at),
+    ]);
     this.schedule(delivery);
     return { ...delivery };
   }
@@ -48,7 +57,7 @@ export class MemoryDeliveries implements DeliveryStore {
     if (!delivery || this.held.has(threadId) || !isDue(delivery)) return;
     this.held.add(threadId);
     try {
-      await this.record(applyOutcome(delivery, await attempt({ ...delivery })));
+      await this.record(applyOutcome(delivery, await attempt({ ...delivery })), 'attempted');
     } finally {
       this.held.delete(threadId);
     }
@@ -57,7 +66,7 @@ export class MemoryDeliveries implements DeliveryStore {
   async redeliver(threadId: string, at: string) {
     const delivery = this.deliveries.get(threadId);
     if (delivery?.status !== 'failed') return undefined;
-    return this.record(requeued(delivery, at));
+    return this.record(requeued(delivery, at), 'redelivered');
   }
 
   async uncheckpointed() {
@@ -87,10 +96,13 @@ export class MemoryDeliveries implements DeliveryStore {
     this.timers.clear();
   }
 
-  private async record(delivery: Delivery): Promise<Delivery> {
+  private async record(delivery: Delivery, change: DeliveryChange): Promise<Delivery> {
     this.deliveries.set(delivery.thread_id, delivery);
     const thread = await this.threads.get(delivery.thread_id);
-    if (thread) await this.threads.save({ ...thread, delivery: deliveryView(delivery) });
+    if (thread)
+      await this.threads.save({ ...thread, delivery: deliveryView(delivery) }, [
+        deliveryEvent(delivery, change),
+      ]);
     if (delivery.status === 'queued') this.schedule(delivery);
     return { ...delivery };
   }

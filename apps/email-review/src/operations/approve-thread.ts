@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { deliveryView } from '../delivery/delivery.js';
 import { replyMessage } from '../email/reply.js';
 import type { EmailStateValues } from '../workflow/state.js';
@@ -5,10 +6,11 @@ import type { Thread } from '../threads/thread.js';
 import { RecipientRequired, ThreadNotAwaitingReview } from '../threads/thread-errors.js';
 import { projectThread } from '../threads/thread-projection.js';
 import { stateConfig } from './graph-config.js';
+import { reviewer } from './history-events.js';
 import { withLockedThread } from './locked-thread.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import { recordSent } from './record-sent.js';
-import { requireAwaitingReview } from './status-rules.js';
+import { requireAwaitingReview, requireRevision, type RevisionCondition } from './status-rules.js';
 
 export interface Approval {
   /** Sets or overrides the recipient (the thread's `from` by default). */
@@ -16,15 +18,18 @@ export interface Approval {
 }
 
 /**
- * Approves the draft: one transaction marks the thread `sent` and queues its reply (both or
- * neither), then the checkpoint records `sent`. Delivery happens later, in a worker.
+ * Approves the draft — only the revision the reviewer saw, when they name it: one transaction marks
+ * the thread `sent`, queues its reply and records `approved` (all or nothing), then the checkpoint
+ * records `sent`. Delivery happens later, in a worker.
  */
 export function approveThread(
   deps: OperationDeps,
   threadId: string,
   approval: Approval = {},
+  condition?: RevisionCondition,
 ): Promise<Thread> {
   return withLockedThread(deps, threadId, async (thread) => {
+    requireRevision(thread, condition);
     requireAwaitingReview(thread);
     const to = approval.to ?? thread.email.from;
     if (!to && deps.outbound.recipientRequired) throw new RecipientRequired(thread);
@@ -34,6 +39,15 @@ export function approveThread(
     const delivery = await deps.deliveries.commitApproval(
       sent,
       replyMessage(thread, draft, to, deps.outbound),
+      [
+        {
+          type: 'approved',
+          at,
+          actor: reviewer(),
+          revision: thread.revision,
+          text_sha256: createHash('sha256').update(draft).digest('hex'),
+        },
+      ],
     );
     await recordSent(deps, delivery, at);
     return { ...sent, delivery: deliveryView(delivery) };
@@ -42,15 +56,18 @@ export function approveThread(
 
 /**
  * The draft in the checkpoint, which the reviewer was shown (the write order keeps the index's view
- * of an `awaiting_review` thread derived from it). A checkpoint that is not paused before `send`
- * means the index missed a change (a crash between a reject's two writes): the view is re-derived and
- * the approval refused.
+ * of an `awaiting_review` thread derived from it, at the same revision). A checkpoint that is not
+ * paused before `send`, or at another revision, means the index missed a change (a crash between a
+ * change's two writes): the view is re-derived and the approval refused.
  */
 async function reviewedDraft(deps: OperationDeps, thread: Thread): Promise<string> {
   const snapshot = await deps.graph.getState(stateConfig(thread.thread_id));
   const values = snapshot.values as Partial<EmailStateValues>;
-  if (snapshot.next.includes('send') && values.reply) return values.reply;
+  if (snapshot.next.includes('send') && values.reply && values.revision === thread.revision)
+    return values.reply;
   const settled = projectThread(thread, values, now(deps));
-  await deps.threads.save(settled);
+  await deps.threads.save(settled, [
+    { type: 'recovered', at: settled.updated_at, actor: 'system', revision: settled.revision },
+  ]);
   throw new ThreadNotAwaitingReview(settled);
 }

@@ -1,9 +1,11 @@
 import { isModelFailure } from '../llm/llm-errors.js';
+import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import { WorkflowStepFailed } from '../threads/thread-errors.js';
 import { projectThread } from '../threads/thread-projection.js';
 import type { EmailStateUpdate, EmailStateValues } from '../workflow/state.js';
 import { runConfig, stateConfig } from './graph-config.js';
+import { stepEvents } from './history-events.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import { recordFailure } from './record-failure.js';
 
@@ -21,6 +23,10 @@ export interface ThreadChange {
   checkpoint: CheckpointWrite[];
   /** The new view of the thread; by default projected from what the last run left in the checkpoint. */
   view?: (thread: Thread) => Thread;
+  /** The history events the new view records (same write); by default what the run did (stepEvents). */
+  history?: (view: Thread) => HistoryEvent[];
+  /** Recorded first, whether the change succeeds or its run fails (e.g. `retried`). */
+  lead?: HistoryEvent[];
 }
 
 /**
@@ -31,6 +37,9 @@ export interface ThreadChange {
  * checkpoint, then the new view: a crash between the writes leaves the thread `drafting` until retry
  * re-derives the view, so approve can never send a draft the reviewer was not shown. A thread that is
  * already not reviewable (new, `drafting`, `failed`) needs no mark.
+ *
+ * The view and the history events describing it are one write (ThreadStore.save), so the history
+ * agrees with the index after any crash; the `drafting` mark records no event (nothing happened yet).
  *
  * A failed run is recorded in the index (`failed`, retryable); a model failure answers 502.
  */
@@ -43,9 +52,10 @@ export async function changeThread(
     await deps.threads.save({ ...thread, status: 'drafting', updated_at: now(deps) });
   let values: Partial<EmailStateValues> = {};
   for (const write of change.checkpoint)
-    values = (await writeCheckpoint(deps, thread, write)) ?? values;
+    values = (await writeCheckpoint(deps, thread, write, change.lead ?? [])) ?? values;
   const view = change.view ? change.view(thread) : projectThread(thread, values, now(deps));
-  await deps.threads.save(view);
+  const events = change.history ? change.history(view) : stepEvents(thread, view, view.updated_at);
+  await deps.threads.save(view, [...(change.lead ?? []), ...events]);
   return view;
 }
 
@@ -54,6 +64,7 @@ async function writeCheckpoint(
   deps: OperationDeps,
   thread: Thread,
   write: CheckpointWrite,
+  lead: HistoryEvent[],
 ): Promise<Partial<EmailStateValues> | undefined> {
   const threadId = thread.thread_id;
   if ('record' in write) {
@@ -63,7 +74,7 @@ async function writeCheckpoint(
   try {
     return await deps.graph.invoke(write.run, runConfig(threadId));
   } catch (error) {
-    const failed = await recordFailure(deps, thread, error);
+    const failed = await recordFailure(deps, thread, error, lead);
     if (isModelFailure(error))
       throw new WorkflowStepFailed(failed, failed.error!, { cause: error });
     throw error;

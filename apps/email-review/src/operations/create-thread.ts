@@ -4,6 +4,7 @@ import { withThreadLock } from '../locks/with-thread-lock.js';
 import type { Thread } from '../threads/thread.js';
 import { IdempotencyKeyReused } from '../threads/thread-errors.js';
 import { changeThread } from './change-thread.js';
+import { reviewer } from './history-events.js';
 import { log, now, type OperationDeps } from './operation-deps.js';
 
 export interface CreatedThread {
@@ -11,6 +12,9 @@ export interface CreatedThread {
   /** False when the Idempotency-Key (or the email's Message-ID) already created this thread. */
   created: boolean;
 }
+
+/** How the email came: JSON fields, or a raw RFC 5322 message. */
+export type EmailSource = 'json' | 'mime';
 
 /**
  * Classifies and drafts; answers with the thread paused for review, or with the thread that the
@@ -21,14 +25,22 @@ export async function createThread(
   deps: OperationDeps,
   received: InboundEmail,
   idempotencyKey?: string,
+  source: EmailSource = 'json',
 ): Promise<CreatedThread> {
   const fresh = newThread(randomUUID(), received, now(deps));
+  const createdEvent = {
+    type: 'created' as const,
+    at: fresh.created_at,
+    actor: reviewer(),
+    source,
+  };
   const messageKey = received.email.message_id && `message-id:${received.email.message_id}`;
   // Locked before it exists, so a retry can never take a thread whose first run is under way.
   return withThreadLock(deps.locks, fresh.thread_id, async () => {
     const { thread, created } = await deps.threads.create(
       fresh,
       idempotencyKey ?? messageKey ?? undefined,
+      [createdEvent],
     );
     if (!created)
       return { thread: idempotencyKey ? sameEmail(thread, received.inbound) : thread, created };

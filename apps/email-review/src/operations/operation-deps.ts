@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { ReplySender } from '../email/reply.js';
 import type { ThreadLocks } from '../locks/thread-locks.js';
+import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { EmailGraph } from '../workflow/graph.js';
 
@@ -15,6 +16,7 @@ export interface Outbound extends ReplySender {
 export interface OperationDeps {
   graph: EmailGraph;
   threads: ThreadStore;
+  history: ThreadHistory;
   deliveries: DeliveryStore;
   locks: ThreadLocks;
   outbound: Outbound;

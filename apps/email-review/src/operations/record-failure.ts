@@ -1,19 +1,22 @@
+import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import { describeFailure } from '../threads/failure.js';
 import { projectThread } from '../threads/thread-projection.js';
 import type { EmailStateValues } from '../workflow/state.js';
 import { stateConfig } from './graph-config.js';
+import { stepEvents } from './history-events.js';
 import { log, now, type OperationDeps } from './operation-deps.js';
 
 /**
  * Keeps a failed run's thread as `failed` (retryable) in the index, with the steps the run completed
- * (its checkpoint keeps them, e.g. the classification). Never throws: the run's own failure is what
- * the client must hear about.
+ * (its checkpoint keeps them, e.g. the classification), and in its history: `lead`, the completed
+ * steps, then `failed`. Never throws: the run's own failure is what the client must hear about.
  */
 export async function recordFailure(
   deps: OperationDeps,
   thread: Thread,
   error: unknown,
+  lead: HistoryEvent[] = [],
 ): Promise<Thread> {
   const threadId = thread.thread_id;
   let progressed = thread;
@@ -37,8 +40,14 @@ export async function recordFailure(
     { thread_id: threadId, code: failed.error!.code, err: error },
     'workflow step failed',
   );
+  const at = failed.updated_at;
+  const events: HistoryEvent[] = [
+    ...lead,
+    ...stepEvents(thread, failed, at),
+    { type: 'failed', at, actor: 'system', code: failed.error!.code },
+  ];
   try {
-    await deps.threads.save(failed);
+    await deps.threads.save(failed, events);
   } catch (saveError) {
     log(deps).error({ err: saveError, thread_id: threadId }, 'could not record the failure');
   }

@@ -4,6 +4,7 @@ import { projectThread } from '../threads/thread-projection.js';
 import type { EmailStateValues } from '../workflow/state.js';
 import { changeThread, type ThreadChange } from './change-thread.js';
 import { stateConfig } from './graph-config.js';
+import { reviewer } from './history-events.js';
 import { withLockedThread } from './locked-thread.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import { requireRetryable } from './status-rules.js';
@@ -16,7 +17,8 @@ export function retryThread(deps: OperationDeps, threadId: string): Promise<Thre
   return withLockedThread(deps, threadId, async (thread) => {
     requireRetryable(thread);
     const snapshot = await deps.graph.getState(stateConfig(threadId));
-    return changeThread(deps, thread, resumption(deps, thread, snapshot));
+    const retried = { type: 'retried' as const, at: now(deps), actor: reviewer() };
+    return changeThread(deps, thread, { ...resumption(deps, thread, snapshot), lead: [retried] });
   });
 }
 
@@ -35,6 +37,10 @@ function resumption(deps: OperationDeps, thread: Thread, snapshot: StateSnapshot
       altersDraft: false,
       checkpoint: [],
       view: (thread) => projectThread(thread, values, now(deps)),
+      // The change whose view the crash lost was not recorded; the history says the view caught up.
+      history: (view) => [
+        { type: 'recovered', at: view.updated_at, actor: 'system', revision: view.revision },
+      ],
     };
   return { altersDraft: true, checkpoint: [{ run: null }] };
 }

@@ -11,6 +11,7 @@ export function createMemoryPersistence(): Persistence {
     kind: 'memory',
     checkpointer: new MemorySaver(),
     threads,
+    history: threads.history,
     deliveries,
     locks: new MemoryThreadLocks(),
     close: () => deliveries.stop(),

@@ -1,6 +1,7 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type { ThreadLocks } from '../locks/thread-locks.js';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
+import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 
 /** Everything the service keeps, in one of two flavours: PostgreSQL, or memory (lost on restart). */
@@ -8,6 +9,8 @@ export interface Persistence {
   kind: 'postgres' | 'memory';
   checkpointer: BaseCheckpointSaver;
   threads: ThreadStore;
+  /** Each thread's history, appended by the writes of `threads` and `deliveries`. */
+  history: ThreadHistory;
   /** Delivery records and their queue. */
   deliveries: DeliveryStore;
   locks: ThreadLocks;

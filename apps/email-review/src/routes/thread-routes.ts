@@ -2,6 +2,7 @@ import { defineRoute, emptyBody, HttpError, type ResponseSpec, type Route } from
 import type { Request } from 'express';
 import type { z } from 'zod';
 import type { ThreadService } from '../operations/thread-service.js';
+import { threadHistorySchema } from '../threads/thread-history.js';
 import { threadSchema, type Thread } from '../threads/thread.js';
 import { parseRawEmail, RAW_EMAIL_MAX_BYTES, type InboundEmail } from '../email/raw-email.js';
 import { UNKNOWN_EMAIL } from '../email/thread-email.js';
@@ -11,11 +12,23 @@ import {
   editThreadBody,
   idempotencyKeyHeader,
   listThreadsQuery,
+  rejectThreadBody,
   threadListSchema,
   threadParams,
 } from './thread-schemas.js';
+import {
+  revisionChecked,
+  revisionCondition,
+  revisionTag,
+  sendThread,
+  type RouteHeaders,
+} from './thread-revision.js';
 
-const thread = (description: string): ResponseSpec => ({ description, schema: threadSchema });
+const thread = (description: string): ResponseSpec => ({
+  description,
+  schema: threadSchema,
+  headers: revisionTag,
+});
 /** Express answers a GET whose If-None-Match holds the answer's ETag with 304 (browsers send it). */
 const notModified: ResponseSpec = { description: 'Unchanged since the ETag in If-None-Match.' };
 
@@ -58,8 +71,9 @@ function threadChange<B extends z.ZodType>(spec: {
   summary: string;
   ok: string;
   body: B;
+  headers?: RouteHeaders;
   responses?: Record<number, ResponseSpec>;
-  change: (threadId: string, body: z.output<B>) => Promise<Thread>;
+  change: (threadId: string, body: z.output<B>, req: Request) => Promise<Thread>;
 }): Route {
   return defineRoute({
     method: 'post',
@@ -67,6 +81,7 @@ function threadChange<B extends z.ZodType>(spec: {
     summary: spec.summary,
     params: threadParams,
     body: spec.body,
+    ...(spec.headers ? { headers: spec.headers } : {}),
     responses: {
       200: thread(spec.ok),
       400: { description: 'Invalid thread id or body.' },
@@ -80,9 +95,9 @@ function threadChange<B extends z.ZodType>(spec: {
       },
       ...spec.responses,
     },
-    handler: async ({ params, body, res }) => {
+    handler: async ({ params, body, req, res }) => {
       // The body was parsed by `spec.body`; TypeScript cannot resolve that through the generic B.
-      res.json(await spec.change(params.thread_id, body as z.output<B>));
+      sendThread(res, await spec.change(params.thread_id, body as z.output<B>, req));
     },
   });
 }
@@ -124,11 +139,10 @@ export function threadRoutes(threads: ThreadService): Route[] {
       handler: async ({ body, raw, req, res }) => {
         const key = idempotencyKeyOf(req);
         const received = await inboundEmailOf(body, raw);
-        const { thread, created } = await threads.createThread(received, key);
-        res
-          .status(created ? 201 : 200)
-          .location(`/threads/${thread.thread_id}`)
-          .json(thread);
+        const source = raw ? 'mime' : 'json';
+        const { thread, created } = await threads.createThread(received, key, source);
+        res.location(`/threads/${thread.thread_id}`);
+        sendThread(res, thread, created ? 201 : 200);
       },
     }),
     defineRoute({
@@ -151,13 +165,28 @@ export function threadRoutes(threads: ThreadService): Route[] {
       summary: 'Get a thread.',
       params: threadParams,
       responses: {
-        200: thread('The thread.'),
+        200: thread('The thread; its ETag is its revision, for If-Match.'),
+        400: { description: 'Invalid thread id.' },
+        404: { description: 'Unknown thread.' },
+      },
+      handler: async ({ params, res }) => {
+        sendThread(res, await threads.getThread(params.thread_id));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/threads/{thread_id}/history',
+      summary:
+        'The thread’s history, oldest first: every change, who made it, and its delivery events.',
+      params: threadParams,
+      responses: {
+        200: { description: 'The events, oldest first.', schema: threadHistorySchema },
         304: notModified,
         400: { description: 'Invalid thread id.' },
         404: { description: 'Unknown thread.' },
       },
       handler: async ({ params, res }) => {
-        res.json(await threads.getThread(params.thread_id));
+        res.json(await threads.getThreadHistory(params.thread_id));
       },
     }),
     threadChange({
@@ -165,10 +194,13 @@ export function threadRoutes(threads: ThreadService): Route[] {
       summary: 'Replace the draft with text, or redraft it with instructions.',
       ok: 'Edited, awaiting review again.',
       body: editThreadBody,
+      headers: revisionChecked.headers,
       responses: {
+        ...revisionChecked.responses,
         502: { description: 'The model failed during the redraft; the thread is kept as failed.' },
       },
-      change: (threadId, edit) => threads.editThread(threadId, edit),
+      change: (threadId, { revision, ...edit }, req) =>
+        threads.editThread(threadId, edit, revisionCondition(req, { revision })),
     }),
     threadChange({
       action: 'approve',
@@ -176,13 +208,20 @@ export function threadRoutes(threads: ThreadService): Route[] {
         'Approve the draft: the thread is sent and its reply queued for delivery (both or neither).',
       ok: 'Sent; `delivery.status` is `queued` (a worker delivers it after this answer).',
       body: approveThreadBody,
+      headers: revisionChecked.headers,
       responses: {
+        ...revisionChecked.responses,
         422: {
           description:
             'recipient_required: SMTP delivery is configured and the thread has no address to reply to.',
         },
       },
-      change: (threadId, approval) => threads.approveThread(threadId, approval ?? {}),
+      change: (threadId, approval, req) =>
+        threads.approveThread(
+          threadId,
+          approval?.to ? { to: approval.to } : {},
+          revisionCondition(req, approval),
+        ),
     }),
     threadChange({
       action: 'redeliver',
@@ -195,8 +234,15 @@ export function threadRoutes(threads: ThreadService): Route[] {
       action: 'reject',
       summary: 'Reject the draft: the workflow ends without sending.',
       ok: 'Rejected.',
-      body: emptyBody,
-      change: (threadId) => threads.rejectThread(threadId),
+      body: rejectThreadBody,
+      headers: revisionChecked.headers,
+      responses: revisionChecked.responses,
+      change: (threadId, rejection, req) =>
+        threads.rejectThread(
+          threadId,
+          rejection?.reason ? { reason: rejection.reason } : {},
+          revisionCondition(req, rejection),
+        ),
     }),
     threadChange({
       action: 'retry',

@@ -11,10 +11,10 @@ export const TEXT_MAX_CHARS = 100_000;
  * Client text. NUL and unpaired surrogates are refused here: PostgreSQL cannot store either in
  * `text`/`jsonb`, and finding out halfway through a change would leave the thread half-changed.
  */
-const clientText = () =>
+const clientText = (maxChars = TEXT_MAX_CHARS) =>
   z
     .string()
-    .max(TEXT_MAX_CHARS)
+    .max(maxChars)
     .refine((text) => text.trim().length > 0, 'must not be empty')
     .refine((text) => !text.includes('\u0000'), 'must not contain NUL characters')
     // In a `u` regex a lone surrogate is a code point of category Cs; a valid pair is not.
@@ -33,12 +33,33 @@ export const createThreadBody = z.strictObject({
   references: z.array(messageIdSchema).max(REFERENCES_MAX).optional(),
 });
 
+/** The revision the reviewer saw; a change to any other is refused (409 revision_mismatch). */
+const revisionField = z
+  .number()
+  .int()
+  .min(0)
+  .optional()
+  .describe(
+    'The revision the reviewer saw: refused with 409 `revision_mismatch` unless it is the current one. Omitted: the current revision.',
+  );
+
 /** Approve's optional recipient. */
 export const approveThreadBody = z
   .strictObject({
     to: mailboxSchema
       .optional()
       .describe("Sets or overrides the recipient (default: the thread's from)."),
+    revision: revisionField,
+  })
+  .optional();
+
+/** The longest rejection reason kept in the history. */
+export const REASON_MAX_CHARS = 2_000;
+
+export const rejectThreadBody = z
+  .strictObject({
+    reason: clientText(REASON_MAX_CHARS).optional().describe('Why, for the history.'),
+    revision: revisionField,
   })
   .optional();
 
@@ -58,9 +79,11 @@ export const editThreadBody = z.union(
   [
     z.strictObject({
       draft: clientText().describe("The reviewer's text replaces the draft."),
+      revision: revisionField,
     }),
     z.strictObject({
       instructions: clientText().describe('The draft step runs again with these instructions.'),
+      revision: revisionField,
     }),
   ],
   {

@@ -1,3 +1,5 @@
+import { MemoryThreadHistory } from './memory-thread-history.js';
+import type { HistoryEvent } from './thread-history.js';
 import type { Thread } from './thread.js';
 import type { ListQuery, ThreadPage, ThreadStore } from './thread-store.js';
 
@@ -8,7 +10,9 @@ export class MemoryThreadStore implements ThreadStore {
   /** Thread ids in creation order; a thread's position is its index + 1. */
   private readonly order: string[] = [];
 
-  async create(thread: Thread, idempotencyKey?: string) {
+  constructor(readonly history = new MemoryThreadHistory()) {}
+
+  async create(thread: Thread, idempotencyKey?: string, events: readonly HistoryEvent[] = []) {
     if (idempotencyKey !== undefined) {
       const existingId = this.byIdempotencyKey.get(idempotencyKey);
       if (existingId !== undefined)
@@ -17,6 +21,7 @@ export class MemoryThreadStore implements ThreadStore {
     }
     this.threads.set(thread.thread_id, { ...thread });
     this.order.push(thread.thread_id);
+    this.history.append(thread.thread_id, events);
     return { thread: { ...thread }, created: true };
   }
 
@@ -25,8 +30,10 @@ export class MemoryThreadStore implements ThreadStore {
     return thread && { ...thread };
   }
 
-  async save(thread: Thread) {
-    if (this.threads.has(thread.thread_id)) this.threads.set(thread.thread_id, { ...thread });
+  async save(thread: Thread, events: readonly HistoryEvent[] = []) {
+    if (!this.threads.has(thread.thread_id)) return;
+    this.threads.set(thread.thread_id, { ...thread });
+    this.history.append(thread.thread_id, events);
   }
 
   async list(query: ListQuery): Promise<ThreadPage> {

@@ -89,3 +89,20 @@ export class WorkflowStepFailed extends HttpError {
     if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
+
+/**
+ * The reviewer acted on a revision that is no longer the current one (someone changed the draft
+ * since): nothing was changed. 412 when the revision came in If-Match, 409 when in the body; both
+ * carry the current revision (and its ETag) so the client can show the draft as it now is.
+ */
+export class RevisionMismatch extends HttpError {
+  constructor(thread: Thread, status: 409 | 412) {
+    super(
+      status,
+      'revision_mismatch',
+      `The draft is now at revision ${thread.revision}; look at it again before acting on it.`,
+      { thread_id: thread.thread_id, revision: thread.revision },
+      { ETag: `"${thread.revision}"` },
+    );
+  }
+}

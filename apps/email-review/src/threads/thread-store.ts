@@ -1,4 +1,5 @@
 import type { DeliveryStatus } from '../delivery/delivery.js';
+import type { HistoryEvent } from './thread-history.js';
 import type { Thread, ThreadStatus } from './thread.js';
 
 export interface ListQuery {
@@ -21,16 +22,23 @@ export interface ThreadPage {
  * workflow's own record; this is what the API serves.
  *
  * Positions are an insertion sequence, so "newest first" is a total order without ties.
+ *
+ * `events` are appended to the thread's history in the same write (one transaction) as the view
+ * they describe, so the history never disagrees with the thread, whenever the process dies.
  */
 export interface ThreadStore {
   /**
    * Adds a new thread. When `idempotencyKey` already belongs to a thread, nothing is added and
    * that thread is returned with `created: false`.
    */
-  create(thread: Thread, idempotencyKey?: string): Promise<{ thread: Thread; created: boolean }>;
+  create(
+    thread: Thread,
+    idempotencyKey?: string,
+    events?: readonly HistoryEvent[],
+  ): Promise<{ thread: Thread; created: boolean }>;
   get(threadId: string): Promise<Thread | undefined>;
   /** Replaces the stored view of an existing thread. */
-  save(thread: Thread): Promise<void>;
+  save(thread: Thread, events?: readonly HistoryEvent[]): Promise<void>;
   /** Newest first. */
   list(query: ListQuery): Promise<ThreadPage>;
 }

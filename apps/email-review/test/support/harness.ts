@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger } from '@repo/http-kit';
+import { createLogger, type AuthSettings } from '@repo/http-kit';
 import type { Emulator } from '@repo/llm-emulator';
 import { createEmailReview } from '../../src/email-review.js';
 import { createOpenAiClient } from '../../src/llm/openai-client.js';
@@ -61,8 +61,8 @@ export class ApprovalGate {
   /** Makes `store`'s approvals pass through the gate once committed. */
   wrap(store: DeliveryStore): DeliveryStore {
     const commitApproval = store.commitApproval.bind(store);
-    store.commitApproval = async (view, message) => {
-      const delivery = await commitApproval(view, message);
+    store.commitApproval = async (view, message, events) => {
+      const delivery = await commitApproval(view, message, events);
       await this.pass();
       return delivery;
     };
@@ -93,6 +93,8 @@ export async function startInstance(options: {
   /** Required in postgres mode: instances given the same schema share their threads. */
   schema?: string;
   apiToken?: string;
+  /** Named tokens and JWTs, as server.ts passes them from API_TOKENS / AUTH_JWKS_URL. */
+  auth?: AuthSettings;
   maxRetries?: number;
   /** Share one between instances to count deliveries across them. */
   transport?: TestTransport;
@@ -153,6 +155,7 @@ export async function startInstance(options: {
     retryPolicy: options.retryPolicy ?? FAST_RETRIES,
     sweepMs: options.sweepMs ?? 250,
     ...(options.apiToken ? { apiToken: options.apiToken } : {}),
+    ...(options.auth ? { auth: options.auth } : {}),
     onResponse: recordResponse,
   });
   await service.delivery.start();

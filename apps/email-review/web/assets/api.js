@@ -3,11 +3,13 @@ import { forgetToken, readToken } from './token.js';
 
 /** A failed call, carrying the problem-details `code` and `detail` the service answered with. */
 export class ApiError extends Error {
-  constructor(status, code, detail) {
+  constructor(status, code, detail, problem = {}) {
     super(detail);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    /** The problem's other fields, e.g. the current `revision` of a `revision_mismatch`. */
+    this.problem = problem;
   }
 }
 
@@ -21,8 +23,8 @@ export function onTokenNeeded(prompt) {
   askForToken = prompt;
 }
 
-async function send(method, path, body) {
-  const headers = { accept: 'application/json' };
+async function send(method, path, body, extraHeaders = {}) {
+  const headers = { accept: 'application/json', ...extraHeaders };
   const token = readToken();
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -41,8 +43,8 @@ async function send(method, path, body) {
   }
 }
 
-async function request(method, path, body) {
-  let response = await send(method, path, body);
+async function request(method, path, body, headers) {
+  let response = await send(method, path, body, headers);
   // A 401 is answered before the service does anything, so asking for a token and repeating the
   // call is safe even for the POSTs. Parallel calls share one prompt.
   while (response.status === 401) {
@@ -54,7 +56,7 @@ async function request(method, path, body) {
       pendingPrompt = undefined;
     });
     await pendingPrompt;
-    response = await send(method, path, body);
+    response = await send(method, path, body, headers);
   }
   const text = await response.text();
   let data = null;
@@ -68,10 +70,14 @@ async function request(method, path, body) {
       response.status,
       data?.code ?? `http_${response.status}`,
       data?.detail ?? `The service answered with status ${response.status}.`,
+      data ?? {},
     );
   }
   return data;
 }
+
+/** If-Match of the revision shown (the thread's ETag). */
+const seen = (revision) => ({ 'if-match': `"${revision}"` });
 
 const threadPath = (id, action = '') =>
   `threads/${encodeURIComponent(id)}${action ? `/${action}` : ''}`;
@@ -83,10 +89,15 @@ export const api = {
     return request('GET', `threads?${query}`);
   },
   getThread: (id) => request('GET', threadPath(id)),
-  saveDraft: (id, draft) => request('POST', threadPath(id, 'edit'), { draft }),
-  redraft: (id, instructions) => request('POST', threadPath(id, 'edit'), { instructions }),
-  approve: (id) => request('POST', threadPath(id, 'approve'), {}),
-  reject: (id) => request('POST', threadPath(id, 'reject'), {}),
+  getHistory: (id) => request('GET', threadPath(id, 'history')),
+  // Each change names the revision the reviewer is looking at: the service refuses it (412) when the
+  // draft has changed since, instead of acting on a draft the reviewer never saw.
+  saveDraft: (id, revision, draft) =>
+    request('POST', threadPath(id, 'edit'), { draft }, seen(revision)),
+  redraft: (id, revision, instructions) =>
+    request('POST', threadPath(id, 'edit'), { instructions }, seen(revision)),
+  approve: (id, revision) => request('POST', threadPath(id, 'approve'), {}, seen(revision)),
+  reject: (id, revision) => request('POST', threadPath(id, 'reject'), {}, seen(revision)),
   retry: (id) => request('POST', threadPath(id, 'retry'), {}),
   redeliver: (id) => request('POST', threadPath(id, 'redeliver'), {}),
 };

@@ -2,6 +2,7 @@ import { api, onTokenNeeded } from './api.js';
 import { byId, h } from './dom.js';
 import { STATUSES } from './format.js';
 import { renderList, renderTabs } from './inbox.js';
+import { historyTimeline } from './history-view.js';
 import { threadView } from './thread-view.js';
 import { askForToken } from './token-dialog.js';
 import { forgetToken, readToken } from './token.js';
@@ -12,6 +13,8 @@ const state = {
   listError: null,
   selectedId: null,
   thread: null,
+  /** The open thread's history events (oldest first), or null until loaded. */
+  history: null,
   loadError: null,
   busy: null,
   notice: null,
@@ -49,8 +52,10 @@ function announce(text) {
   byId('announcer').textContent = text;
 }
 
-function explain(kind, error) {
+function explain(kind, error, shown) {
   const verb = VERBS[kind];
+  if (error.code === 'revision_mismatch')
+    return `Could not ${verb}: the draft was changed by someone else while you were reading revision ${shown.revision} (it is now at revision ${error.problem.revision ?? 'a newer one'}). Nothing was done. The new draft is shown below: read it before you act.`;
   if (error.status === 409)
     return `Could not ${verb}: someone else acted on this thread first (${error.message}). It is now shown as it really is.`;
   if (error.status === 502)
@@ -75,13 +80,15 @@ function renderInbox() {
   byId('forget-token').hidden = readToken() === '';
 }
 
+// Edits and decisions name the revision on screen, so a stale page cannot act on a newer draft.
 const handlers = {
-  save: (draft) => act('save', (id) => api.saveDraft(id, draft)),
-  redraft: (instructions) => act('redraft', (id) => api.redraft(id, instructions)),
-  approve: () => act('approve', (id) => api.approve(id)),
-  reject: () => act('reject', (id) => api.reject(id)),
-  retry: () => act('retry', (id) => api.retry(id)),
-  redeliver: () => act('redeliver', (id) => api.redeliver(id)),
+  save: (draft) => act('save', (t) => api.saveDraft(t.thread_id, t.revision, draft)),
+  redraft: (instructions) =>
+    act('redraft', (t) => api.redraft(t.thread_id, t.revision, instructions)),
+  approve: () => act('approve', (t) => api.approve(t.thread_id, t.revision)),
+  reject: () => act('reject', (t) => api.reject(t.thread_id, t.revision)),
+  retry: () => act('retry', (t) => api.retry(t.thread_id)),
+  redeliver: () => act('redeliver', (t) => api.redeliver(t.thread_id)),
   back: () => {
     window.location.hash = '';
   },
@@ -125,6 +132,7 @@ function renderDetail({ focus } = {}) {
     return;
   }
   detail.replaceChildren(threadView(state.thread, state, handlers));
+  detail.querySelector('article.thread')?.append(historyTimeline(state.history));
   const target = focus && document.getElementById(focus);
   if (target && !target.disabled) target.focus();
 }
@@ -180,15 +188,17 @@ async function openThread(id) {
   state.notice = null;
   if (state.thread?.thread_id !== id) {
     state.thread = null;
+    state.history = null;
     state.draftValue = null;
     state.instructionsValue = '';
   }
   renderInbox();
   renderDetail();
   try {
-    const thread = await api.getThread(id);
+    const [thread, history] = await Promise.all([api.getThread(id), loadHistory(id)]);
     if (state.selectedId !== id) return;
     showThread(thread);
+    state.history = history;
   } catch (error) {
     if (state.selectedId !== id) return;
     state.loadError =
@@ -197,6 +207,15 @@ async function openThread(id) {
         : `The thread could not be loaded: ${error.message}`;
   }
   renderDetail({ focus: 'thread-title' });
+}
+
+/** The thread's events for the timeline; null (the timeline says so) when they cannot be loaded. */
+async function loadHistory(id) {
+  try {
+    return (await api.getHistory(id)).events;
+  } catch {
+    return null;
+  }
 }
 
 /** Runs one reviewer action with the thread locked, then shows the thread's real state whatever happened. */
@@ -212,22 +231,24 @@ async function act(kind, call) {
   let notice;
   let updated;
   try {
-    updated = await call(id);
+    updated = await call(thread);
     notice = { kind: 'success', text: DONE[kind](updated) };
     state.draftValue = null;
     if (kind === 'redraft') state.instructionsValue = '';
   } catch (error) {
-    notice = { kind: 'error', text: explain(kind, error) };
+    notice = { kind: 'error', text: explain(kind, error, thread) };
     try {
       updated = await api.getThread(id);
     } catch (reloadError) {
       notice.text += ` Its current state could not be loaded: ${reloadError.message}`;
     }
   }
+  const history = await loadHistory(id);
   state.busy = null;
   if (state.selectedId === id) {
     state.notice = notice;
     if (updated) showThread(updated);
+    state.history = history;
     announce(notice.text);
     renderDetail({
       focus: focus && focus !== 'approve' && focus !== 'reject' ? focus : 'thread-title',

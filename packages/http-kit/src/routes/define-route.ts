@@ -13,6 +13,8 @@ export interface ResponseSpec {
    * `text/event-stream`): for the document only, the handler picks.
    */
   alternatives?: Record<string, { schema?: z.ZodType; example?: string }>;
+  /** Response headers the answer carries (e.g. `ETag`), for the document only. */
+  headers?: Record<string, { description: string }>;
 }
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;

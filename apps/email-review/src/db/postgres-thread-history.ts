@@ -1,0 +1,78 @@
+import type pg from 'pg';
+import type { HistoryEvent, ThreadHistory } from '../threads/thread-history.js';
+import { table } from './tables.js';
+
+/** The history table: one row per event, in append order (`seq`). */
+export const historyTable = (schema: string) => table(schema, 'email_thread_history');
+
+/**
+ * `email_thread_history`: append-only (an UPDATE is refused by a trigger; rows go only with their
+ * thread, ON DELETE CASCADE, which is how retention removes them). Run by the database set-up.
+ */
+export function threadHistoryMigration(schema: string): string {
+  const history = historyTable(schema);
+  const refuse = `"${schema}".email_thread_history_append_only`;
+  return `
+    CREATE TABLE IF NOT EXISTS ${history} (
+      seq bigserial PRIMARY KEY,
+      thread_id text NOT NULL REFERENCES ${table(schema, 'email_threads')} (thread_id) ON DELETE CASCADE,
+      type text NOT NULL,
+      event jsonb NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS email_thread_history_thread ON ${history} (thread_id, seq);
+    CREATE OR REPLACE FUNCTION ${refuse}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'email_thread_history is append-only'; END $$;
+    DROP TRIGGER IF EXISTS email_thread_history_append_only ON ${history};
+    CREATE TRIGGER email_thread_history_append_only BEFORE UPDATE ON ${history}
+      FOR EACH ROW EXECUTE FUNCTION ${refuse}();`;
+}
+
+/** The insert of the events in `eventsParam` (a jsonb array) for each thread id `source` yields. */
+const insertEvents = (schema: string, source: string, eventsParam: string) =>
+  `INSERT INTO ${historyTable(schema)} (thread_id, type, event)
+   SELECT source.thread_id, e.value->>'type', e.value
+   FROM ${source} AS source, jsonb_array_elements(${eventsParam}::jsonb) WITH ORDINALITY AS e(value, n)
+   ORDER BY e.n`;
+
+/**
+ * One statement that runs `write` (an INSERT or UPDATE of the thread index `RETURNING thread_id`)
+ * and appends the events in `eventsParam` for the row it wrote, so both commit or neither does.
+ * Answers the rows `write` returned (none: nothing written, no event).
+ */
+export function writeRecordingEvents(schema: string, write: string, eventsParam: string): string {
+  return `WITH written AS (${write}),
+    recorded AS (${insertEvents(schema, 'written', eventsParam)})
+    SELECT thread_id FROM written`;
+}
+
+/** A history event list as the jsonb parameter the statements above take. */
+export const eventsParam = (events: readonly HistoryEvent[] = []) => JSON.stringify(events);
+
+/** The history in PostgreSQL, read per thread; appended inside the index's and deliveries' writes. */
+export class PostgresThreadHistory implements ThreadHistory {
+  private readonly sql: { list: string; append: string };
+
+  constructor(
+    private readonly pool: pg.Pool,
+    schema: string,
+  ) {
+    this.sql = {
+      list: `SELECT event FROM ${historyTable(schema)} WHERE thread_id = $1 ORDER BY seq`,
+      append: insertEvents(schema, '(SELECT $1::text AS thread_id)', '$2'),
+    };
+  }
+
+  async list(threadId: string): Promise<HistoryEvent[]> {
+    const result = await this.pool.query<{ event: HistoryEvent }>(this.sql.list, [threadId]);
+    return result.rows.map((row) => row.event);
+  }
+
+  /** Appends inside the caller's transaction (`client` holds it). */
+  async appendIn(
+    client: pg.PoolClient,
+    threadId: string,
+    events: readonly HistoryEvent[],
+  ): Promise<void> {
+    if (events.length > 0) await client.query(this.sql.append, [threadId, eventsParam(events)]);
+  }
+}
