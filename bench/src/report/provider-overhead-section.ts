@@ -107,7 +107,18 @@ function addedTable(result: ProviderOverheadResult): Table {
     const p = added(project, kind);
     const q = added(peer, kind);
     const calls = (o: Overheads) => o.calls[kind] ?? Number.NaN;
-    return [name, p.p50, p.p99, q.p50, q.p99, ratio(q.p50, p.p50), calls(project), calls(peer)];
+    // A project p50 at or below zero (a few noisy samples) leaves the ratio undefined: say so.
+    const peerOverProject = ratio(q.p50, p.p50);
+    return [
+      name,
+      p.p50,
+      p.p99,
+      q.p50,
+      q.p99,
+      Number.isFinite(peerOverProject) ? peerOverProject : 'n/a',
+      calls(project),
+      calls(peer),
+    ];
   };
   return {
     title: 'Time each request adds over its model calls, ms (p50 / p99)',
