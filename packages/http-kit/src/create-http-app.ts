@@ -136,7 +136,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   if (rawBodyTypes.length > 0)
     app.use(express.raw({ limit: options.bodyLimit ?? '1mb', type: rawBodyTypes }));
   if (metricsRoute && !metrics.public) app.use(metricsRoute);
-  const routers = [health, ...(options.api ? [apiRouter(options.api, options)] : [])];
+  const routers = [health, ...(options.api ? [apiRouter(options.api, authConfigured(auth))] : [])];
   if (options.routes) routers.push(options.routes);
   for (const router of routers.slice(1)) app.use(router);
   if (metricsRoute) routers.push(metricsRoute);
@@ -145,9 +145,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
   return app;
 }
 
-function apiRouter(api: NonNullable<HttpAppOptions['api']>, options: HttpAppOptions): Router {
+/** The API's routes and GET /openapi.json, built once from the same declarations. */
+function apiRouter(api: NonNullable<HttpAppOptions['api']>, auth: boolean): Router {
   const router = routerOf(api.routes);
-  const document = openApiDocument({ ...api, auth: authConfigured(authSettingsOf(options)) });
+  const document = openApiDocument({ ...api, auth });
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
