@@ -1,4 +1,6 @@
-import { isModelFailure } from '../llm/llm-errors.js';
+import { isModelFailure, ModelUnavailable, ModelUnavailableAnswer } from '../llm/llm-errors.js';
+import { StepNotStored } from '../persistence/step-not-stored.js';
+import { DatabaseUnavailable } from '@repo/pg-kit';
 import type { Thread } from '../threads/thread.js';
 import { WorkflowStepFailed } from '../threads/thread-errors.js';
 import { projectThread } from '../threads/thread-projection.js';
@@ -45,7 +47,11 @@ export async function changeThread(
   for (const write of change.checkpoint)
     values = (await writeCheckpoint(deps, thread, write)) ?? values;
   const view = change.view ? change.view(thread) : projectThread(thread, values, now(deps));
-  await deps.threads.save(view);
+  await deps.threads.save(view).catch(async (error: unknown) => {
+    if (error instanceof DatabaseUnavailable) throw error;
+    await recordFailure(deps, thread, error);
+    throw new StepNotStored(thread.thread_id, error);
+  });
   return view;
 }
 
@@ -63,7 +69,10 @@ async function writeCheckpoint(
   try {
     return await deps.graph.invoke(write.run, runConfig(threadId));
   } catch (error) {
+    // Nothing can be recorded while the database is away: the orphan recovery finishes the thread.
+    if (error instanceof DatabaseUnavailable) throw error;
     const failed = await recordFailure(deps, thread, error);
+    if (error instanceof ModelUnavailable) throw new ModelUnavailableAnswer(threadId, error);
     if (isModelFailure(error))
       throw new WorkflowStepFailed(failed, failed.error!, { cause: error });
     throw error;
