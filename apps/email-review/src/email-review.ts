@@ -6,12 +6,15 @@ import { createLogTransport, type MailTransport } from './delivery/mail-transpor
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './delivery/retry-policy.js';
 import type { Persistence } from './persistence/persistence.js';
 import { createThreadService } from './operations/thread-service.js';
+import { startOrphanRecovery, type OrphanRecoverySettings } from './operations/recover-orphans.js';
 import { createEmailGraph } from './workflow/graph.js';
 
 export interface EmailReviewDeps {
   persistence: Persistence;
   llm: OpenAI;
   model: string;
+  /** The most time a step spends retrying the model (default 20 s); then 503 with Retry-After. */
+  llmRetryBudgetMs?: number;
   logger: Logger;
   /** Where approved replies go: SMTP, or (default) the log. */
   transport?: MailTransport;
@@ -20,6 +23,8 @@ export interface EmailReviewDeps {
   retryPolicy?: RetryPolicy;
   /** How often the delivery sweep runs; a queued message overdue by twice this is queued again. */
   sweepMs?: number;
+  /** How often threads a crash left `drafting` are looked for, and how many recoveries each gets. */
+  recovery?: OrphanRecoverySettings;
   apiToken?: string;
   auth?: AuthSettings;
   clock?: () => Date;
@@ -28,15 +33,23 @@ export interface EmailReviewDeps {
 }
 
 const DEFAULT_SWEEP_MS = 30_000;
+const DEFAULT_RECOVERY: OrphanRecoverySettings = { intervalMs: 15_000, maxAttempts: 3 };
 
 /** Wires the workflow, the thread service, the delivery worker and the HTTP app over one persistence. */
 export function createEmailReview(deps: EmailReviewDeps) {
   const transport = deps.transport ?? createLogTransport(deps.logger);
   const graph = createEmailGraph(
-    { llm: deps.llm, model: deps.model, ...(deps.clock ? { clock: deps.clock } : {}) },
+    {
+      llm: deps.llm,
+      model: deps.model,
+      ...(deps.llmRetryBudgetMs !== undefined
+        ? { retry: { budgetMs: deps.llmRetryBudgetMs } }
+        : {}),
+      ...(deps.clock ? { clock: deps.clock } : {}),
+    },
     deps.persistence.checkpointer,
   );
-  const threads = createThreadService({
+  const operationDeps = {
     graph,
     threads: deps.persistence.threads,
     history: deps.persistence.history,
@@ -45,7 +58,14 @@ export function createEmailReview(deps: EmailReviewDeps) {
     outbound: { from: deps.mailFrom ?? null, recipientRequired: transport.kind === 'smtp' },
     logger: deps.logger,
     ...(deps.clock ? { clock: deps.clock } : {}),
-  });
+  };
+  const threads = createThreadService(operationDeps);
+  const { orphans } = deps.persistence;
+  /** Starts the orphan recovery (PostgreSQL mode; memory mode has nothing a crash could leave). */
+  const startRecovery = () =>
+    orphans
+      ? startOrphanRecovery(operationDeps, orphans, deps.recovery ?? DEFAULT_RECOVERY)
+      : { stop: async () => {} };
   const sweepMs = deps.sweepMs ?? DEFAULT_SWEEP_MS;
   const delivery = createDeliveryRunner({
     store: deps.persistence.deliveries,
@@ -64,5 +84,5 @@ export function createEmailReview(deps: EmailReviewDeps) {
     ...(deps.persistence.readiness ? { readiness: deps.persistence.readiness } : {}),
     ...(deps.onResponse ? { onResponse: deps.onResponse } : {}),
   });
-  return { app, graph, threads, delivery };
+  return { app, graph, threads, delivery, startRecovery };
 }

@@ -34,6 +34,21 @@ const serviceEnvSchema = httpServiceEnv(3001)
     DELIVERY_LEASE_SECONDS: intFromEnv(120),
     /** Messages this instance delivers at once. */
     DELIVERY_CONCURRENCY: intFromEnv(4),
+    /**
+     * The most time one step spends retrying the model (waits and retries), so an answer (503 with
+     * Retry-After at worst) comes well before a proxy's typical 60 s timeout.
+     */
+    LLM_RETRY_BUDGET_MS: intFromEnv(20_000),
+    /** How long a thread's lease lasts unless renewed: a dead holder's thread is free again after it. */
+    THREAD_LEASE_MS: intFromEnv(30_000),
+    /** How often threads a crash left `drafting` are looked for; recoveries per thread before `failed`. */
+    RECOVERY_INTERVAL_MS: intFromEnv(15_000),
+    RECOVERY_MAX_ATTEMPTS: intFromEnv(3),
+    /** Bounds of each database wait: a connection, a query's answer (PostgreSQL mode). */
+    PG_CONNECT_TIMEOUT_MS: intFromEnv(5_000),
+    PG_QUERY_TIMEOUT_MS: intFromEnv(5_000),
+    /** How long start-up keeps trying an unreachable database (serving 503 meanwhile) before exit 1. */
+    DATABASE_STARTUP_TIMEOUT_MS: intFromEnv(300_000),
   })
   .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
     path: ['MAIL_FROM'],

@@ -6,44 +6,39 @@ import { createEmailReview } from './email-review.js';
 import { loadServiceEnv, type ServiceEnv } from './env.js';
 import { createOpenAiClient } from './llm/openai-client.js';
 import { createMemoryPersistence } from './persistence/memory-persistence.js';
-import type { Persistence } from './persistence/persistence.js';
-import { openPostgresPersistence } from './db/postgres-persistence.js';
+import { createPostgresPersistence } from './db/postgres-persistence.js';
 
 const env = loadOrExit(() => loadServiceEnv(), 'email-review');
 const logger = createLogger({ name: 'email-review', level: env.LOG_LEVEL });
 
-/** The configured persistence; an unreachable database ends start-up with one log line and exit 1. */
-async function openPersistence(env: ServiceEnv, logger: Logger): Promise<Persistence> {
-  if (!env.DATABASE_URL) return createMemoryPersistence();
-  try {
-    return await openPostgresPersistence({
-      connectionString: env.DATABASE_URL,
-      schema: env.DATABASE_SCHEMA,
-      poolMax: env.PG_POOL_MAX,
-      queue: { leaseSeconds: env.DELIVERY_LEASE_SECONDS, concurrency: env.DELIVERY_CONCURRENCY },
-      logger,
-    });
-  } catch (error) {
-    const reason = redactSecrets(error instanceof Error ? error.message : String(error));
-    const database = redactSecrets(env.DATABASE_URL);
-    logger.fatal(
-      { database, schema: env.DATABASE_SCHEMA, reason },
-      `cannot open the database ${database}: ${reason}`,
-    );
-    process.exit(1);
+function persistenceOf(env: ServiceEnv) {
+  if (!env.DATABASE_URL) {
+    const memory = createMemoryPersistence();
+    return { ...memory, start: async () => {} };
   }
+  return createPostgresPersistence({
+    connectionString: env.DATABASE_URL,
+    schema: env.DATABASE_SCHEMA,
+    poolMax: env.PG_POOL_MAX,
+    leaseMs: env.THREAD_LEASE_MS,
+    connectTimeoutMs: env.PG_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: env.PG_QUERY_TIMEOUT_MS,
+    queue: { leaseSeconds: env.DELIVERY_LEASE_SECONDS, concurrency: env.DELIVERY_CONCURRENCY },
+    logger,
+  });
 }
 
-const persistence = await openPersistence(env, logger);
+const persistence = persistenceOf(env);
 
 const transport = env.SMTP_URL
   ? createSmtpTransport({ url: env.SMTP_URL, timeoutMs: env.SMTP_TIMEOUT_MS })
   : createLogTransport(logger);
 
-const { app, delivery } = createEmailReview({
+const { app, delivery, startRecovery } = createEmailReview({
   persistence,
   llm: createOpenAiClient(env.openai),
   model: env.openai.model,
+  llmRetryBudgetMs: env.LLM_RETRY_BUDGET_MS,
   logger,
   transport,
   ...(env.MAIL_FROM ? { mailFrom: env.MAIL_FROM } : {}),
@@ -53,30 +48,55 @@ const { app, delivery } = createEmailReview({
     maxAttempts: env.DELIVERY_MAX_ATTEMPTS,
   },
   sweepMs: env.DELIVERY_SWEEP_MS,
+  recovery: { intervalMs: env.RECOVERY_INTERVAL_MS, maxAttempts: env.RECOVERY_MAX_ATTEMPTS },
   ...(env.API_TOKEN ? { apiToken: env.API_TOKEN } : {}),
   auth: authSettingsFromEnv(env),
 });
-await delivery.start();
 
+let recovery: { stop(): Promise<void> } | undefined;
 const running = await serve(app, {
   port: env.PORT,
   host: env.HOST,
   logger,
-  onClose: [() => delivery.stop(), () => persistence.close()],
+  onClose: [() => recovery?.stop(), () => delivery.stop(), () => persistence.close()],
 });
 
-const storage =
-  persistence.kind === 'postgres'
-    ? `checkpointer=postgres schema=${env.DATABASE_SCHEMA}`
-    : 'checkpointer=memory (threads are lost on restart; set DATABASE_URL to keep them)';
-logger.info(
-  {
-    url: running.url,
-    checkpointer: persistence.kind,
-    model: env.openai.model,
-    auth: Boolean(env.API_TOKEN),
-    delivery: transport.kind,
-  },
-  // SMTP_URL is a secret (credentials): only its kind is logged.
-  `email-review listening on ${running.url} ${storage} delivery=${transport.kind}`,
-);
+// The URL is known before the database is: /healthz answers from here on.
+logger.info({ url: running.url }, `email-review serving on ${running.url}`);
+/**
+ * Listening already (/healthz 200; /readyz and every request 503 until the database answers), the
+ * schema is set up, trying again with backoff while the database is away; only after
+ * DATABASE_STARTUP_TIMEOUT_MS does the service give up, with one line and exit code 1.
+ */
+async function becomeReady(logger: Logger): Promise<void> {
+  try {
+    await persistence.start({ untilMs: env.DATABASE_STARTUP_TIMEOUT_MS });
+  } catch (error) {
+    const reason = redactSecrets(error instanceof Error ? error.message : String(error));
+    const database = redactSecrets(env.DATABASE_URL ?? '');
+    logger.fatal(
+      { database, schema: env.DATABASE_SCHEMA, reason },
+      `cannot open the database ${database}: ${reason}`,
+    );
+    process.exit(1);
+  }
+  await delivery.start();
+  recovery = startRecovery();
+  const storage =
+    persistence.kind === 'postgres'
+      ? `checkpointer=postgres schema=${env.DATABASE_SCHEMA}`
+      : 'checkpointer=memory (threads are lost on restart; set DATABASE_URL to keep them)';
+  logger.info(
+    {
+      url: running.url,
+      checkpointer: persistence.kind,
+      model: env.openai.model,
+      auth: Boolean(env.API_TOKEN),
+      delivery: transport.kind,
+    },
+    // SMTP_URL is a secret (credentials): only its kind is logged.
+    `email-review listening on ${running.url} ${storage} delivery=${transport.kind}`,
+  );
+}
+
+await becomeReady(logger);

@@ -109,7 +109,8 @@ describePg('durability with PostgreSQL', () => {
       DATABASE_URL: TEST_DATABASE_URL,
       DATABASE_SCHEMA: schema,
     };
-    const doomed = await startServer(env);
+    // A short lease: the dead process's hold on the thread expires a second after the crash.
+    const doomed = await startServer({ ...env, THREAD_LEASE_MS: '1000' });
     // classify answers; the draft call hangs, so the process is killed in the middle of the run.
     emulator.faults.add({ provider: 'openai', kind: 'delay', delayMs: 0, count: 1 });
     emulator.faults.add({ provider: 'openai', kind: 'hang', count: 1 });
@@ -131,7 +132,13 @@ describePg('durability with PostgreSQL', () => {
       const orphan = listed.find((t: { inbound: string }) => t.inbound === inbound);
       expect(orphan).toBeDefined();
 
-      const retried = await request(after.app).post(`/threads/${orphan.thread_id}/retry`);
+      // Busy (409 thread_busy) until the dead holder's lease expires.
+      let retried = await request(after.app).post(`/threads/${orphan.thread_id}/retry`);
+      const deadline = Date.now() + 10_000;
+      while (retried.status === 409 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        retried = await request(after.app).post(`/threads/${orphan.thread_id}/retry`);
+      }
 
       expect(retried.status).toBe(200);
       expect(retried.body).toMatchObject({

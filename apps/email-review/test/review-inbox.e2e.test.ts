@@ -384,6 +384,22 @@ describeInBrowser('review inbox in Chromium', () => {
     },
     BROWSER_TEST_TIMEOUT_MS,
   );
+
+  test(
+    'when the page is opened with a malformed hash, then it ignores the hash and shows the list',
+    async () => {
+      const thread = (await stack.api('POST', '/threads', { inbound: BILLING_EMAIL })).body;
+
+      const { page, trouble } = await openPage(browser, `${stack.url}/#/threads/%E0%A4%A`);
+
+      await threadItem(page, thread.thread_id).waitFor();
+      expect(await openThread(page, thread.thread_id).count()).toBe(0);
+      expect(trouble.pageErrors).toEqual([]);
+      expect(trouble.consoleErrors).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 });
 
 describeInBrowser('review inbox in Chromium, with API_TOKEN set', () => {

@@ -7,7 +7,7 @@ import {
   postgresTestsEnabled,
   TEST_DATABASE_URL,
 } from './support/database.js';
-import { startServer, spawnServer } from './support/server-process.js';
+import { startServer, spawnServer, waitUntilListening } from './support/server-process.js';
 
 const withPostgres = await postgresTestsEnabled();
 
@@ -114,12 +114,25 @@ describe('start-up', () => {
     expect(server.stderr()).toContain('DATABASE_SCHEMA');
   });
 
-  test('when the database is unreachable, then the service logs one line naming it, without its password, and exits 1', async () => {
+  test('when the database stays unreachable past DATABASE_STARTUP_TIMEOUT_MS, then the service answers healthz 200 and readyz 503 meanwhile, logs one line naming it, without its password, and exits 1', async () => {
     const port = await closedPort();
     const server = spawnServer({
       ...llmEnv,
       DATABASE_URL: `postgres://postgres:hunter2-secret@127.0.0.1:${port}/test`,
+      DATABASE_STARTUP_TIMEOUT_MS: '3000',
     });
+    const url = await waitUntilListening(server, 20_000, 'serving on');
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(503);
+    const create = await fetch(`${url}/threads`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ inbound: 'Hello, my invoice is wrong.' }),
+    });
+    expect(create.status).toBe(503);
+    expect(create.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await create.json()).toMatchObject({ code: 'database_unavailable' });
 
     const { code } = await server.exited;
 

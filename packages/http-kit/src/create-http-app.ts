@@ -14,6 +14,7 @@ import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { requestIdOf } from './middleware/request-id.js';
 import { requireBodyOf } from './middleware/require-json.js';
 import { redactUrl } from './redact-url.js';
+import { serializeError } from './logger.js';
 import { requestContext } from './request-context.js';
 
 export interface HttpAppOptions {
@@ -108,6 +109,8 @@ export function createHttpApp(options: HttpAppOptions): Express {
           url: redactUrl(req.url),
         }),
         res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+        // pino-http's children would otherwise log errors with its own serializer, row data included.
+        err: serializeError,
       },
     }),
   );

@@ -1,6 +1,6 @@
 export { createHttpApp, type HttpAppOptions } from './create-http-app.js';
 export { serve, type ServeOptions, type RunningServer } from './serve.js';
-export { createLogger, type Logger } from './logger.js';
+export { createLogger, serializeError, type Logger } from './logger.js';
 export { HttpError } from './errors/http-error.js';
 export { problemBody, problemSchema, type Problem } from './errors/problem.js';
 export { requestContext, currentLogger, type RequestContext } from './request-context.js';

@@ -2,3 +2,4 @@ export { databaseEnv } from './database-env.js';
 export { openPools, type PoolOptions, type PoolLimits, type Pools } from './pools.js';
 export { DatabaseHealth } from './database-health.js';
 export { DatabaseUnavailable, isDatabaseUnreachable } from './database-unavailable.js';
+export { setUpWithRetry, type SetUpRetry } from './set-up-with-retry.js';

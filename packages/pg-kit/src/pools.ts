@@ -10,6 +10,11 @@ export interface PoolLimits {
   statementTimeoutMs?: number;
   /** Longest wait for a row or advisory lock (server side). */
   lockTimeoutMs?: number;
+  /**
+   * Longest wait for a query's answer (client side): the bound that holds when the server is frozen
+   * (connections accepted, nothing answered), where the server-side timeouts never fire.
+   */
+  queryTimeoutMs?: number;
 }
 
 export interface PoolOptions {
@@ -21,6 +26,11 @@ export interface PoolOptions {
   /** Applied to the query pool once made (e.g. a framework patch on `pool.query`). */
   prepareQueryPool?: (pool: pg.Pool) => void;
   logger: Logger;
+  /**
+   * Told of an idle connection the server dropped (default: one warn line each). A service that
+   * logs outages once (DatabaseHealth.markDown) passes that instead: a restart drops them all.
+   */
+  onIdleError?: (error: Error) => void;
 }
 
 export interface Pools {
@@ -40,6 +50,7 @@ function newPool(connectionString: string, limits: PoolLimits): pg.Pool {
       ? { statement_timeout: limits.statementTimeoutMs }
       : {}),
     ...(limits.lockTimeoutMs !== undefined ? { lock_timeout: limits.lockTimeoutMs } : {}),
+    ...(limits.queryTimeoutMs !== undefined ? { query_timeout: limits.queryTimeoutMs } : {}),
   });
 }
 
@@ -53,7 +64,11 @@ export function openPools(options: PoolOptions): Pools {
   const lockPool = newPool(options.connectionString, options.locks);
   for (const p of [pool, lockPool]) {
     // An idle connection dropped by the server must not crash the process; the pool replaces it.
-    p.on('error', (error) => options.logger.warn({ err: error }, 'idle database connection lost'));
+    p.on('error', (error) =>
+      options.onIdleError
+        ? options.onIdleError(error)
+        : options.logger.warn({ err: error }, 'idle database connection lost'),
+    );
   }
   return {
     pool,

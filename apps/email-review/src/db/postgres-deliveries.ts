@@ -1,3 +1,4 @@
+import { isDatabaseUnreachable, type DatabaseHealth } from '@repo/pg-kit';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -27,6 +28,8 @@ export interface QueueSettings {
   /** Jobs taken at once by this instance. */
   concurrency: number;
   logger: Logger;
+  /** Where the queue's connection failures count as one outage (logged once), not one line each. */
+  health?: DatabaseHealth;
 }
 
 interface DeliveryRow {
@@ -106,9 +109,11 @@ export class PostgresDeliveries implements DeliveryStore {
       maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(settings.leaseSeconds / 2))),
       schedule: false,
     });
-    this.boss.on('error', (error: unknown) =>
-      settings.logger.warn({ err: error }, 'delivery queue error'),
-    );
+    this.boss.on('error', (error: unknown) => {
+      // pg-boss polls on its own: an outage would log here on every beat, so it counts as one outage.
+      if (settings.health && isDatabaseUnreachable(error)) settings.health.markDown(error);
+      else settings.logger.warn({ err: error }, 'delivery queue error');
+    });
     const columns = `thread_id, message_id, to_address, from_address, subject, in_reply_to, refs, body,
       status, attempts, last_error, next_attempt_at, delivered_at, server_reply`;
     this.sql = {

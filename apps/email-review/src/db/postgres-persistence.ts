@@ -1,9 +1,12 @@
-import { openPools } from '@repo/pg-kit';
+import { DatabaseHealth, DatabaseUnavailable, openPools, setUpWithRetry } from '@repo/pg-kit';
+import { redactSecrets } from '@repo/llm-config';
 import { useNamedStatements } from '../patches/pg-named-statements.js';
 import type { Logger } from 'pino';
 import type { Persistence } from '../persistence/persistence.js';
 import { createCheckpointer } from './checkpointer.js';
+import { guardPool } from './database-outage.js';
 import { PostgresDeliveries } from './postgres-deliveries.js';
+import { PostgresOrphans } from './postgres-orphans.js';
 import { PostgresThreadHistory } from './postgres-thread-history.js';
 import { PostgresThreadLocks } from './postgres-thread-locks.js';
 import { PostgresThreadStore } from './postgres-thread-store.js';
@@ -12,11 +15,17 @@ import { setupDatabase } from './setup-database.js';
 export interface PostgresOptions {
   connectionString: string;
   schema: string;
-  /** Connections for queries; the lock pool (one connection per thread being changed) gets as many. */
+  /** Connections for queries (leases included: a lease holds no connection between its statements). */
   poolMax: number;
-  /** How long a change waits for a free lock connection before it is refused with 503. */
-  lockWaitMs?: number;
   logger: Logger;
+  /** How long a thread's lease lasts unless its holder renews it (default 30 s). */
+  leaseMs?: number;
+  /**
+   * Bounds of each database wait (default 5 s each): a connection (free, or from a server that
+   * answers), and a query's answer (client side, so it holds when the server is frozen).
+   */
+  connectTimeoutMs?: number;
+  queryTimeoutMs?: number;
   /** The delivery queue's lease (a dead worker's job is handed out again after it) and concurrency. */
   queue?: { leaseSeconds: number; concurrency: number };
   /** Framework patches (src/patches/), each on unless set to false: off only to measure its gain. */
@@ -24,48 +33,106 @@ export interface PostgresOptions {
   oneStatementCheckpointWrites?: boolean;
 }
 
-const DEFAULT_LOCK_WAIT_MS = 2000;
-const DEFAULT_QUEUE = { leaseSeconds: 120, concurrency: 4 };
+export interface PostgresPersistence extends Persistence {
+  /**
+   * Sets the schema up. With `retry`, tries again with backoff while the database cannot be reached
+   * (logged once), for at most `untilMs` (then rejects); every request meanwhile answers 503.
+   */
+  start(retry?: { untilMs: number; firstDelayMs?: number }): Promise<void>;
+}
 
-/** Opens the service's pools, sets the schema up, and returns the PostgreSQL-backed persistence. */
-export async function openPostgresPersistence(options: PostgresOptions): Promise<Persistence> {
+const DEFAULT_QUEUE = { leaseSeconds: 120, concurrency: 4 };
+const DEFAULT_LEASE_MS = 30_000;
+/** /readyz answers within 2 s even when the database is frozen. */
+const READINESS_TIMEOUT_MS = 1_500;
+
+/** The PostgreSQL-backed persistence, not yet set up: `start()` does that. Nothing connects before it. */
+export function createPostgresPersistence(options: PostgresOptions): PostgresPersistence {
+  const { logger } = options;
+  const limits = {
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    queryTimeoutMs: options.queryTimeoutMs ?? 5_000,
+  };
+  // The lock pool now only holds the set-up's advisory lock (the checkpointer's set-up takes a
+  // second connection of it); thread leases are plain statements on the query pool.
+  const health = new DatabaseHealth(logger);
   const { pool, lockPool, end } = openPools({
     connectionString: options.connectionString,
-    query: { max: options.poolMax },
-    // A change waits this long for a free lock connection before it is refused with 503.
-    locks: { max: options.poolMax, connectTimeoutMs: options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS },
+    query: { max: options.poolMax, ...limits, statementTimeoutMs: limits.queryTimeoutMs },
+    locks: { max: 2, connectTimeoutMs: limits.connectTimeoutMs },
     ...(options.namedStatements === false ? {} : { prepareQueryPool: useNamedStatements }),
-    logger: options.logger,
+    logger,
+    onIdleError: (error) => health.markDown(error),
   });
+  let ready = false;
+  let closed = false;
+  guardPool(pool, health, () => ready);
+  const checkpointer = createCheckpointer(pool, options.schema, {
+    oneStatementWrites: options.oneStatementCheckpointWrites ?? true,
+  });
+  const deliveries = new PostgresDeliveries(pool, {
+    connectionString: options.connectionString,
+    schema: options.schema,
+    leaseSeconds: options.queue?.leaseSeconds ?? DEFAULT_QUEUE.leaseSeconds,
+    concurrency: options.queue?.concurrency ?? DEFAULT_QUEUE.concurrency,
+    logger,
+    health,
+  });
+  const setUp = async () => {
+    // On the lock pool, which the readiness gate does not cover.
+    const setupSaver = createCheckpointer(lockPool, options.schema, { oneStatementWrites: true });
+    await setupDatabase(lockPool, options.schema, setupSaver);
+    ready = true;
+    health.markUp();
+  };
+  return {
+    kind: 'postgres',
+    checkpointer,
+    threads: new PostgresThreadStore(pool, options.schema),
+    history: new PostgresThreadHistory(pool, options.schema),
+    deliveries,
+    locks: new PostgresThreadLocks(
+      pool,
+      options.schema,
+      { ttlMs: options.leaseMs ?? DEFAULT_LEASE_MS },
+      logger,
+    ),
+    orphans: new PostgresOrphans(pool, options.schema),
+    readiness: async () => {
+      if (!ready) throw new DatabaseUnavailable();
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new DatabaseUnavailable()), READINESS_TIMEOUT_MS);
+      });
+      await Promise.race([pool.query('SELECT 1'), timeout]).finally(() => clearTimeout(timer));
+    },
+    start: async (retry) => {
+      if (!retry) return setUp();
+      await setUpWithRetry(setUp, {
+        connectionString: options.connectionString,
+        redact: redactSecrets,
+        logger,
+        untilMs: retry.untilMs,
+        ...(retry.firstDelayMs !== undefined ? { firstDelayMs: retry.firstDelayMs } : {}),
+        stopped: () => closed,
+      });
+    },
+    close: async () => {
+      closed = true;
+      await deliveries.stop();
+      await end();
+    },
+  };
+}
+
+/** Opens the service's pools and sets the schema up at once (tests; the server retries instead). */
+export async function openPostgresPersistence(options: PostgresOptions): Promise<Persistence> {
+  const persistence = createPostgresPersistence(options);
   try {
-    const checkpointer = createCheckpointer(pool, options.schema, {
-      oneStatementWrites: options.oneStatementCheckpointWrites ?? true,
-    });
-    await setupDatabase(lockPool, options.schema, checkpointer);
-    const deliveries = new PostgresDeliveries(pool, {
-      connectionString: options.connectionString,
-      schema: options.schema,
-      leaseSeconds: options.queue?.leaseSeconds ?? DEFAULT_QUEUE.leaseSeconds,
-      concurrency: options.queue?.concurrency ?? DEFAULT_QUEUE.concurrency,
-      logger: options.logger,
-    });
-    return {
-      kind: 'postgres',
-      checkpointer,
-      threads: new PostgresThreadStore(pool, options.schema),
-      history: new PostgresThreadHistory(pool, options.schema),
-      deliveries,
-      locks: new PostgresThreadLocks(lockPool, options.logger),
-      readiness: async () => {
-        await pool.query('SELECT 1');
-      },
-      close: async () => {
-        await deliveries.stop();
-        await end();
-      },
-    };
+    await persistence.start();
+    return persistence;
   } catch (error) {
-    await end();
+    await persistence.close();
     throw error;
   }
 }

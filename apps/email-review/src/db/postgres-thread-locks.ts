@@ -1,69 +1,81 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { ThreadLocksUnavailable } from '../locks/lock-errors.js';
 import type { ThreadLease, ThreadLocks } from '../locks/thread-locks.js';
+import { table } from './tables.js';
 
-/** First key of this service's advisory locks ('EMLR'); the second is the thread id's hash. */
-export const THREAD_LOCK_SPACE = 0x454d4c52;
+export interface LeaseSettings {
+  /** How long a lease lasts unless renewed; a dead holder's lease frees the thread after this. */
+  ttlMs: number;
+  /** How often a live holder renews it (default a third of the ttl). */
+  renewEveryMs?: number;
+}
 
 /**
- * Session-level PostgreSQL advisory locks, so the exclusion holds across every instance sharing the
- * database. Each held lock keeps its own connection for the whole run (the lock belongs to that
- * session); these come from a pool of their own so that lock holders can never starve the queries
- * they are waiting on. A crashed holder's session ends and PostgreSQL frees the lock. The lock pool has
- * a connection timeout: when every lock connection is busy, a change is refused (503) instead of
- * waiting for one indefinitely.
+ * Per-thread leases in a table (`email_thread_leases`: thread, owner, expiry on the database's clock),
+ * so the exclusion holds across every instance sharing the database.
+ *
+ * Why leases and not session advisory locks: an advisory lock belongs to a session, so each held lock
+ * kept a connection for the whole run, model call included — ten creates hanging on a slow model held
+ * every lock connection and reviewers got 503. A lease costs one short statement to take, one to
+ * renew every `renewEveryMs` and one to give back; no connection is held in between, and a create
+ * competes for nothing a reviewer needs. A holder that dies stops renewing: its lease expires after
+ * `ttlMs` and the thread can be taken again (the orphan recovery does that).
+ *
+ * A holder paused longer than the ttl (it cannot renew) can overlap with the next holder; approve's
+ * transaction only moves a thread still `awaiting_review`, so even then no reply is queued twice.
  */
 export class PostgresThreadLocks implements ThreadLocks {
+  private readonly sql: Record<'take' | 'renew' | 'give', string>;
+  private readonly renewEveryMs: number;
+
   constructor(
-    private readonly lockPool: pg.Pool,
+    private readonly pool: pg.Pool,
+    schema: string,
+    private readonly settings: LeaseSettings,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    const leases = table(schema, 'email_thread_leases');
+    this.renewEveryMs = settings.renewEveryMs ?? Math.max(50, Math.floor(settings.ttlMs / 3));
+    this.sql = {
+      // Takes a free or expired lease in one statement; a live one of someone else is left alone.
+      take: `INSERT INTO ${leases} AS l (thread_id, owner, expires_at)
+             VALUES ($1, $2, now() + make_interval(secs => $3::double precision / 1000))
+             ON CONFLICT (thread_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+             WHERE l.expires_at <= now()
+             RETURNING owner`,
+      renew: `UPDATE ${leases} SET expires_at = now() + make_interval(secs => $3::double precision / 1000)
+              WHERE thread_id = $1 AND owner = $2`,
+      give: `DELETE FROM ${leases} WHERE thread_id = $1 AND owner = $2`,
+    };
+  }
 
   async tryAcquire(threadId: string): Promise<ThreadLease | undefined> {
-    const client = await this.lockPool.connect().catch((error: unknown) => {
-      throw new ThreadLocksUnavailable(threadId, { cause: error });
-    });
-    // A checked-out client has no pool listener: without ours, a dropped connection would crash the process.
-    const onError = (error: Error) =>
-      this.logger.warn({ err: error, thread_id: threadId }, 'lock connection lost');
-    client.on('error', onError);
-    let locked: boolean;
-    try {
-      const result = await client.query<{ locked: boolean }>({
-        name: 'er_thread_lock',
-        text: 'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
-        values: [THREAD_LOCK_SPACE, threadId],
-      });
-      locked = result.rows[0]?.locked === true;
-    } catch (error) {
-      client.off('error', onError);
-      client.release(error instanceof Error ? error : true);
-      throw error;
-    }
-    if (!locked) {
-      client.off('error', onError);
-      client.release();
-      return undefined;
-    }
+    const owner = randomUUID();
+    const taken = await this.pool.query(this.sql.take, [threadId, owner, this.settings.ttlMs]);
+    if (taken.rowCount !== 1) return undefined;
+    let lost = false;
+    const renewal = setInterval(() => {
+      this.pool
+        .query(this.sql.renew, [threadId, owner, this.settings.ttlMs])
+        .then((renewed) => {
+          if (renewed.rowCount === 1 || lost) return;
+          lost = true;
+          this.logger.warn({ thread_id: threadId }, 'thread lease lost to another holder');
+        })
+        .catch(() => {
+          // The database is away: the outage is logged once elsewhere; the next renewal tries again.
+        });
+    }, this.renewEveryMs);
+    renewal.unref();
     let released = false;
     return {
       release: async () => {
         if (released) return;
         released = true;
-        try {
-          await client.query({
-            name: 'er_thread_unlock',
-            text: 'SELECT pg_advisory_unlock($1, hashtext($2))',
-            values: [THREAD_LOCK_SPACE, threadId],
-          });
-          client.off('error', onError);
-          client.release();
-        } catch (error) {
-          // Destroying the connection ends its session, which frees the lock all the same.
-          client.off('error', onError);
-          client.release(error instanceof Error ? error : true);
-        }
+        clearInterval(renewal);
+        // If this fails the lease simply expires after its ttl.
+        await this.pool.query(this.sql.give, [threadId, owner]).catch(() => undefined);
       },
     };
   }

@@ -20,7 +20,8 @@ export function queueSchema(schema: string): string {
 /**
  * The service's own tables: the thread index (each thread's API view, its idempotency key, its
  * delivery status, and an insertion sequence for newest-first listing) and the delivery records (one
- * per sent thread: the message exactly as it leaves, and where its delivery stands). Run by the
+ * per sent thread: the message exactly as it leaves, and where its delivery stands), the per-thread
+ * leases (src/db/postgres-thread-locks.ts) and the orphan recovery's attempt counts. Run by the
  * database set-up under its advisory lock.
  */
 export function serviceTablesMigration(schema: string): string {
@@ -58,6 +59,15 @@ export function serviceTablesMigration(schema: string): string {
     );
     CREATE INDEX IF NOT EXISTS email_deliveries_due ON ${table(schema, 'email_deliveries')} (next_attempt_at)
       WHERE status = 'queued';
+    CREATE TABLE IF NOT EXISTS ${table(schema, 'email_thread_leases')} (
+      thread_id text PRIMARY KEY,
+      owner text NOT NULL,
+      expires_at timestamptz NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS ${table(schema, 'email_thread_recoveries')} (
+      thread_id text PRIMARY KEY,
+      attempts integer NOT NULL
+    );
     CREATE INDEX IF NOT EXISTS email_deliveries_uncheckpointed ON ${table(schema, 'email_deliveries')} (created_at)
       WHERE NOT checkpointed;`;
 }

@@ -1,3 +1,4 @@
+import { DatabaseUnavailable } from '@repo/pg-kit';
 import type { Logger } from 'pino';
 import { deliverMessage, type DeliveryWorkerDeps } from './deliver-message.js';
 
@@ -19,7 +20,11 @@ export function createDeliveryRunner(deps: DeliveryRunnerDeps) {
   const sweep = () => {
     sweeping ??= deps
       .sweep()
-      .catch((error: unknown) => deps.logger.warn({ err: error }, 'delivery sweep failed'))
+      .catch((error: unknown) => {
+        // While the database is away the outage is logged once (pg-kit's DatabaseHealth), not per sweep.
+        if (!(error instanceof DatabaseUnavailable))
+          deps.logger.warn({ err: error }, 'delivery sweep failed');
+      })
       .finally(() => (sweeping = undefined));
     return sweeping;
   };

@@ -1,3 +1,4 @@
+import { HttpError } from '@repo/http-kit';
 import { OpenAIError } from 'openai';
 
 /** The model answered, but not with something the workflow can use. */
@@ -9,26 +10,42 @@ export class ModelOutputInvalid extends Error {
 }
 
 /**
- * Whether an error came from the model provider (after the SDK's own retries), as opposed to a bug
- * or the database. Such failures answer 502 and leave the thread `failed` and retryable.
+ * The provider kept failing in ways worth retrying (429, 5xx, timeouts, dropped connections) until
+ * the retry budget ran out, or asked for a wait longer than the budget leaves. The client is told
+ * when to come back (`retryAfterSeconds`).
  */
-export function isModelFailure(error: unknown): error is Error {
-  return error instanceof OpenAIError || error instanceof ModelOutputInvalid;
+export class ModelUnavailable extends Error {
+  constructor(
+    readonly retryAfterSeconds: number,
+    options?: { cause?: unknown },
+  ) {
+    super('The model provider is unavailable; its retry budget is spent.', options);
+    this.name = 'ModelUnavailable';
+  }
+}
+
+/** 503 for a step whose model stayed unavailable: the thread is kept `failed`, retryable later. */
+export class ModelUnavailableAnswer extends HttpError {
+  constructor(threadId: string, error: ModelUnavailable) {
+    super(
+      503,
+      'llm_unavailable',
+      'The model provider is unavailable right now. The thread is kept as failed; POST /threads/{id}/retry resumes it.',
+      { thread_id: threadId },
+      { 'Retry-After': String(error.retryAfterSeconds) },
+    );
+    this.cause = error;
+  }
 }
 
 /**
- * Runs one SDK call. Anything it throws that is not the SDK's own error (a body that is not JSON,
- * structured output that fails the zod schema) is the model's fault too, and must not surface as
- * a 400 or 500 of ours.
+ * Whether an error came from the model provider (after retries), as opposed to a bug or the
+ * database. Such failures leave the thread `failed` and retryable.
  */
-export async function callModel<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (isModelFailure(error)) throw error;
-    throw new ModelOutputInvalid(
-      `unreadable (${error instanceof Error ? error.name : typeof error})`,
-      { cause: error },
-    );
-  }
+export function isModelFailure(error: unknown): error is Error {
+  return (
+    error instanceof OpenAIError ||
+    error instanceof ModelOutputInvalid ||
+    error instanceof ModelUnavailable
+  );
 }

@@ -8,20 +8,3 @@ export class ThreadBusy extends HttpError {
     });
   }
 }
-
-/**
- * No lock connection came free in time: the service is saturated (or the database unreachable).
- * Answered at once rather than queueing the change indefinitely.
- */
-export class ThreadLocksUnavailable extends HttpError {
-  constructor(threadId: string, options?: { cause?: unknown }) {
-    super(
-      503,
-      'locks_unavailable',
-      'Too many threads are being changed right now; try again shortly.',
-      { thread_id: threadId },
-      { 'Retry-After': '1' },
-    );
-    if (options?.cause !== undefined) this.cause = options.cause;
-  }
-}

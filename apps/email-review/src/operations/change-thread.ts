@@ -1,4 +1,6 @@
-import { isModelFailure } from '../llm/llm-errors.js';
+import { DatabaseUnavailable } from '@repo/pg-kit';
+import { isModelFailure, ModelUnavailable, ModelUnavailableAnswer } from '../llm/llm-errors.js';
+import { StepNotStored } from '../persistence/step-not-stored.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import { WorkflowStepFailed } from '../threads/thread-errors.js';
@@ -55,7 +57,11 @@ export async function changeThread(
     values = (await writeCheckpoint(deps, thread, write, change.lead ?? [])) ?? values;
   const view = change.view ? change.view(thread) : projectThread(thread, values, now(deps));
   const events = change.history ? change.history(view) : stepEvents(thread, view, view.updated_at);
-  await deps.threads.save(view, [...(change.lead ?? []), ...events]);
+  await deps.threads.save(view, [...(change.lead ?? []), ...events]).catch(async (error: unknown) => {
+    if (error instanceof DatabaseUnavailable) throw error;
+    await recordFailure(deps, thread, error, change.lead ?? []);
+    throw new StepNotStored(thread.thread_id, error);
+  });
   return view;
 }
 
@@ -74,7 +80,10 @@ async function writeCheckpoint(
   try {
     return await deps.graph.invoke(write.run, runConfig(threadId));
   } catch (error) {
+    // Nothing can be recorded while the database is away: the orphan recovery finishes the thread.
+    if (error instanceof DatabaseUnavailable) throw error;
     const failed = await recordFailure(deps, thread, error, lead);
+    if (error instanceof ModelUnavailable) throw new ModelUnavailableAnswer(threadId, error);
     if (isModelFailure(error))
       throw new WorkflowStepFailed(failed, failed.error!, { cause: error });
     throw error;

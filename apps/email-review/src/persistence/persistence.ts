@@ -4,6 +4,16 @@ import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 
+/** Threads a crash left `drafting` with nobody holding them (PostgreSQL mode; see src/operations/recover-orphans.ts). */
+export interface OrphanedThreads {
+  /** `drafting` threads whose holder is gone, oldest first. */
+  find(limit: number): Promise<string[]>;
+  /** Counts one more recovery attempt of the thread; returns the count so far. */
+  countAttempt(threadId: string): Promise<number>;
+  /** The thread was recovered: its count starts again. */
+  forget(threadId: string): Promise<void>;
+}
+
 /** Everything the service keeps, in one of two flavours: PostgreSQL, or memory (lost on restart). */
 export interface Persistence {
   kind: 'postgres' | 'memory';
@@ -14,6 +24,8 @@ export interface Persistence {
   /** Delivery records and their queue. */
   deliveries: DeliveryStore;
   locks: ThreadLocks;
+  /** Absent in memory mode, where a crash takes every thread with it. */
+  orphans?: OrphanedThreads;
   /** Throws when the store cannot serve, for `/readyz`. */
   readiness?: () => Promise<void>;
   close(): Promise<void>;

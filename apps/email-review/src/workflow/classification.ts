@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cutToCodePoints, storableText } from './model-text.js';
 
 /**
  * The closed set of categories the classifier chooses from (documented in the README).
@@ -31,8 +32,10 @@ export type Classification = z.infer<typeof classificationSchema>;
 
 const SUMMARY_MAX = 200;
 
-/** Models sometimes answer with several lines or run long; the API promises one short line. */
+/**
+ * Models sometimes answer with several lines or run long; the API promises one short line, of at most
+ * 200 characters (code points, so an emoji is never cut in half).
+ */
 export function oneLineSummary(summary: string): string {
-  const line = summary.replace(/\s+/g, ' ').trim();
-  return line.length > SUMMARY_MAX ? `${line.slice(0, SUMMARY_MAX - 1).trimEnd()}…` : line;
+  return cutToCodePoints(storableText(summary).replace(/\s+/g, ' ').trim(), SUMMARY_MAX);
 }

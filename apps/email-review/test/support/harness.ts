@@ -96,6 +96,8 @@ export async function startInstance(options: {
   /** Named tokens and JWTs, as server.ts passes them from API_TOKENS / AUTH_JWKS_URL. */
   auth?: AuthSettings;
   maxRetries?: number;
+  /** The most time a step spends retrying the model (default: the service's, 20 s). */
+  llmRetryBudgetMs?: number;
   /** Share one between instances to count deliveries across them. */
   transport?: TestTransport;
   /** A real transport (SMTP) instead of the recording one; `transport` then stays empty. */
@@ -109,15 +111,19 @@ export async function startInstance(options: {
   queue?: { leaseSeconds: number; concurrency: number };
   /** Both pools' size in postgres mode (default 10). */
   poolMax?: number;
-  lockWaitMs?: number;
+  /** Thread leases' ttl (postgres mode; default 30 s). */
+  leaseMs?: number;
   /** Framework patches switched off (postgres mode); all are on by default, as in production. */
   patches?: Pick<PostgresOptions, 'namedStatements' | 'oneStatementCheckpointWrites'>;
+  /** Where the instance logs (at info level), for tests that read the log; silent otherwise. */
+  logTo?: { write(line: string): void };
   /** Wraps the thread index, e.g. to simulate a crash between two writes. */
   wrapThreads?: (threads: ThreadStore) => ThreadStore;
 }): Promise<Instance> {
   const logger = createLogger({
     name: 'email-review-test',
-    level: process.env.TEST_LOG_LEVEL ?? 'silent',
+    level: options.logTo ? 'info' : (process.env.TEST_LOG_LEVEL ?? 'silent'),
+    ...(options.logTo ? { destination: options.logTo } : {}),
   });
   const opened =
     options.mode === 'postgres'
@@ -125,7 +131,7 @@ export async function startInstance(options: {
           connectionString: TEST_DATABASE_URL,
           schema: options.schema ?? 'public',
           poolMax: options.poolMax ?? 10,
-          ...(options.lockWaitMs ? { lockWaitMs: options.lockWaitMs } : {}),
+          ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
           queue: options.queue ?? { leaseSeconds: 5, concurrency: 4 },
           ...options.patches,
           logger,
@@ -149,6 +155,9 @@ export async function startInstance(options: {
     persistence,
     llm,
     model: TEST_MODEL,
+    ...(options.llmRetryBudgetMs !== undefined
+      ? { llmRetryBudgetMs: options.llmRetryBudgetMs }
+      : {}),
     logger,
     transport: options.mailTransport ?? transport,
     ...(options.mailFrom ? { mailFrom: options.mailFrom } : {}),

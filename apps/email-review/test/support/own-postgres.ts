@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './smtp-sink.js';
@@ -56,7 +56,35 @@ export class OwnPostgres {
     asPostgres('pg_ctl', ['-D', join(this.dir, 'data'), '-m', 'fast', '-w', 'stop']);
   }
 
+  /** The postmaster and every backend: all of the cluster's processes. */
+  private processes(): number[] {
+    const postmaster = Number(
+      readFileSync(join(this.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
+    );
+    const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], {
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .map((line) => Number(line.trim()))
+      .filter((pid) => pid > 0);
+    return [postmaster, ...children];
+  }
+
+  /** Frozen: connections are accepted (by the kernel) but nothing answers, until thaw(). */
+  freeze(): void {
+    for (const pid of this.processes()) process.kill(pid, 'SIGSTOP');
+  }
+
+  thaw(): void {
+    for (const pid of this.processes()) process.kill(pid, 'SIGCONT');
+  }
+
   remove(): void {
+    try {
+      this.thaw();
+    } catch {
+      // not running
+    }
     try {
       this.stop();
     } catch {

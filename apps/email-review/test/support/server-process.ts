@@ -56,17 +56,21 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
-/** Waits for the start-up log line and returns the URL it names. */
+/**
+ * Waits for the start-up log line (`listening on`: ready; `serving on`: answering /healthz, perhaps
+ * still waiting for the database) and returns the URL it names.
+ */
 export async function waitUntilListening(
   server: ServerProcess,
   timeoutMs = 20_000,
+  marker: 'listening on' | 'serving on' = 'listening on',
 ): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const line = server
       .stdout()
       .split('\n')
-      .find((l) => l.includes('listening on'));
+      .find((l) => l.includes(marker));
     if (line) return (JSON.parse(line) as { url: string }).url;
     if (server.child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 25));

@@ -257,9 +257,19 @@ async function act(kind, call) {
   await refreshLists();
 }
 
+/** The thread id in the hash, or null; a malformed hash (bad percent-encoding) is ignored. */
+function threadIdOfHash(hash) {
+  const match = /^#\/threads\/(.+)$/.exec(hash);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+}
+
 function route() {
-  const match = /^#\/threads\/(.+)$/.exec(window.location.hash);
-  const id = match ? decodeURIComponent(match[1]) : null;
+  const id = threadIdOfHash(window.location.hash);
   if (id === null) {
     state.selectedId = null;
     state.thread = null;

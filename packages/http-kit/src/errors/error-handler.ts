@@ -61,7 +61,10 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const problem = toProblem(error);
   if (problem) {
     if (error instanceof HttpError) res.set(error.headers);
-    if (problem.status >= 500) req.log.error({ err: error }, 'request failed');
+    // A 503 is a designed answer ("a dependency is away, come back after Retry-After") whose cause is
+    // logged once by whoever detects it: one error line per refused request would flood the log.
+    if (problem.status >= 500 && problem.status !== 503)
+      req.log.error({ err: error }, 'request failed');
     else req.log.info({ code: problem.code }, 'request rejected');
     sendProblem(res, problem);
     return;

@@ -21,6 +21,8 @@ export const faultSpecSchema = z.discriminatedUnion('kind', [
   z.object({ ...match, kind: z.literal('hang') }),
   z.object({ ...match, kind: z.literal('disconnect') }),
   z.object({ ...match, kind: z.literal('malformed') }),
+  /** A 200 whose (non-streamed) message content is exactly `content`: odd model output, e.g. lone surrogates. */
+  z.object({ ...match, kind: z.literal('content'), content: z.string() }),
 ]);
 
 /** A fault as callers write it (provider defaults to "any", count to 1). */

@@ -44,6 +44,15 @@ function malformed(res: ServerResponse, reply: Reply): void {
   res.end(text);
 }
 
+/** The reply with its first choice's message content replaced (JSON replies only). */
+function withContent(reply: Reply, content: string): Reply {
+  if (reply.kind !== 'json') return reply;
+  const body = reply.body as { choices?: Array<{ message?: { content?: unknown } }> };
+  const message = body.choices?.[0]?.message;
+  if (message) message.content = content;
+  return reply;
+}
+
 /**
  * Sends a reply, altered by a fault if one applies. Returns the status sent (0 when nothing is sent: a hang,
  * which lasts until the client gives up or the emulator closes).
@@ -78,6 +87,9 @@ export function deliver(
     case 'malformed':
       malformed(res, reply);
       return 200;
+    case 'content':
+      reply = withContent(reply, fault.content);
+      break;
     default:
       break;
   }

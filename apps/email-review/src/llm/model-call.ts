@@ -1,0 +1,114 @@
+import type OpenAI from 'openai';
+import { APIConnectionError, APIError, OpenAIError } from 'openai';
+import { ModelOutputInvalid, ModelUnavailable } from './llm-errors.js';
+
+/** What one attempt is given: the SDK retries nothing itself (this file does), within its timeout. */
+export interface AttemptOptions {
+  maxRetries: 0;
+  timeout: number;
+}
+
+/** How a step's model call is retried; `retries` and `timeoutMs` default to the client's own settings. */
+export interface ModelRetryPolicy {
+  /** The most time a step spends waiting to retry and on retries, so answers come before a proxy gives up. */
+  budgetMs: number;
+  retries?: number;
+  timeoutMs?: number;
+}
+
+export const DEFAULT_RETRY_BUDGET_MS = 20_000;
+const FIRST_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
+const RETRYABLE_STATUS = new Set([408, 409, 429]);
+
+/**
+ * Runs one model call with bounded retries: 408/409/429/5xx, timeouts and connections refused or
+ * dropped mid-body (which the SDK does not retry) are tried again after a backoff (or the provider's
+ * Retry-After), as long as the wait fits in the step's budget. When it does not, the step gives up
+ * with ModelUnavailable (503 with Retry-After) instead of holding the request — a 429 asking for 60 s
+ * is not waited out. Anything else unreadable is ModelOutputInvalid.
+ */
+export async function callModel<T>(
+  llm: Pick<OpenAI, 'maxRetries' | 'timeout'>,
+  policy: ModelRetryPolicy,
+  call: (options: AttemptOptions) => Promise<T>,
+): Promise<T> {
+  const retries = policy.retries ?? llm.maxRetries;
+  const timeoutMs = policy.timeoutMs ?? llm.timeout;
+  const deadline = Date.now() + policy.budgetMs;
+  for (let attempt = 0; ; attempt += 1) {
+    const remaining = deadline - Date.now();
+    // The first attempt gets the full timeout; retries only what is left of the budget.
+    const timeout = attempt === 0 ? timeoutMs : Math.min(timeoutMs, remaining);
+    try {
+      return await call({ maxRetries: 0, timeout });
+    } catch (error) {
+      if (!isRetryable(error)) throw asModelFailure(error);
+      const wait = retryAfterMs(error) ?? backoffMs(attempt);
+      const left = deadline - Date.now();
+      if (wait + 1_000 > left)
+        throw new ModelUnavailable(retryAfterSeconds(error), { cause: error });
+      // Out of tries: the provider's own error (502), or for a dropped connection, unavailable (503).
+      if (attempt >= retries)
+        throw error instanceof OpenAIError
+          ? error
+          : new ModelUnavailable(retryAfterSeconds(error), { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+function isRetryable(error: unknown): boolean {
+  if (error instanceof APIConnectionError) return true;
+  if (error instanceof APIError)
+    return (
+      error.status !== undefined && (RETRYABLE_STATUS.has(error.status) || error.status >= 500)
+    );
+  return isDroppedConnection(error);
+}
+
+/** The body stopped mid-way: undici's "terminated" (its cause: the socket closed) or a reset. */
+function isDroppedConnection(error: unknown): boolean {
+  // Duck-typed: undici's errors may come from another realm (e.g. under jest), failing instanceof Error.
+  if (typeof error !== 'object' || error === null || error instanceof OpenAIError) return false;
+  const { name, message, code, cause } = error as {
+    name?: unknown;
+    message?: unknown;
+    code?: unknown;
+    cause?: { code?: unknown };
+  };
+  return (
+    (name === 'TypeError' && message === 'terminated') ||
+    cause?.code === 'UND_ERR_SOCKET' ||
+    code === 'ECONNRESET'
+  );
+}
+
+/** A body that is not JSON or fails the schema is the model's fault too, never a 400 or 500 of ours. */
+function asModelFailure(error: unknown): unknown {
+  if (error instanceof OpenAIError || error instanceof ModelOutputInvalid) return error;
+  return new ModelOutputInvalid(
+    `unreadable (${error instanceof Error ? error.name : typeof error})`,
+    { cause: error },
+  );
+}
+
+function retryAfterMs(error: unknown): number | undefined {
+  if (!(error instanceof APIError)) return undefined;
+  const headers = error.headers as Headers | undefined;
+  const ms = Number.parseFloat(headers?.get?.('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const seconds = Number.parseFloat(headers?.get?.('retry-after') ?? '');
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
+
+/** What the client is told: the provider's own wait when it gave one, else a few seconds. */
+function retryAfterSeconds(error: unknown): number {
+  const ms = retryAfterMs(error);
+  return Math.max(1, Math.ceil((ms ?? 5_000) / 1000));
+}
+
+function backoffMs(attempt: number): number {
+  const base = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt);
+  return base * (0.75 + Math.random() * 0.25);
+}
