@@ -129,6 +129,12 @@ describePg('orphan recovery', () => {
       .map((line) => (JSON.parse(line) as { thread_id: string }).thread_id);
     expect(new Set(recoveries).size).toBe(recoveries.length);
     expect(recoveries.sort()).toEqual(drafting.map((row) => row.thread_id).sort());
+    // Each history says the service resumed it (or gave up on it), not a reviewer.
+    for (const { thread_id } of drafting) {
+      const res = await fetch(`${restarted[0]!.url}/threads/${thread_id}/history`);
+      const { events } = (await res.json()) as { events: Array<{ type: string; actor: string }> };
+      expect(events).toContainEqual(expect.objectContaining({ type: 'retried', actor: 'system' }));
+    }
   }, 120_000);
 
   test('when an orphan was already recovered 3 times (each recovery died too), then the next round fails it with recovery_failed, and retry still finishes it', async () => {
@@ -151,6 +157,11 @@ describePg('orphan recovery', () => {
 
       const failed = await instance.threads.getThread(id);
       expect(failed.error).toEqual({ code: 'recovery_failed', message: expect.any(String) });
+      expect((await instance.persistence.history.list(id)).at(-1)).toMatchObject({
+        type: 'failed',
+        actor: 'system',
+        code: 'recovery_failed',
+      });
       expect((await instance.threads.retryThread(id)).status).toBe('awaiting_review');
     } finally {
       await instance.close();

@@ -57,11 +57,13 @@ export async function changeThread(
     values = (await writeCheckpoint(deps, thread, write, change.lead ?? [])) ?? values;
   const view = change.view ? change.view(thread) : projectThread(thread, values, now(deps));
   const events = change.history ? change.history(view) : stepEvents(thread, view, view.updated_at);
-  await deps.threads.save(view, [...(change.lead ?? []), ...events]).catch(async (error: unknown) => {
-    if (error instanceof DatabaseUnavailable) throw error;
-    await recordFailure(deps, thread, error, change.lead ?? []);
-    throw new StepNotStored(thread.thread_id, error);
-  });
+  await deps.threads
+    .save(view, [...(change.lead ?? []), ...events])
+    .catch(async (error: unknown) => {
+      if (error instanceof DatabaseUnavailable) throw error;
+      await recordFailure(deps, thread, error, change.lead ?? []);
+      throw new StepNotStored(thread.thread_id, error);
+    });
   return view;
 }
 

@@ -59,7 +59,10 @@ function failOrphan(deps: OperationDeps, threadId: string, tries: number): Promi
       },
       updated_at: now(deps),
     };
-    await deps.threads.save(failed);
+    const at = failed.updated_at;
+    await deps.threads.save(failed, [
+      { type: 'failed', at, actor: 'system', code: 'recovery_failed' },
+    ]);
     return failed;
   });
 }

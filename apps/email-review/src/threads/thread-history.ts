@@ -52,7 +52,11 @@ export const historyEventSchema = z.discriminatedUnion('type', [
   ),
   event('rejected', { reason: z.string().nullable() }, 'A reviewer rejected the draft.'),
   event('failed', { code: z.string() }, 'A workflow step failed (see the thread’s `error`).'),
-  event('retried', {}, 'A reviewer resumed the workflow.'),
+  event(
+    'retried',
+    {},
+    'The workflow was resumed: by a reviewer, or by the service (`system`) for a thread a crash left drafting.',
+  ),
   event(
     'recovered',
     { revision },
