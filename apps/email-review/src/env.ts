@@ -34,6 +34,8 @@ const serviceEnvSchema = httpServiceEnv(3001)
     DELIVERY_LEASE_SECONDS: intFromEnv(120),
     /** Messages this instance delivers at once. */
     DELIVERY_CONCURRENCY: intFromEnv(4),
+    /** Finished threads (rejected, or sent and delivered) older than this many days are deleted; unset: kept forever. */
+    THREAD_RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
   })
   .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
     path: ['MAIL_FROM'],

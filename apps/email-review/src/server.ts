@@ -1,4 +1,12 @@
-import { authSettingsFromEnv, createLogger, serve, type Logger } from '@repo/http-kit';
+import {
+  authSettingsFromEnv,
+  createLogger,
+  createMetricsRegistry,
+  serve,
+  startTracing,
+  tracingSettingsFromEnv,
+  type Logger,
+} from '@repo/http-kit';
 import { loadOrExit, redactSecrets } from '@repo/llm-config';
 import { createLogTransport } from './delivery/mail-transport.js';
 import { createSmtpTransport } from './delivery/smtp-transport.js';
@@ -11,6 +19,7 @@ import { openPostgresPersistence } from './db/postgres-persistence.js';
 
 const env = loadOrExit(() => loadServiceEnv(), 'email-review');
 const logger = createLogger({ name: 'email-review', level: env.LOG_LEVEL });
+const tracing = await startTracing(tracingSettingsFromEnv('email-review', env));
 
 /** The configured persistence; an unreachable database ends start-up with one log line and exit 1. */
 async function openPersistence(env: ServiceEnv, logger: Logger): Promise<Persistence> {
@@ -40,7 +49,7 @@ const transport = env.SMTP_URL
   ? createSmtpTransport({ url: env.SMTP_URL, timeoutMs: env.SMTP_TIMEOUT_MS })
   : createLogTransport(logger);
 
-const { app, delivery } = createEmailReview({
+const { app, delivery, retention } = createEmailReview({
   persistence,
   llm: createOpenAiClient(env.openai),
   model: env.openai.model,
@@ -55,14 +64,23 @@ const { app, delivery } = createEmailReview({
   sweepMs: env.DELIVERY_SWEEP_MS,
   ...(env.API_TOKEN ? { apiToken: env.API_TOKEN } : {}),
   auth: authSettingsFromEnv(env),
+  metrics: { registry: createMetricsRegistry(), public: env.METRICS_PUBLIC },
+  tracing,
+  ...(env.THREAD_RETENTION_DAYS ? { retention: { days: env.THREAD_RETENTION_DAYS } } : {}),
 });
 await delivery.start();
+await retention.start();
 
 const running = await serve(app, {
   port: env.PORT,
   host: env.HOST,
   logger,
-  onClose: [() => delivery.stop(), () => persistence.close()],
+  onClose: [
+    () => delivery.stop(),
+    () => retention.stop(),
+    () => persistence.close(),
+    () => tracing.shutdown(),
+  ],
 });
 
 const storage =

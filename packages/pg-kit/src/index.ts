@@ -2,3 +2,5 @@ export { databaseEnv } from './database-env.js';
 export { openPools, type PoolOptions, type PoolLimits, type Pools } from './pools.js';
 export { DatabaseHealth } from './database-health.js';
 export { DatabaseUnavailable, isDatabaseUnreachable } from './database-unavailable.js';
+export { traceQueries } from './traced-queries.js';
+export { withTransaction } from './with-transaction.js';

@@ -51,6 +51,7 @@ export async function openPostgresPersistence(options: PostgresOptions): Promise
     });
     return {
       kind: 'postgres',
+      database: { pool, schema: options.schema, connectionString: options.connectionString },
       checkpointer,
       threads: new PostgresThreadStore(pool, options.schema),
       history: new PostgresThreadHistory(pool, options.schema),
