@@ -11,7 +11,7 @@ export interface RunCounts {
 export interface BenchConfig {
   scale: string;
   outFile: string;
-  /** Scenario ids to run (1–7). */
+  /** Scenario ids to run (1–8). */
   only: number[];
   databaseUrl: string;
   /** No run lasts longer than this; the table reports how many iterations completed. */
@@ -52,6 +52,8 @@ export interface BenchConfig {
   };
   /** Scenario 5: rounds in which every variant takes a turn, and each variant's work per round. */
   patches: { rounds: number; emailLifecycles: number; concurrency: number };
+  /** Scenario 8: email-review lifecycles per round at `concurrency`, each of metrics and tracing on and off. */
+  observability: { rounds: number; lifecycles: number; concurrency: number };
   /** Scenario 7: messages timed per way of asking, with the emulator at `latencyMs` per call. */
   streaming: { latencyMs: number; messages: number };
   /** Profile the project's service for missed targets, at most `maxProfiles` times per run. */
@@ -95,6 +97,7 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl'> = {
     settleMs: 1_000,
   },
   patches: { rounds: 5, emailLifecycles: 160, concurrency: 8 },
+  observability: { rounds: 5, lifecycles: 300, concurrency: 8 },
   streaming: { latencyMs: 300, messages: 20 },
   profileMisses: true,
   maxProfiles: 6,
@@ -136,6 +139,7 @@ const SMOKE: typeof FULL = {
     settleMs: 100,
   },
   patches: { rounds: 1, emailLifecycles: 4, concurrency: 2 },
+  observability: { rounds: 1, lifecycles: 4, concurrency: 2 },
   streaming: { latencyMs: 300, messages: 3 },
   profileMisses: true,
   maxProfiles: 1,
@@ -177,6 +181,7 @@ function scaled(factor: number): typeof FULL {
       ...FULL.patches,
       emailLifecycles: n(FULL.patches.emailLifecycles),
     },
+    observability: { ...FULL.observability, lifecycles: n(FULL.observability.lifecycles) },
   };
 }
 
@@ -215,10 +220,10 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
           : undefined;
   if (!base)
     throw new Error(`BENCH_SCALE must be smoke, full or a positive factor, not "${scale}"`);
-  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6,7')
+  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6,7,8')
     .split(',')
     .map((s) => Number(s.trim()))
-    .filter((n) => [1, 2, 3, 4, 5, 6, 7].includes(n));
+    .filter((n) => [1, 2, 3, 4, 5, 6, 7, 8].includes(n));
   const growth = { ...base.growth };
   if (e.BENCH_HELPDESK_SESSIONS)
     growth.helpdeskSessions = [growth.helpdeskSessions[0], e.BENCH_HELPDESK_SESSIONS];

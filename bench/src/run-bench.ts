@@ -14,6 +14,7 @@ import { helpdeskSessionsScenario } from './scenarios/helpdesk-sessions.js';
 import { profileMisses } from './scenarios/profile-service.js';
 import { providerOverheadScenario } from './scenarios/provider-overhead.js';
 import { streamingScenario } from './scenarios/streaming.js';
+import { observabilityScenario } from './scenarios/observability.js';
 import type { ScenarioResult } from './scenarios/results.js';
 import { ScenarioContext } from './scenarios/scenario-context.js';
 import { SystemPool } from './scenarios/system-pool.js';
@@ -29,6 +30,7 @@ const SCENARIOS: Record<
   5: { title: 'Framework patches', run: frameworkPatchesScenario },
   6: { title: 'Helpdesk sessions in PostgreSQL', run: helpdeskSessionsScenario },
   7: { title: 'Streaming', run: streamingScenario },
+  8: { title: 'Metrics and tracing', run: observabilityScenario },
 };
 
 export interface BenchOutcome {

@@ -6,6 +6,7 @@ import {
   type ResponseEvent,
 } from '@repo/http-kit';
 import type { Express } from 'express';
+import type { Registry } from 'prom-client';
 import type { ThreadService } from './operations/thread-service.js';
 import { threadRoutes } from './routes/thread-routes.js';
 import { REVIEW_INBOX_PATHS, reviewInbox } from './web/review-inbox.js';
@@ -19,6 +20,10 @@ export interface AppDeps {
   readiness?: () => Promise<void>;
   /** Called for every finished response (tests check the OpenAPI document lists each answer). */
   onResponse?: (event: ResponseEvent) => void;
+  /** GET /metrics from this registry, behind the token unless `public` (METRICS_PUBLIC). */
+  metrics?: { registry: Registry; public?: boolean };
+  /** A server span per request, its trace id in the request's log lines (tracing on). */
+  tracing?: boolean;
 }
 
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
@@ -43,6 +48,8 @@ export function createApp(deps: AppDeps): Express {
     ...(deps.auth ? { auth: deps.auth } : {}),
     ...(deps.readiness ? { readiness: deps.readiness } : {}),
     ...(deps.onResponse ? { onResponse: deps.onResponse } : {}),
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    ...(deps.tracing ? { tracing: true } : {}),
     // Only the page and its assets are open (the page asks for the token); /openapi.json is not.
     publicPaths: REVIEW_INBOX_PATHS,
     configure: reviewInbox(),

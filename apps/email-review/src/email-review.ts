@@ -1,5 +1,6 @@
-import type { AuthSettings, Logger, ResponseEvent } from '@repo/http-kit';
+import type { AuthSettings, Logger, ResponseEvent, Tracing } from '@repo/http-kit';
 import type OpenAI from 'openai';
+import type { Registry } from 'prom-client';
 import { createApp } from './app.js';
 import { createDeliveryRunner } from './delivery/delivery-runner.js';
 import { createLogTransport, type MailTransport } from './delivery/mail-transport.js';
@@ -8,6 +9,12 @@ import type { Persistence } from './persistence/persistence.js';
 import { createThreadService } from './operations/thread-service.js';
 import { startOrphanRecovery, type OrphanRecoverySettings } from './operations/recover-orphans.js';
 import { createEmailGraph } from './workflow/graph.js';
+import { emailReviewTelemetry } from './telemetry/email-review-telemetry.js';
+import {
+  createThreadRetention,
+  KEEP_FOREVER,
+  type RetentionSettings,
+} from './retention/thread-retention.js';
 
 export interface EmailReviewDeps {
   persistence: Persistence;
@@ -30,6 +37,30 @@ export interface EmailReviewDeps {
   clock?: () => Date;
   /** Called for every finished HTTP response (tests collect them to check the OpenAPI document). */
   onResponse?: (event: ResponseEvent) => void;
+  /** Serve GET /metrics from this registry (behind the token unless `public`), fed by every part. */
+  metrics?: { registry: Registry; public?: boolean };
+  /** Spans for each request, graph node, model call and delivery (startTracing), when enabled. */
+  tracing?: Tracing;
+  /** Delete finished threads past this age (PostgreSQL mode); unset: keep them forever. */
+  retention?: RetentionSettings;
+}
+
+/** The retention job over the service's database; none without a setting or in memory mode. */
+function threadRetention(deps: EmailReviewDeps) {
+  const { database } = deps.persistence;
+  if (!deps.retention) return KEEP_FOREVER;
+  if (!database) {
+    deps.logger.warn(
+      'THREAD_RETENTION_DAYS has no effect in memory mode (nothing outlives the process)',
+    );
+    return KEEP_FOREVER;
+  }
+  return createThreadRetention({
+    database,
+    settings: deps.retention,
+    logger: deps.logger,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
 }
 
 const DEFAULT_SWEEP_MS = 30_000;
@@ -37,24 +68,34 @@ const DEFAULT_RECOVERY: OrphanRecoverySettings = { intervalMs: 15_000, maxAttemp
 
 /** Wires the workflow, the thread service, the delivery worker and the HTTP app over one persistence. */
 export function createEmailReview(deps: EmailReviewDeps) {
-  const transport = deps.transport ?? createLogTransport(deps.logger);
-  const graph = createEmailGraph(
-    {
-      llm: deps.llm,
-      model: deps.model,
-      ...(deps.llmRetryBudgetMs !== undefined
-        ? { retry: { budgetMs: deps.llmRetryBudgetMs } }
-        : {}),
-      ...(deps.clock ? { clock: deps.clock } : {}),
-    },
-    deps.persistence.checkpointer,
+  const telemetry = emailReviewTelemetry({
+    registry: deps.metrics?.registry,
+    tracing: deps.tracing,
+    persistence: deps.persistence,
+  });
+  const transport = telemetry.transport(deps.transport ?? createLogTransport(deps.logger));
+  const llm = telemetry.model(deps.llm);
+  const locks = telemetry.locks(deps.persistence.locks);
+  const deliveries = telemetry.deliveries(deps.persistence.deliveries);
+  const graph = telemetry.graph(
+    createEmailGraph(
+      {
+        llm,
+        model: deps.model,
+        ...(deps.llmRetryBudgetMs !== undefined
+          ? { retry: { budgetMs: deps.llmRetryBudgetMs } }
+          : {}),
+        ...(deps.clock ? { clock: deps.clock } : {}),
+      },
+      deps.persistence.checkpointer,
+    ),
   );
   const operationDeps = {
     graph,
     threads: deps.persistence.threads,
     history: deps.persistence.history,
-    deliveries: deps.persistence.deliveries,
-    locks: deps.persistence.locks,
+    deliveries,
+    locks,
     outbound: { from: deps.mailFrom ?? null, recipientRequired: transport.kind === 'smtp' },
     logger: deps.logger,
     ...(deps.clock ? { clock: deps.clock } : {}),
@@ -68,7 +109,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
       : { stop: async () => {} };
   const sweepMs = deps.sweepMs ?? DEFAULT_SWEEP_MS;
   const delivery = createDeliveryRunner({
-    store: deps.persistence.deliveries,
+    store: deliveries,
     transport,
     policy: deps.retryPolicy ?? DEFAULT_RETRY_POLICY,
     logger: deps.logger,
@@ -83,6 +124,8 @@ export function createEmailReview(deps: EmailReviewDeps) {
     ...(deps.auth ? { auth: deps.auth } : {}),
     ...(deps.persistence.readiness ? { readiness: deps.persistence.readiness } : {}),
     ...(deps.onResponse ? { onResponse: deps.onResponse } : {}),
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    ...(deps.tracing?.enabled ? { tracing: true } : {}),
   });
-  return { app, graph, threads, delivery, startRecovery };
+  return { app, graph, threads, delivery, startRecovery, retention: threadRetention(deps) };
 }

@@ -49,6 +49,8 @@ const serviceEnvSchema = httpServiceEnv(3001)
     PG_QUERY_TIMEOUT_MS: intFromEnv(5_000),
     /** How long start-up keeps trying an unreachable database (serving 503 meanwhile) before exit 1. */
     DATABASE_STARTUP_TIMEOUT_MS: intFromEnv(300_000),
+    /** Finished threads (rejected, or sent and delivered) older than this many days are deleted; unset: kept forever. */
+    THREAD_RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
   })
   .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
     path: ['MAIL_FROM'],

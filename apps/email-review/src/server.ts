@@ -1,4 +1,12 @@
-import { authSettingsFromEnv, createLogger, serve, type Logger } from '@repo/http-kit';
+import {
+  authSettingsFromEnv,
+  createLogger,
+  createMetricsRegistry,
+  serve,
+  startTracing,
+  tracingSettingsFromEnv,
+  type Logger,
+} from '@repo/http-kit';
 import { loadOrExit, redactSecrets } from '@repo/llm-config';
 import { createLogTransport } from './delivery/mail-transport.js';
 import { createSmtpTransport } from './delivery/smtp-transport.js';
@@ -10,6 +18,7 @@ import { createPostgresPersistence } from './db/postgres-persistence.js';
 
 const env = loadOrExit(() => loadServiceEnv(), 'email-review');
 const logger = createLogger({ name: 'email-review', level: env.LOG_LEVEL });
+const tracing = await startTracing(tracingSettingsFromEnv('email-review', env));
 
 function persistenceOf(env: ServiceEnv) {
   if (!env.DATABASE_URL) {
@@ -34,7 +43,7 @@ const transport = env.SMTP_URL
   ? createSmtpTransport({ url: env.SMTP_URL, timeoutMs: env.SMTP_TIMEOUT_MS })
   : createLogTransport(logger);
 
-const { app, delivery, startRecovery } = createEmailReview({
+const { app, delivery, startRecovery, retention } = createEmailReview({
   persistence,
   llm: createOpenAiClient(env.openai),
   model: env.openai.model,
@@ -51,6 +60,9 @@ const { app, delivery, startRecovery } = createEmailReview({
   recovery: { intervalMs: env.RECOVERY_INTERVAL_MS, maxAttempts: env.RECOVERY_MAX_ATTEMPTS },
   ...(env.API_TOKEN ? { apiToken: env.API_TOKEN } : {}),
   auth: authSettingsFromEnv(env),
+  metrics: { registry: createMetricsRegistry(), public: env.METRICS_PUBLIC },
+  tracing,
+  ...(env.THREAD_RETENTION_DAYS ? { retention: { days: env.THREAD_RETENTION_DAYS } } : {}),
 });
 
 let recovery: { stop(): Promise<void> } | undefined;
@@ -58,7 +70,13 @@ const running = await serve(app, {
   port: env.PORT,
   host: env.HOST,
   logger,
-  onClose: [() => recovery?.stop(), () => delivery.stop(), () => persistence.close()],
+  onClose: [
+    () => recovery?.stop(),
+    () => delivery.stop(),
+    () => retention.stop(),
+    () => persistence.close(),
+    () => tracing.shutdown(),
+  ],
 });
 
 // The URL is known before the database is: /healthz answers from here on.
@@ -81,6 +99,7 @@ async function becomeReady(logger: Logger): Promise<void> {
     process.exit(1);
   }
   await delivery.start();
+  await retention.start();
   recovery = startRecovery();
   const storage =
     persistence.kind === 'postgres'

@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import type { Registry } from 'prom-client';
 import {
   createHttpApp,
   readPackageVersion,
@@ -28,6 +29,10 @@ export interface AppDeps {
    * its 503 `database_unavailable`.
    */
   database?: { readiness: ReadinessCheck };
+  /** GET /metrics from this registry, behind the token unless `public` (METRICS_PUBLIC). */
+  metrics?: { registry: Registry; public?: boolean };
+  /** A server span per request, its trace id in the request's log lines (tracing on). */
+  tracing?: boolean;
 }
 
 /** A session route as it is when sessions live in a database that may be away. */
@@ -68,5 +73,7 @@ export function createApp(deps: AppDeps): Express {
     },
     readiness: deps.database?.readiness,
     onResponse: deps.onResponse,
+    metrics: deps.metrics,
+    tracing: deps.tracing,
   });
 }

@@ -1,4 +1,11 @@
-import { authSettingsFromEnv, createLogger, serve } from '@repo/http-kit';
+import {
+  authSettingsFromEnv,
+  createLogger,
+  createMetricsRegistry,
+  serve,
+  startTracing,
+  tracingSettingsFromEnv,
+} from '@repo/http-kit';
 import { loadOrExit, redactSecrets } from '@repo/llm-config';
 import { routeAdkLogsTo } from './agents/adk-logging.js';
 import { createRootAgent } from './agents/agent-tree.js';
@@ -6,14 +13,18 @@ import { createApp } from './app.js';
 import { createChatService, sessionSettings } from './chat/chat-service.js';
 import { openPostgresSessions } from './db/postgres-sessions.js';
 import { loadServiceEnv } from './env.js';
+import { helpdeskTelemetry } from './telemetry/helpdesk-telemetry.js';
 
 const env = loadOrExit(() => loadServiceEnv(), 'helpdesk');
 const logger = createLogger({ name: 'helpdesk', level: env.LOG_LEVEL });
 routeAdkLogsTo(logger);
+const registry = createMetricsRegistry();
+const tracing = await startTracing(tracingSettingsFromEnv('helpdesk', env));
+const telemetry = helpdeskTelemetry({ registry, provider: env.agentModel.provider, tracing });
 
 const sessionTtlMs = env.SESSION_TTL_SECONDS * 1000;
 const chatOptions = {
-  agent: createRootAgent(env.agentModel),
+  agent: createRootAgent(env.agentModel, {}, telemetry.model),
   appName: env.agentModel.appName,
   sessionTtlMs,
   maxSessions: env.MAX_SESSIONS,
@@ -26,12 +37,16 @@ const postgres = env.DATABASE_URL
       poolMax: env.PG_POOL_MAX,
       settings: sessionSettings(chatOptions),
       logger,
+      traceQueries: tracing.enabled,
     })
   : undefined;
-const chat = createChatService({
-  ...chatOptions,
-  ...(postgres ? { sessionService: postgres.sessionService, sessionTurns: postgres.turns } : {}),
-});
+const chat = telemetry.chat(
+  createChatService({
+    ...chatOptions,
+    plugins: telemetry.plugins,
+    ...(postgres ? { sessionService: postgres.sessionService, sessionTurns: postgres.turns } : {}),
+  }),
+);
 // Requests evict expired sessions as they come; this sweep frees what is idle (in PostgreSQL,
 // one instance at a time).
 const sweep = setInterval(
@@ -49,13 +64,15 @@ const app = createApp({
   logger,
   apiToken: env.API_TOKEN,
   auth: authSettingsFromEnv(env),
+  metrics: { registry, public: env.METRICS_PUBLIC },
+  tracing: tracing.enabled,
   ...(postgres ? { database: { readiness: postgres.readiness } } : {}),
 });
 const running = await serve(app, {
   port: env.PORT,
   host: env.HOST,
   logger,
-  onClose: [() => clearInterval(sweep), () => postgres?.close()],
+  onClose: [() => clearInterval(sweep), () => postgres?.close(), () => tracing.shutdown()],
 });
 const sessions = postgres
   ? `sessions=postgres schema=${env.DATABASE_SCHEMA}`

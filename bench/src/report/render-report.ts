@@ -1,6 +1,7 @@
 import type { ScenarioResult } from '../scenarios/results.js';
 import { emailLifecycleSection, emailLifecycleTargets } from './email-lifecycle-section.js';
 import { frameworkPatchesSection, frameworkPatchesTargets } from './framework-patches-section.js';
+import { observabilitySection, observabilityTargets } from './observability-section.js';
 import { growthSection, growthTargets } from './growth-section.js';
 import { helpdeskChatSection, helpdeskChatTargets } from './helpdesk-chat-section.js';
 import { helpdeskSessionsSection, helpdeskSessionsTargets } from './helpdesk-sessions-section.js';
@@ -33,6 +34,8 @@ export function judgeTargets(result: ScenarioResult): TargetCheck[] {
       return helpdeskSessionsTargets(result);
     case 7:
       return streamingTargets(result);
+    case 8:
+      return observabilityTargets(result);
   }
 }
 
@@ -52,6 +55,8 @@ function layOut(result: ScenarioResult): Section {
       return helpdeskSessionsSection(result);
     case 7:
       return streamingSection(result);
+    case 8:
+      return observabilitySection(result);
   }
 }
 

@@ -172,6 +172,24 @@ export interface StreamingResult {
   commands: string[];
 }
 
+/** Scenario 8's variants of email-review: metrics and tracing off, metrics on, both on. */
+export const OBSERVABILITY_VARIANTS = ['off', 'metrics', 'tracing'] as const;
+export type ObservabilityVariant = (typeof OBSERVABILITY_VARIANTS)[number];
+
+/**
+ * Scenario 8: email-review over HTTP, in-process with a provider that answers at once, with
+ * metrics and tracing off, metrics on, and both on (spans exported to an OTLP/HTTP receiver):
+ * lifecycles/s per round.
+ */
+export interface ObservabilityResult {
+  scenario: 8;
+  concurrency: number;
+  lifecycles: number;
+  rounds: Record<ObservabilityVariant, number[]>;
+  /** Spans the receiver got during the tracing rounds. */
+  spansExported: number;
+}
+
 export type ScenarioResult =
   | EmailLifecycleResult
   | HelpdeskChatResult
@@ -179,4 +197,5 @@ export type ScenarioResult =
   | GrowthResult
   | FrameworkPatchesResult
   | HelpdeskSessionsResult
-  | StreamingResult;
+  | StreamingResult
+  | ObservabilityResult;

@@ -16,6 +16,7 @@ import { requireBodyOf } from './middleware/require-json.js';
 import { redactUrl } from './redact-url.js';
 import { serializeError } from './logger.js';
 import { requestContext } from './request-context.js';
+import { httpSpans, traceIdsOf } from './tracing/http-spans.js';
 
 export interface HttpAppOptions {
   /** Service name, used in logs. */
@@ -48,6 +49,11 @@ export interface HttpAppOptions {
    * API, unless `public` (a scraper inside the cluster, e.g.).
    */
   metrics?: { registry: Registry; public?: boolean };
+  /**
+   * A server span per request (OpenTelemetry, see startTracing), its trace id in each log line of
+   * the request. Off: no middleware at all.
+   */
+  tracing?: boolean;
   /** Called for every finished response (tests use it to check the document lists every answer). */
   onResponse?: (event: ResponseEvent) => void;
   /** Mounted before authentication and body parsing, e.g. static assets or security headers. */
@@ -96,6 +102,13 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(
     pinoHttp({
       logger,
+      // Its logger is bound before httpSpans runs: the ids join its line here.
+      ...(options.tracing
+        ? {
+            customSuccessObject: (_req, res, value) => ({ ...value, ...traceIdsOf(res) }),
+            customErrorObject: (_req, res, _error, value) => ({ ...value, ...traceIdsOf(res) }),
+          }
+        : {}),
       genReqId: (req, res) => {
         const id = requestIdOf(req);
         res.setHeader('x-request-id', id);
@@ -114,6 +127,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
       },
     }),
   );
+  if (options.tracing) app.use(httpSpans());
   app.use((req, _res, next) => {
     requestContext.run({ requestId: String(req.id), log: req.log, actor: ANONYMOUS }, next);
   });

@@ -21,9 +21,23 @@ export {
 export { openApiDocument, type OpenApiDocument, type OpenApiInput } from './openapi.js';
 export type { ReadinessCheck } from './health.js';
 export { createMetricsRegistry } from './metrics/http-metrics.js';
+export {
+  modelCallMetrics,
+  type ModelCall,
+  type ModelCallOutcome,
+} from './metrics/model-call-metrics.js';
+export { metricSample } from './metrics/metric-sample.js';
+export {
+  startTracing,
+  TRACING_OFF,
+  type Tracing,
+  type TracingSettings,
+} from './tracing/start-tracing.js';
+export { startOtlpReceiver, type ReceivedSpan } from './tracing/otlp-receiver.js';
+export { modelCallSpan, type ModelCallSpan, type ModelSpanEnd } from './tracing/model-call-span.js';
 export { readPackageVersion } from './package-version.js';
 export type { FrameworkPatch } from './framework-patch.js';
-export { authSettingsFromEnv, authEnvRules } from './service-env.js';
+export { authSettingsFromEnv, authEnvRules, tracingSettingsFromEnv } from './service-env.js';
 export { currentActor } from './request-context.js';
 export {
   createAuthenticator,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { AuthSettings, NamedToken } from './auth/authenticator.js';
+import type { TracingSettings } from './tracing/start-tracing.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -59,6 +60,19 @@ export function httpServiceEnv(defaultPort: number) {
     AUTH_AUDIENCE: z.string().min(1).optional(),
     AUTH_ISSUER: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    /** `true`: GET /metrics answers without a token (a scraper inside the cluster); default behind it. */
+    METRICS_PUBLIC: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((value) => value === 'true'),
+    /** Traces go over OTLP/HTTP to `<this>/v1/traces`; unset (and no traces endpoint): tracing off. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    /** `true`: prompt and reply text on model spans. Off by default: they may hold personal data. */
+    OTEL_CAPTURE_CONTENT: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((value) => value === 'true'),
   });
 }
 
@@ -81,6 +95,16 @@ export function authEnvRules(env: HttpServiceEnv, ctx: z.RefinementCtx): void {
       path: ['AUTH_JWKS_URL'],
       message: 'is required with AUTH_AUDIENCE or AUTH_ISSUER',
     });
+}
+
+/** startTracing's settings from the service's environment (OTEL_*). */
+export function tracingSettingsFromEnv(serviceName: string, env: HttpServiceEnv): TracingSettings {
+  return {
+    serviceName,
+    endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    tracesEndpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+    captureContent: env.OTEL_CAPTURE_CONTENT,
+  };
 }
 
 /**

@@ -162,6 +162,8 @@ describe('httpServiceEnv', () => {
       PORT: 3001,
       HOST: '0.0.0.0',
       LOG_LEVEL: 'info',
+      METRICS_PUBLIC: false,
+      OTEL_CAPTURE_CONTENT: false,
     });
   });
 

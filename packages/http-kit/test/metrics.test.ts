@@ -2,7 +2,15 @@ import { pino } from 'pino';
 import type { Registry } from 'prom-client';
 import request from 'supertest';
 import { z } from 'zod';
-import { createHttpApp, createMetricsRegistry, defineRoute, HttpError } from '../src/index.js';
+import {
+  createHttpApp,
+  createMetricsRegistry,
+  defineRoute,
+  HttpError,
+  httpServiceEnv,
+  metricSample,
+  modelCallMetrics,
+} from '../src/index.js';
 
 const routes = [
   defineRoute({
@@ -78,5 +86,51 @@ describe('GET /metrics', () => {
       api: { title: 'items', version: '1', routes },
     });
     expect((await request(app).get('/metrics')).status).toBe(404);
+  });
+});
+
+describe('model-call metrics', () => {
+  test('when calls are recorded, then calls, latency and tokens are exposed by provider, model and outcome', async () => {
+    const registry = createMetricsRegistry();
+    const record = modelCallMetrics(registry);
+    record({
+      provider: 'openai',
+      model: 'm',
+      outcome: 'ok',
+      seconds: 0.2,
+      inputTokens: 10,
+      outputTokens: 3,
+    });
+    record({
+      provider: 'openai',
+      model: 'm',
+      outcome: 'ok',
+      seconds: 0.1,
+      inputTokens: 5,
+      outputTokens: 2,
+    });
+    record({ provider: 'openai', model: 'm', outcome: 'error', seconds: 0.05 });
+
+    const text = await registry.metrics();
+
+    const of = { provider: 'openai', model: 'm' };
+    expect(metricSample(text, 'llm_calls_total', { ...of, outcome: 'ok' })).toBe(2);
+    expect(metricSample(text, 'llm_calls_total', { ...of, outcome: 'error' })).toBe(1);
+    expect(metricSample(text, 'llm_call_duration_seconds_count', of)).toBe(3);
+    expect(metricSample(text, 'llm_tokens_total', { ...of, direction: 'input' })).toBe(15);
+    expect(metricSample(text, 'llm_tokens_total', { ...of, direction: 'output' })).toBe(5);
+  });
+});
+
+describe('METRICS_PUBLIC', () => {
+  const schema = httpServiceEnv(3000);
+  test('when unset, then /metrics stays behind the token', () => {
+    expect(schema.parse({}).METRICS_PUBLIC).toBe(false);
+  });
+  test('when true, then /metrics is public', () => {
+    expect(schema.parse({ METRICS_PUBLIC: 'true' }).METRICS_PUBLIC).toBe(true);
+  });
+  test('when neither true nor false, then the env is refused', () => {
+    expect(schema.safeParse({ METRICS_PUBLIC: 'yes' }).success).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { isDatabaseUnreachable, type DatabaseHealth } from '@repo/pg-kit';
+import { isDatabaseUnreachable, withTransaction, type DatabaseHealth } from '@repo/pg-kit';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -302,22 +302,7 @@ export class PostgresDeliveries implements DeliveryStore {
     });
   }
 
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      client.release();
-      return result;
-    } catch (error) {
-      // A connection that cannot even roll back is broken: destroy it rather than pool it.
-      const broken = await client.query('ROLLBACK').then(
-        () => false,
-        () => true,
-      );
-      client.release(broken);
-      throw error;
-    }
+  private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return withTransaction(this.pool, work);
   }
 }

@@ -87,6 +87,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   };
   return {
     kind: 'postgres',
+    database: { pool, schema: options.schema, connectionString: options.connectionString },
     checkpointer,
     threads: new PostgresThreadStore(pool, options.schema),
     history: new PostgresThreadHistory(pool, options.schema),

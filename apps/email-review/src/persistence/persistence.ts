@@ -1,4 +1,5 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type pg from 'pg';
 import type { ThreadLocks } from '../locks/thread-locks.js';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { ThreadHistory } from '../threads/thread-history.js';
@@ -28,5 +29,7 @@ export interface Persistence {
   orphans?: OrphanedThreads;
   /** Throws when the store cannot serve, for `/readyz`. */
   readiness?: () => Promise<void>;
+  /** PostgreSQL mode: the query pool and schema, for the metrics' counts and the retention job. */
+  database?: { pool: pg.Pool; schema: string; connectionString: string };
   close(): Promise<void>;
 }

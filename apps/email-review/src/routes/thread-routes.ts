@@ -91,7 +91,8 @@ function threadChange<B extends z.ZodType>(spec: {
           'The thread is not in a state that allows this, or another request is changing it.',
       },
       503: {
-        description: 'No lock connection came free in time; try again shortly (Retry-After).',
+        description:
+          'The database (`database_unavailable`) or, for a step that calls it, the model (`llm_unavailable`, the thread kept as failed) is unavailable; try again after Retry-After.',
       },
       ...spec.responses,
     },
@@ -129,7 +130,8 @@ export function threadRoutes(threads: ThreadService): Route[] {
         },
         422: { description: 'Idempotency-Key already used with a different email.' },
         503: {
-          description: 'No lock connection came free in time; try again shortly (Retry-After).',
+          description:
+            'The database (`database_unavailable`) or the model (`llm_unavailable`, the thread kept as failed, see thread_id) is unavailable; try again after Retry-After.',
         },
         502: {
           description:

@@ -1,7 +1,12 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, type AuthSettings } from '@repo/http-kit';
+import {
+  createLogger,
+  createMetricsRegistry,
+  type AuthSettings,
+  type Tracing,
+} from '@repo/http-kit';
 import type { Emulator } from '@repo/llm-emulator';
 import { createEmailReview } from '../../src/email-review.js';
 import { createOpenAiClient } from '../../src/llm/openai-client.js';
@@ -16,6 +21,7 @@ import {
   type PostgresOptions,
 } from '../../src/db/postgres-persistence.js';
 import type { ThreadStore } from '../../src/threads/thread-store.js';
+import type { RetentionSettings } from '../../src/retention/thread-retention.js';
 import { TEST_DATABASE_URL, type Mode } from './database.js';
 import { recordResponse } from './observed-responses.js';
 
@@ -119,6 +125,13 @@ export async function startInstance(options: {
   logTo?: { write(line: string): void };
   /** Wraps the thread index, e.g. to simulate a crash between two writes. */
   wrapThreads?: (threads: ThreadStore) => ThreadStore;
+  /** The service's clock (default: the real one). */
+  clock?: () => Date;
+  retention?: RetentionSettings;
+  /** Spans for requests, nodes, model calls and deliveries (a started startTracing). */
+  tracing?: Tracing;
+  /** Serve GET /metrics (behind `apiToken` unless `public`). */
+  metrics?: { public?: boolean };
 }): Promise<Instance> {
   const logger = createLogger({
     name: 'email-review-test',
@@ -166,6 +179,12 @@ export async function startInstance(options: {
     ...(options.apiToken ? { apiToken: options.apiToken } : {}),
     ...(options.auth ? { auth: options.auth } : {}),
     onResponse: recordResponse,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.retention ? { retention: options.retention } : {}),
+    ...(options.tracing ? { tracing: options.tracing } : {}),
+    ...(options.metrics
+      ? { metrics: { registry: createMetricsRegistry(), ...options.metrics } }
+      : {}),
   });
   await service.delivery.start();
   let server: Server | undefined;
@@ -185,6 +204,7 @@ export async function startInstance(options: {
         await new Promise((resolve) => server!.close(resolve));
       }
       await service.delivery.stop();
+      await service.retention.stop();
       await persistence.close();
     },
   };

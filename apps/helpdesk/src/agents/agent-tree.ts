@@ -1,4 +1,4 @@
-import type { LlmAgent } from '@google/adk';
+import type { BaseLlm, LlmAgent } from '@google/adk';
 import { createModel, type ModelPatches, type ModelSettings } from '../llm/model.js';
 import { createCoordinator } from './coordinator.js';
 import { createSpecialist, SPECIALISTS } from './specialists.js';
@@ -10,8 +10,13 @@ export type AgentTreePatches = ModelPatches;
  * The help desk's agent tree: a coordinator over three specialists, all on one Gemini instance
  * (one HTTP client, one connection pool). Built once per process, never per request.
  */
-export function createRootAgent(settings: ModelSettings, patches: AgentTreePatches = {}): LlmAgent {
-  const model = createModel(settings, patches);
+export function createRootAgent(
+  settings: ModelSettings,
+  patches: AgentTreePatches = {},
+  /** Wraps the shared model, e.g. to observe each call (src/telemetry). */
+  observeModel: (model: BaseLlm) => BaseLlm = (model) => model,
+): LlmAgent {
+  const model = observeModel(createModel(settings, patches));
   return createCoordinator(
     model,
     SPECIALISTS.map((specialist) => createSpecialist(specialist, model)),

@@ -1,4 +1,4 @@
-import { Runner, type BaseAgent, type BaseSessionService } from '@google/adk';
+import { Runner, type BaseAgent, type BasePlugin, type BaseSessionService } from '@google/adk';
 import { z } from 'zod';
 import { agentNameSchema } from '../agents/agent-names.js';
 import type { HistoryLimits } from '../sessions/condense-history.js';
@@ -33,6 +33,8 @@ export interface ChatServiceOptions {
   sessionService?: BaseSessionService;
   /** Default: ADK's Runner over `agent` and `sessionService`. */
   runner?: Runner;
+  /** ADK plugins of the default Runner (e.g. src/telemetry's MetricsPlugin). */
+  plugins?: BasePlugin[];
   /**
    * Where sessions live and how their turns are serialized (default: the in-memory, bounded
    * SessionStore). Given with the `sessionService` it runs turns on (PostgresSessionTurns).
@@ -110,7 +112,12 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     new CondensingSessionService(settings.history);
   const runner =
     options.runner ??
-    new Runner({ appName: options.appName, agent: options.agent, sessionService });
+    new Runner({
+      appName: options.appName,
+      agent: options.agent,
+      sessionService,
+      ...(options.plugins ? { plugins: options.plugins } : {}),
+    });
   if (runner.sessionService !== sessionService) {
     throw new Error('The runner must use the chat service’s session service.');
   }

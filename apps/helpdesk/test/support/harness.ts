@@ -4,10 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { startEmulator, type Emulator, type LoggedRequest } from '@repo/llm-emulator';
 import {
   createLogger,
+  createMetricsRegistry,
   undocumentedResponses,
   type Logger,
   type OpenApiDocument,
   type ResponseEvent,
+  type Tracing,
 } from '@repo/http-kit';
 import type { LlmAgent, Runner } from '@google/adk';
 import type { Express } from 'express';
@@ -15,6 +17,7 @@ import request from 'supertest';
 import { routeAdkLogsTo } from '../../src/agents/adk-logging.js';
 import { createRootAgent } from '../../src/agents/agent-tree.js';
 import type { ModelSettings } from '../../src/llm/model.js';
+import { helpdeskTelemetry } from '../../src/telemetry/helpdesk-telemetry.js';
 import { createApp } from '../../src/app.js';
 import {
   createChatService,
@@ -75,6 +78,10 @@ export interface HarnessOptions {
   logger?: Logger;
   /** Comment lines on event streams this often (the app's default 15 s). */
   sseHeartbeatMs?: number;
+  /** Serve GET /metrics, fed like server.ts feeds it (behind `apiToken` unless `public`). */
+  metrics?: { public?: boolean };
+  /** Spans for requests and model calls (a started startTracing); ADK's join them. */
+  tracing?: Tracing;
 }
 
 const silent = createLogger({ name: 'helpdesk-test', level: 'silent' });
@@ -84,25 +91,33 @@ routeAdkLogsTo(silent);
 export async function startHelpdesk(options: HarnessOptions = {}): Promise<HelpdeskUnderTest> {
   const emulator = await startEmulator({ port: 0, latencyMs: options.latencyMs ?? 0 });
   const provider = options.provider ?? 'gemini';
-  const agent = createRootAgent({
-    provider,
-    apiKey: 'test-key',
-    ...(provider === 'openai'
-      ? { model: 'gpt-4.1-mini', baseUrl: `${emulator.url}/v1` }
-      : { model: 'gemini-2.5-flash', baseUrl: emulator.url }),
-    timeoutMs: 5_000,
-    maxRetries: 2,
-    retryBaseDelayMs: 10,
-    ...options.model,
-  });
-  const chat = createChatService({
+  const registry = options.metrics && createMetricsRegistry();
+  const telemetry = helpdeskTelemetry({ registry, provider, tracing: options.tracing });
+  const agent = createRootAgent(
+    {
+      provider,
+      apiKey: 'test-key',
+      ...(provider === 'openai'
+        ? { model: 'gpt-4.1-mini', baseUrl: `${emulator.url}/v1` }
+        : { model: 'gemini-2.5-flash', baseUrl: emulator.url }),
+      timeoutMs: 5_000,
+      maxRetries: 2,
+      retryBaseDelayMs: 10,
+      ...options.model,
+    },
+    {},
+    telemetry.model,
+  );
+  const service = createChatService({
     agent,
     appName: 'helpdesk',
     sessionTtlMs: 3_600_000,
     maxSessions: 1_000,
     ...(options.runner ? { runner: options.runner(agent) } : {}),
+    plugins: telemetry.plugins,
     ...options.chat,
   });
+  const chat = telemetry.chat(service);
   const responses: ResponseEvent[] = [];
   const app = createApp({
     chat,
@@ -110,6 +125,8 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     apiToken: options.apiToken,
     ...(options.sseHeartbeatMs ? { sseHeartbeatMs: options.sseHeartbeatMs } : {}),
     onResponse: (event) => responses.push(event),
+    ...(registry ? { metrics: { registry, ...options.metrics } } : {}),
+    ...(options.tracing?.enabled ? { tracing: true } : {}),
   });
   let server: Server | undefined;
   const url = async () => {

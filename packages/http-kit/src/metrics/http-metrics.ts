@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 /** A registry holding Node's default metrics; a service adds its own metrics to it. */
@@ -11,6 +11,15 @@ export function createMetricsRegistry(): Registry {
 /** The route template a response answered for; routes declared with defineRoute set it. */
 export function setRouteTemplate(res: Response, template: string): void {
   res.locals.routeTemplate = template;
+}
+
+/** The route template a request matched (`/threads/{thread_id}`), or `unmatched`. */
+export function routeOf(req: Request, res: Response): string {
+  const expressRoute = (req.route as { path?: unknown } | undefined)?.path;
+  return (
+    (res.locals.routeTemplate as string | undefined) ??
+    (typeof expressRoute === 'string' ? req.baseUrl + expressRoute : 'unmatched')
+  );
 }
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -38,11 +47,11 @@ export function httpMetrics(registry: Registry): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      const expressRoute = (req.route as { path?: unknown } | undefined)?.path;
-      const route =
-        (res.locals.routeTemplate as string | undefined) ??
-        (typeof expressRoute === 'string' ? req.baseUrl + expressRoute : 'unmatched');
-      const labels = { method: req.method, route, status: String(res.statusCode) };
+      const labels = {
+        method: req.method,
+        route: routeOf(req, res),
+        status: String(res.statusCode),
+      };
       requests.inc(labels);
       duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     });

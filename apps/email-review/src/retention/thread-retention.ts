@@ -1,0 +1,108 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { withTransaction } from '@repo/pg-kit';
+import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { queueSchema } from '../db/tables.js';
+import { finishedThreadDeleter } from './delete-finished-threads.js';
+
+export interface RetentionSettings {
+  /** Finished threads older than this are deleted (THREAD_RETENTION_DAYS). */
+  days: number;
+  /** Threads deleted per transaction (default 100). */
+  batchSize?: number;
+  /** Pause between two batches, so that a backlog never crowds out the service (default 50 ms). */
+  pauseMs?: number;
+  /** When the job runs, in pg-boss's cron syntax (default: every hour, at minute 17). */
+  cron?: string;
+}
+
+export interface ThreadRetention {
+  start(): Promise<void>;
+  /** One whole pass now, batch after batch; says how many threads went. The scheduled job runs this. */
+  runOnce(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const JOB = 'thread-retention';
+const DAY_MS = 86_400_000;
+/** The schema set-up's advisory-lock key space (src/db/setup-database.ts); pg-boss's start is key 1. */
+const SETUP_LOCK_SPACE = 0x454d4c53;
+
+/** Retention off (THREAD_RETENTION_DAYS unset, or memory mode): threads are kept forever. */
+export const KEEP_FOREVER: ThreadRetention = {
+  start: async () => {},
+  runOnce: async () => 0,
+  stop: async () => {},
+};
+
+/**
+ * Deletes finished threads past the retention period, from a job the queue's scheduler creates on
+ * `cron`: whichever instances run this, pg-boss creates one job per tick, and the job's queue is a
+ * singleton (one job active at a time), so a pass runs once across all instances. The pass works
+ * in small batches, each its own short transaction.
+ */
+export function createThreadRetention(deps: {
+  database: { pool: pg.Pool; schema: string; connectionString: string };
+  settings: RetentionSettings;
+  logger: Logger;
+  clock?: () => Date;
+}): ThreadRetention {
+  const { pool, schema, connectionString } = deps.database;
+  const { days, batchSize = 100, pauseMs = 50, cron = '17 * * * *' } = deps.settings;
+  const clock = deps.clock ?? (() => new Date());
+  const deleteBatch = finishedThreadDeleter(pool, schema);
+  const boss = new PgBoss({
+    connectionString,
+    schema: queueSchema(schema),
+    max: 2,
+    application_name: 'email-review-retention',
+    // The delivery queue's instance does the queue's maintenance; this one only keeps the schedule.
+    supervise: false,
+    schedule: true,
+  });
+  boss.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'retention queue error'));
+  let started = false;
+
+  const runOnce = async () => {
+    const cutoff = new Date(clock().getTime() - days * DAY_MS);
+    let deleted = 0;
+    for (;;) {
+      const batch = await deleteBatch(cutoff, batchSize);
+      deleted += batch;
+      if (batch < batchSize) break;
+      await delay(pauseMs);
+    }
+    if (deleted > 0)
+      deps.logger.info({ deleted, cutoff: cutoff.toISOString(), days }, 'finished threads deleted');
+    return deleted;
+  };
+
+  return {
+    runOnce,
+    async start() {
+      await withSetupLock(pool, async () => {
+        await boss.start();
+        started = true;
+        if (!(await boss.getQueue(JOB)))
+          await boss.createQueue(JOB, { name: JOB, policy: 'singleton' });
+      });
+      await boss.schedule(JOB, cron);
+      await boss.work(JOB, { batchSize: 1, pollingIntervalSeconds: 30 }, async () => {
+        await runOnce();
+      });
+    },
+    async stop() {
+      if (started) await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      started = false;
+    },
+  };
+}
+
+/** pg-boss's start (migrations, queue creation) one instance at a time, as the delivery queue does it. */
+function withSetupLock(pool: pg.Pool, work: () => Promise<void>): Promise<void> {
+  return withTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1, 1)', [SETUP_LOCK_SPACE]);
+    await work();
+  });
+}

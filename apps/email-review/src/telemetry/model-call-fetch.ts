@@ -1,0 +1,98 @@
+import { modelCallSpan, type ModelCall, type ModelCallOutcome } from '@repo/http-kit';
+import type { Context } from '@opentelemetry/api';
+
+type Fetch = typeof fetch;
+
+interface ChatCompletionBody {
+  model?: unknown;
+  messages?: unknown;
+  choices?: Array<{ message?: unknown }>;
+  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null;
+}
+
+export interface ModelCallObservers {
+  /** Told of each call (metrics). */
+  report?: ((call: ModelCall) => void) | undefined;
+  /** A span for each call (tracing), under the context `parent` gives (the graph node's). */
+  tracing?: { captureContent: boolean; parent: () => Context | undefined } | undefined;
+}
+
+const numberOr = (value: unknown) => (typeof value === 'number' ? value : undefined);
+
+function requestOf(init: RequestInit | undefined): ChatCompletionBody {
+  if (typeof init?.body !== 'string') return {};
+  try {
+    return JSON.parse(init.body) as ChatCompletionBody;
+  } catch {
+    return {};
+  }
+}
+
+function outcomeOf(status: number): ModelCallOutcome {
+  if (status >= 200 && status < 300) return 'ok';
+  return status === 408 || status === 504 ? 'timeout' : 'error';
+}
+
+const isTimeout = (error: unknown) =>
+  error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+
+/** The answer of a JSON call; streamed answers (text/event-stream) are not read here. */
+async function answerOf(response: Response): Promise<ChatCompletionBody | undefined> {
+  if (!response.headers.get('content-type')?.includes('json')) return undefined;
+  try {
+    return (await response.clone().json()) as ChatCompletionBody;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `fetch` the OpenAI SDK calls for each HTTP attempt (retries included), reporting each one —
+ * its model, outcome, time to the last byte and the usage the provider reported — and tracing it
+ * as a GenAI span. The SDK is handed this through `client.withOptions({ fetch })`, so the client
+ * and the workflow stay as they are.
+ */
+export function modelCallFetch(
+  observers: ModelCallObservers,
+  inner: Fetch = globalThis.fetch,
+): Fetch {
+  return async (input, init) => {
+    const request = requestOf(init);
+    const model = typeof request.model === 'string' ? request.model : 'unknown';
+    const { tracing } = observers;
+    const span =
+      tracing &&
+      modelCallSpan({
+        system: 'openai',
+        model,
+        captureContent: tracing.captureContent,
+        prompt: request.messages,
+        parent: tracing.parent(),
+      });
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    let response: Response;
+    try {
+      response = await inner(input, init);
+    } catch (error) {
+      const outcome = isTimeout(error) ? 'timeout' : 'error';
+      observers.report?.({ provider: 'openai', model, outcome, seconds: seconds() });
+      span?.end({ outcome, error: error instanceof Error ? error.name : undefined });
+      throw error;
+    }
+    const outcome = outcomeOf(response.status);
+    const answer = outcome === 'ok' ? await answerOf(response) : undefined;
+    const usage = {
+      inputTokens: numberOr(answer?.usage?.prompt_tokens),
+      outputTokens: numberOr(answer?.usage?.completion_tokens),
+    };
+    observers.report?.({ provider: 'openai', model, outcome, seconds: seconds(), ...usage });
+    span?.end({
+      outcome,
+      ...usage,
+      reply: answer?.choices?.map((choice) => choice.message),
+      error: outcome === 'ok' ? undefined : `status ${response.status}`,
+    });
+    return response;
+  };
+}

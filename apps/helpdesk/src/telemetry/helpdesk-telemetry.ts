@@ -1,0 +1,98 @@
+import type { BaseLlm } from '@google/adk';
+import { HttpError, modelCallMetrics, type Tracing } from '@repo/http-kit';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { ChatService } from '../chat/chat-service.js';
+import { setAdkSpanContent } from './adk-span-content.js';
+import { MetricsPlugin } from './metrics-plugin.js';
+import { ObservedModel } from './observed-model.js';
+
+/**
+ * Metrics (with a registry) and model-call spans (with tracing on): the model wrapper and the ADK
+ * plugin that feed them, and the chat service's turns, refusals and sessions. ADK's own spans
+ * (invocation, invoke_agent, call_llm, execute_tool) join the same traces by themselves once the
+ * SDK is registered.
+ */
+export function helpdeskTelemetry(options: {
+  registry?: Registry | undefined;
+  provider: string;
+  tracing?: Tracing | undefined;
+}) {
+  const tracing = options.tracing?.enabled ? options.tracing : undefined;
+  if (tracing) setAdkSpanContent(tracing.captureContent);
+  const observers = {
+    report: options.registry && modelCallMetrics(options.registry),
+    tracing: tracing && { captureContent: tracing.captureContent },
+  };
+  const model = (inner: BaseLlm): BaseLlm =>
+    observers.report || observers.tracing
+      ? new ObservedModel(inner, options.provider, observers)
+      : inner;
+  const { registry } = options;
+  if (!registry) return { model, plugins: [], chat: (chat: ChatService) => chat };
+  return { model, plugins: [metricsPlugin(registry)], chat: observedChat(registry) };
+}
+
+function metricsPlugin(registry: Registry): MetricsPlugin {
+  return new MetricsPlugin({
+    toolCalls: new Counter({
+      name: 'helpdesk_tool_calls_total',
+      help: 'Tool calls by tool and outcome (ok, error).',
+      labelNames: ['tool', 'outcome'] as const,
+      registers: [registry],
+    }),
+    transfers: new Counter({
+      name: 'helpdesk_transfers_total',
+      help: 'Transfers of a turn from one agent to another, by agent.',
+      labelNames: ['from', 'to'] as const,
+      registers: [registry],
+    }),
+  });
+}
+
+/** The chat service counting its turns, failures and 429s, and the sessions it holds. */
+function observedChat(registry: Registry) {
+  const turns = new Counter({
+    name: 'helpdesk_turns_total',
+    help: 'Turns answered, by the agent whose text ended the turn.',
+    labelNames: ['agent'] as const,
+    registers: [registry],
+  });
+  const failedTurns = new Counter({
+    name: 'helpdesk_turns_failed_total',
+    help: 'Turns that produced no reply, by code (model_timeout, model_error, agent_error, empty_reply, …).',
+    labelNames: ['code'] as const,
+    registers: [registry],
+  });
+  const busy = new Counter({
+    name: 'helpdesk_session_busy_total',
+    help: 'Messages refused with 429 session_busy (too many waiting, or the session lock not free in time).',
+    registers: [registry],
+  });
+  return (chat: ChatService): ChatService => {
+    new Gauge({
+      name: 'helpdesk_sessions',
+      help: "Sessions held in this process's memory (memory mode; 0 when they live in PostgreSQL).",
+      registers: [registry],
+      collect() {
+        this.set(chat.sessionCount);
+      },
+    });
+    return {
+      ...chat,
+      get sessionCount() {
+        return chat.sessionCount;
+      },
+      async send(sessionId, message, observer) {
+        try {
+          const reply = await chat.send(sessionId, message, observer);
+          turns.inc({ agent: reply.agent });
+          return reply;
+        } catch (error) {
+          if (error instanceof HttpError && error.status === 429) busy.inc();
+          else failedTurns.inc({ code: error instanceof HttpError ? error.code : 'error' });
+          throw error;
+        }
+      },
+    };
+  };
+}

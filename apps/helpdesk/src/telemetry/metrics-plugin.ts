@@ -1,0 +1,41 @@
+import { BasePlugin, type BaseTool, type Event } from '@google/adk';
+import type { Counter } from 'prom-client';
+
+/** ADK's own tool behind every transfer between agents. */
+const TRANSFER_TOOL = 'transfer_to_agent';
+
+/**
+ * An ADK plugin (Runner's `plugins`) counting what the agents do: each tool call by tool and
+ * outcome, and each transfer from one agent to another.
+ */
+export class MetricsPlugin extends BasePlugin {
+  constructor(
+    private readonly counters: {
+      toolCalls: Counter<'tool' | 'outcome'>;
+      transfers: Counter<'from' | 'to'>;
+    },
+  ) {
+    super('metrics');
+  }
+
+  /**
+   * ADK calls this after every tool call, a failed one too (its result is then null). Transfers
+   * are a tool call too (`transfer_to_agent`): those are counted as transfers only.
+   */
+  override async afterToolCallback(params: {
+    tool: BaseTool;
+    result: unknown;
+  }): Promise<undefined> {
+    if (params.tool.name === TRANSFER_TOOL) return undefined;
+    const { result } = params;
+    const failed = result == null || (typeof result === 'object' && 'error' in result);
+    this.counters.toolCalls.inc({ tool: params.tool.name, outcome: failed ? 'error' : 'ok' });
+    return undefined;
+  }
+
+  override async onEventCallback(params: { event: Event }): Promise<undefined> {
+    const to = params.event.actions?.transferToAgent;
+    if (to) this.counters.transfers.inc({ from: params.event.author ?? 'unknown', to });
+    return undefined;
+  }
+}
