@@ -11,7 +11,8 @@ const serviceEnvSchema = httpServiceEnv(3001)
   .extend({
     /**
      * With DATABASE_URL, the checkpoints, the thread index and the delivery queue live in
-     * PostgreSQL (in DATABASE_SCHEMA); PG_POOL_MAX: connections for queries, and as many for locks.
+     * PostgreSQL (in DATABASE_SCHEMA); PG_POOL_MAX: connections for queries (thread leases included:
+     * a lease holds no connection between its statements).
      */
     ...databaseEnv({ poolMax: 10 }),
     /** Where approved replies go; a secret (credentials in the URL). Unset: delivery to the log. */

@@ -75,7 +75,7 @@ export class IdempotencyKeyReused extends HttpError {
   }
 }
 
-/** The model (after the SDK's retries) failed; the thread is kept as `failed` and can be retried. */
+/** The model (after its retries) failed; the thread is kept as `failed` and can be retried. */
 export class WorkflowStepFailed extends HttpError {
   constructor(thread: Thread, error: ThreadError, options?: { cause?: unknown }) {
     super(
