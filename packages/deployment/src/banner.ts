@@ -20,7 +20,7 @@ function stepLines(terminal: Terminal, steps: TryItStep[]): string[] {
   return steps.flatMap((step) => [terminal.paint(`# ${step.comment}`, 'dim'), step.command]);
 }
 
-/** What the person sees once every service answers /healthz: where things are and what to paste to try them. */
+/** What the person sees once every service is ready: where things are and what to paste to try them. */
 export function readyBanner(input: {
   terminal: Terminal;
   services: ServiceSpec[];

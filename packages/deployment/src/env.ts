@@ -13,7 +13,7 @@ const demoEnvSchema = z.object({
   /** Where the mail catcher writes delivered replies as .eml files (default: .demo-mail in the repo). */
   DEMO_MAIL_DIR: z.string().trim().min(1).optional(),
   SMTP_URL: z.string().trim().min(1).optional(),
-  /** How long each service may take to answer /healthz after it was spawned. */
+  /** How long each service may take to be ready (/readyz, the emulator's /healthz) after it was spawned. */
   DEMO_READY_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   DATABASE_URL: z.string().trim().min(1).optional(),
   API_TOKEN: z.string().trim().min(1).optional(),

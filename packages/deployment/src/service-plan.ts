@@ -22,8 +22,12 @@ export interface ServiceSpec {
   port: number;
   portVariable: PortVariable;
   url: string;
+  /** Answers 200 once the service can serve: the apps' /readyz (their database reached), the emulator's /healthz. */
   healthPath: string;
 }
+
+/** How long email-review keeps trying an unreachable database in the demo before it exits 1. */
+export const DEMO_DATABASE_WAIT_MS = 20_000;
 
 /** Any non-empty key satisfies the emulator; this one says in logs where it came from. */
 export const EMULATOR_KEY = 'demo-key-for-the-local-emulator';
@@ -66,15 +70,27 @@ export function planServices(input: {
     url: emulatorUrl,
     healthPath: '/healthz',
   };
+  // A service waits for an unreachable database (503 meanwhile); on a laptop a wrong DATABASE_URL should end
+  // the demo in seconds, not after email-review's five production minutes.
+  const databaseWait = inherited.DATABASE_STARTUP_TIMEOUT_MS
+    ? {}
+    : { DATABASE_STARTUP_TIMEOUT_MS: String(DEMO_DATABASE_WAIT_MS) };
   const emailReview: ServiceSpec = {
     name: 'email-review',
     cwd: join(repoRoot, 'apps/email-review'),
     args: ['dist/server.js'],
-    env: { ...inherited, ...llmOverrides, ...mail, ...host, PORT: String(env.DEMO_EMAIL_PORT) },
+    env: {
+      ...inherited,
+      ...databaseWait,
+      ...llmOverrides,
+      ...mail,
+      ...host,
+      PORT: String(env.DEMO_EMAIL_PORT),
+    },
     port: env.DEMO_EMAIL_PORT,
     portVariable: 'DEMO_EMAIL_PORT',
     url: localUrl(env.DEMO_EMAIL_PORT),
-    healthPath: '/healthz',
+    healthPath: '/readyz',
   };
   const helpdesk: ServiceSpec = {
     name: 'helpdesk',
@@ -84,7 +100,7 @@ export function planServices(input: {
     port: env.DEMO_HELPDESK_PORT,
     portVariable: 'DEMO_HELPDESK_PORT',
     url: localUrl(env.DEMO_HELPDESK_PORT),
-    healthPath: '/healthz',
+    healthPath: '/readyz',
   };
   return mode === 'emulator' ? [emulator, emailReview, helpdesk] : [emailReview, helpdesk];
 }

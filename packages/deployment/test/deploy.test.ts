@@ -125,7 +125,8 @@ describe('deploy bundles (what the Dockerfile copies into its runtime stages)', 
           },
           `${url}/healthz`,
         );
-        expect(service.stdout).toContain(pool ? 'checkpointer=postgres' : 'checkpointer=memory');
+        // Listening comes first (/healthz); the storage line once the database is set up.
+        await service.waitForOutput(pool ? /checkpointer=postgres/ : /checkpointer=memory/, 30_000);
 
         // The review page is served from the package's web/ folder: it must be in the image too.
         const page = await fetch(`${url}/`);

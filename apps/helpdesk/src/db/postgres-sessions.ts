@@ -1,7 +1,13 @@
 import type { Logger } from '@repo/http-kit';
 import { redactSecrets } from '@repo/llm-config';
 import type { SessionSettings } from '../chat/chat-service.js';
-import { DatabaseHealth, DatabaseUnavailable, openPools, traceQueries } from '@repo/pg-kit';
+import {
+  DatabaseHealth,
+  DatabaseUnavailable,
+  openPools,
+  setUpWithRetry,
+  traceQueries,
+} from '@repo/pg-kit';
 import { PostgresSessionService } from './postgres-session-service.js';
 import { PostgresSessionTurns } from './postgres-session-turns.js';
 import { setupDatabase } from './setup-database.js';
@@ -79,28 +85,24 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
     logger,
   });
 
-  const start = async () => {
-    let delay = options.retryBaseMs ?? 500;
-    for (let attempt = 1; !closed; attempt += 1) {
-      try {
-        await setupDatabase(pools.lockPool, options.schema);
-        ready = true;
-        health.markUp();
-        if (attempt > 1) logger.info({ attempt }, 'session database reachable: ready');
-        return;
-      } catch (error) {
-        if (attempt === 1) {
-          const reason = redactSecrets(error instanceof Error ? error.message : String(error));
-          logger.warn(
-            { reason, database: redactSecrets(options.connectionString) },
-            'session database not reachable; retrying with backoff (readyz 503 until it is)',
-          );
-        }
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
-      }
-    }
+  const setUp = async () => {
+    await setupDatabase(pools.lockPool, options.schema);
+    ready = true;
+    health.markUp();
   };
+  // No time bound: the service keeps answering 503 until the database comes, however long.
+  const start = () =>
+    setUpWithRetry(setUp, {
+      connectionString: options.connectionString,
+      redact: redactSecrets,
+      logger,
+      ...(options.retryBaseMs !== undefined ? { firstDelayMs: options.retryBaseMs } : {}),
+      maxDelayMs: MAX_RETRY_DELAY_MS,
+      stopped: () => closed,
+    }).catch((error: unknown) => {
+      // Only a shutdown ends the retries early; start() then resolves quietly.
+      if (!closed) throw error;
+    });
 
   if (options.traceQueries) {
     traceQueries(pools.pool);
