@@ -6,7 +6,6 @@ import pg from 'pg';
 import request from 'supertest';
 import { checkpointTables } from '../src/db/tables.js';
 import { OneStatementPostgresSaver } from '../src/patches/langgraph-checkpoint-postgres-one-statement-writes.js';
-import { statementName, useNamedStatements } from '../src/patches/pg-named-statements.js';
 import {
   dropSchema,
   freshSchema,
@@ -108,30 +107,13 @@ describePg('framework patches', () => {
     );
   });
 
-  test('when a pool uses named statements, then a parameterised query is prepared once on its connection under its stable name', async () => {
-    const named = useNamedStatements(new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1 }));
-    try {
-      const text = 'SELECT $1::int + 1 AS answer';
-      await named.query(text, [1]);
-      const result = await named.query(text, [41]);
-
-      const prepared = await named.query<{ name: string }>(
-        'SELECT name FROM pg_prepared_statements',
-      );
-      expect(result.rows).toEqual([{ answer: 42 }]);
-      expect(prepared.rows.map((row) => row.name)).toEqual([statementName(text)]);
-    } finally {
-      await named.end();
-    }
-  });
-
-  test('when both patches are switched off, then a thread is drafted and sent all the same', async () => {
+  test('when the patch is switched off, then a thread is drafted and sent all the same', async () => {
     const emulator: Emulator = await startEmulator();
     const instance = await startInstance({
       mode: 'postgres',
       emulator,
       schema: patchedSchema,
-      patches: { namedStatements: false, oneStatementCheckpointWrites: false },
+      patches: { oneStatementCheckpointWrites: false },
     });
     try {
       const { thread_id } = (

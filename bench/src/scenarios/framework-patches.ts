@@ -6,12 +6,11 @@ import type { FrameworkPatchesResult, PatchMeasure } from './results.js';
 import type { ScenarioContext } from './scenario-context.js';
 import { assertMostlySucceeded, emailIteration, warmUp } from './workloads.js';
 
-type PersistencePatches = { namedStatements?: boolean; oneStatementCheckpointWrites?: boolean };
+type PersistencePatches = { oneStatementCheckpointWrites?: boolean };
 
 /** Each variant switches one patch off; `null` is the service as shipped (every patch on). */
 const EMAIL_VARIANTS: Array<{ patch: string | null; options: PersistencePatches }> = [
   { patch: null, options: {} },
-  { patch: 'pg-named-statements', options: { namedStatements: false } },
   {
     patch: 'langgraph-checkpoint-postgres-one-statement-writes',
     options: { oneStatementCheckpointWrites: false },

@@ -23,8 +23,6 @@ export interface PoolOptions {
   query: PoolLimits;
   /** Connections that each hold one lock (a thread's, a session's) for the length of a change. */
   locks: PoolLimits;
-  /** Applied to the query pool once made (e.g. a framework patch on `pool.query`). */
-  prepareQueryPool?: (pool: pg.Pool) => void;
   logger: Logger;
   /**
    * Told of an idle connection the server dropped (default: one warn line each). A service that
@@ -60,7 +58,6 @@ function newPool(connectionString: string, limits: PoolLimits): pg.Pool {
  */
 export function openPools(options: PoolOptions): Pools {
   const pool = newPool(options.connectionString, options.query);
-  options.prepareQueryPool?.(pool);
   const lockPool = newPool(options.connectionString, options.locks);
   for (const p of [pool, lockPool]) {
     // An idle connection dropped by the server must not crash the process; the pool replaces it.

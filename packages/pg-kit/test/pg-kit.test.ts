@@ -110,16 +110,13 @@ describe('openPools', () => {
   });
 
   test('when limits are given, then each pool carries its own statement and lock timeouts', async () => {
-    const prepared: pg.Pool[] = [];
     const pools = openPools({
       connectionString: TEST_DATABASE_URL,
       query: { max: 1, statementTimeoutMs: 1234 },
       locks: { max: 1, lockTimeoutMs: 4321 },
-      prepareQueryPool: (pool) => prepared.push(pool),
       logger: pino({ level: 'silent' }),
     });
     try {
-      expect(prepared).toEqual([pools.pool]);
       expect((await pools.pool.query('SHOW statement_timeout')).rows[0]).toEqual({
         statement_timeout: '1234ms',
       });

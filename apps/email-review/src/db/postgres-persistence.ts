@@ -1,6 +1,5 @@
 import { DatabaseHealth, DatabaseUnavailable, openPools, setUpWithRetry } from '@repo/pg-kit';
 import { redactSecrets } from '@repo/llm-config';
-import { useNamedStatements } from '../patches/pg-named-statements.js';
 import type { Logger } from 'pino';
 import type { Persistence } from '../persistence/persistence.js';
 import { createCheckpointer } from './checkpointer.js';
@@ -28,8 +27,7 @@ export interface PostgresOptions {
   queryTimeoutMs?: number;
   /** The delivery queue's lease (a dead worker's job is handed out again after it) and concurrency. */
   queue?: { leaseSeconds: number; concurrency: number };
-  /** Framework patches (src/patches/), each on unless set to false: off only to measure its gain. */
-  namedStatements?: boolean;
+  /** The framework patch (src/patches/), on unless set to false: off only to measure its gain. */
   oneStatementCheckpointWrites?: boolean;
 }
 
@@ -60,7 +58,6 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     connectionString: options.connectionString,
     query: { max: options.poolMax, ...limits, statementTimeoutMs: limits.queryTimeoutMs },
     locks: { max: 2, connectTimeoutMs: limits.connectTimeoutMs },
-    ...(options.namedStatements === false ? {} : { prepareQueryPool: useNamedStatements }),
     logger,
     onIdleError: (error) => health.markDown(error),
   });

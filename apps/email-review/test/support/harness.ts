@@ -120,7 +120,7 @@ export async function startInstance(options: {
   /** Thread leases' ttl (postgres mode; default 30 s). */
   leaseMs?: number;
   /** Framework patches switched off (postgres mode); all are on by default, as in production. */
-  patches?: Pick<PostgresOptions, 'namedStatements' | 'oneStatementCheckpointWrites'>;
+  patches?: Pick<PostgresOptions, 'oneStatementCheckpointWrites'>;
   /** Where the instance logs (at info level), for tests that read the log; silent otherwise. */
   logTo?: { write(line: string): void };
   /** Wraps the thread index, e.g. to simulate a crash between two writes. */
