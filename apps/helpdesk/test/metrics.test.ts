@@ -78,7 +78,7 @@ describe.each(PROVIDERS)('GET /metrics (%s)', (provider) => {
     expect(moved('llm_call_duration_seconds_count', model)).toBe(calls);
     expect(moved('llm_tokens_total', { ...model, direction: 'input' })).toBeGreaterThan(0);
     expect(moved('llm_tokens_total', { ...model, direction: 'output' })).toBeGreaterThan(0);
-    expect(metricSample(text, 'helpdesk_sessions')).toBe(helpdesk.chat.sessionCount);
+    expect(metricSample(text, 'helpdesk_sessions')).toBe(await helpdesk.chat.countSessions());
     expect(metricSample(text, 'helpdesk_sessions')).toBeGreaterThan(0);
   }, 30_000);
 });

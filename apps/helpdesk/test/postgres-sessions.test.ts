@@ -1,3 +1,4 @@
+import { metricSample } from '@repo/http-kit';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import pg from 'pg';
 import { HUMAN_REQUEST, INVOICE_QUESTION, OUTAGE_QUESTION, textsIn } from './support/harness.js';
@@ -73,6 +74,29 @@ afterAll(async () => {
 });
 
 describe('sessions in PostgreSQL, real service processes', () => {
+  it('when sessions are started on two instances, then each instance’s /metrics counts every live session in the table', async () => {
+    const [a, b] = [await instance(), await instance()];
+    const sessionsGauge = async (service: ServiceProcess) =>
+      metricSample(await (await service.get('/metrics')).text(), 'helpdesk_sessions');
+    const before = await sessionsGauge(a);
+
+    for (const [service, id] of [
+      [a, 'count-a'],
+      [a, 'count-b'],
+      [b, 'count-c'],
+    ] as const)
+      expect((await service.chat(id, OUTAGE_QUESTION)).status).toBe(200);
+
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    const rows = await client
+      .query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".helpdesk_sessions`)
+      .finally(() => client.end());
+    expect(await sessionsGauge(a)).toBe(before + 3);
+    expect(await sessionsGauge(b)).toBe(before + 3);
+    expect(await sessionsGauge(a)).toBe(rows.rows[0]!.n);
+  }, 60_000);
+
   it('when the instance is restarted after three messages, then the fourth message sees the earlier conversation and the session shows all four turns', async () => {
     const first = await instance();
     const asked = [INVOICE_QUESTION, OUTAGE_QUESTION, HUMAN_REQUEST];

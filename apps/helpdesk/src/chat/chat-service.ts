@@ -63,8 +63,8 @@ export interface ChatService {
   evictExpired(): Promise<number>;
   /** Turns of a session running or waiting in this process. */
   queuedTurns(sessionId: string): number;
-  /** Sessions held in this process's memory (0 when they live in a database). */
-  readonly sessionCount: number;
+  /** Sessions kept and not expired: in this process's memory, or in the database (every instance's). */
+  countSessions(): Promise<number>;
 }
 
 // Client-chosen session ids are unique per app, so one ADK user holds them all.
@@ -145,8 +145,6 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     remove: (sessionId) => store.delete(sessionId),
     evictExpired: async () => store.evictExpired(),
     queuedTurns: (sessionId) => store.queued(sessionId),
-    get sessionCount() {
-      return store.size;
-    },
+    countSessions: async () => store.count(),
   };
 }

@@ -46,7 +46,10 @@ type StoredRow = SessionRow & { transcript: Turn[]; created_at: Date };
  */
 export class PostgresSessionTurns implements SessionTurns {
   private readonly queues: SessionQueues;
-  private readonly sql: Record<'read' | 'save' | 'touch' | 'transcript' | 'delete', string>;
+  private readonly sql: Record<
+    'read' | 'save' | 'touch' | 'transcript' | 'delete' | 'count',
+    string
+  >;
 
   constructor(private readonly options: PostgresSessionTurnsOptions) {
     this.queues = new SessionQueues(options.maxQueuedPerSession);
@@ -62,10 +65,19 @@ export class PostgresSessionTurns implements SessionTurns {
       touch: `UPDATE ${sessions} SET updated_at = $4 WHERE ${key}`,
       transcript: `SELECT transcript FROM ${sessions} WHERE ${key} AND updated_at >= $4`,
       delete: `DELETE FROM ${sessions} WHERE ${key}`,
+      count: `SELECT count(*)::int AS n FROM ${sessions} WHERE app_name = $1 AND user_id = $2 AND updated_at >= $3`,
     };
   }
 
-  readonly size = 0;
+  /** Live sessions in the table (expired rows the sweep has not reached yet are not counted). */
+  async count(): Promise<number> {
+    this.requireReady();
+    const { pool, appName, userId, health } = this.options;
+    const result = await health.guard(() =>
+      pool.query<{ n: number }>(this.sql.count, [appName, userId, this.cutoff()]),
+    );
+    return result.rows[0]?.n ?? 0;
+  }
 
   queued(sessionId: string): number {
     return this.queues.pending(sessionId);

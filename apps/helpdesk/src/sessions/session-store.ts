@@ -54,6 +54,10 @@ export class SessionStore implements SessionTurns {
   }
 
   /** Sessions kept, idle or busy. */
+  count(): number {
+    return this.size;
+  }
+
   get size(): number {
     let busy = 0;
     for (const session of this.busy.values()) if (session.transcript) busy += 1;

@@ -20,6 +20,6 @@ export interface SessionTurns {
   evictExpired(): number | Promise<number>;
   /** Turns of a session running or waiting in this process. */
   queued(sessionId: string): number;
-  /** Sessions held in this process's memory (0 when they live in a database). */
-  readonly size: number;
+  /** Sessions kept and not expired: in this process's memory, or in the database (every instance's). */
+  count(): number | Promise<number>;
 }

@@ -71,17 +71,18 @@ function observedChat(registry: Registry) {
   return (chat: ChatService): ChatService => {
     new Gauge({
       name: 'helpdesk_sessions',
-      help: "Sessions held in this process's memory (memory mode; 0 when they live in PostgreSQL).",
+      help: 'Sessions kept and not expired: in this process (memory mode) or in PostgreSQL, every instance’s.',
       registers: [registry],
-      collect() {
-        this.set(chat.sessionCount);
+      async collect() {
+        // The database away: the scrape still answers, with the last count.
+        await chat
+          .countSessions()
+          .then((count) => this.set(count))
+          .catch(() => undefined);
       },
     });
     return {
       ...chat,
-      get sessionCount() {
-        return chat.sessionCount;
-      },
       async send(sessionId, message, observer) {
         try {
           const reply = await chat.send(sessionId, message, observer);
