@@ -66,12 +66,17 @@ const { app, delivery, startRecovery, retention } = createEmailReview({
 });
 
 let recovery: { stop(): Promise<void> } | undefined;
+// Set when shutdown begins: a start-up still waiting for the database then stops quietly.
+let closing = false;
 const running = await serve(app, {
   port: env.PORT,
   host: env.HOST,
   logger,
   onClose: [
-    () => recovery?.stop(),
+    () => {
+      closing = true;
+      return recovery?.stop();
+    },
     () => delivery.stop(),
     () => retention.stop(),
     () => persistence.close(),
@@ -90,6 +95,7 @@ async function becomeReady(logger: Logger): Promise<void> {
   try {
     await persistence.start({ untilMs: env.DATABASE_STARTUP_TIMEOUT_MS });
   } catch (error) {
+    if (closing) return;
     const reason = redactSecrets(error instanceof Error ? error.message : String(error));
     const database = redactSecrets(env.DATABASE_URL ?? '');
     logger.fatal(
@@ -98,6 +104,7 @@ async function becomeReady(logger: Logger): Promise<void> {
     );
     process.exit(1);
   }
+  if (closing) return;
   await delivery.start();
   await retention.start();
   recovery = startRecovery();

@@ -123,10 +123,18 @@ describePg('orphan recovery', () => {
       if (row.status === 'sent') expect(row.delivery).toMatch(/queued|delivered/);
       else expect(row.delivery).toBeNull();
     }
-    const recoveries = restarted
-      .flatMap((server) => server.process.stdout().split('\n'))
-      .filter((line) => line.includes('orphaned thread recovered'))
-      .map((line) => (JSON.parse(line) as { thread_id: string }).thread_id);
+    const recoveriesLogged = () =>
+      restarted
+        .flatMap((server) => server.process.stdout().split('\n'))
+        .filter((line) => line.includes('orphaned thread recovered'))
+        .map((line) => (JSON.parse(line) as { thread_id: string }).thread_id);
+    // The log line follows the thread's write: wait for it rather than read the output once.
+    await until(
+      () => recoveriesLogged().length >= drafting.length,
+      'a log line for each recovery',
+      10_000,
+    );
+    const recoveries = recoveriesLogged();
     expect(new Set(recoveries).size).toBe(recoveries.length);
     expect(recoveries.sort()).toEqual(drafting.map((row) => row.thread_id).sort());
     // Each history says the service resumed it (or gave up on it), not a reviewer.

@@ -16,10 +16,15 @@ import { requireRetryable } from './status-rules.js';
 export function retryThread(deps: OperationDeps, threadId: string): Promise<Thread> {
   return withLockedThread(deps, threadId, async (thread) => {
     requireRetryable(thread);
-    const snapshot = await deps.graph.getState(stateConfig(threadId));
-    const retried = { type: 'retried' as const, at: now(deps), actor: reviewer() };
-    return changeThread(deps, thread, { ...resumption(deps, thread, snapshot), lead: [retried] });
+    return resumeThread(deps, thread);
   });
+}
+
+/** Resumes `thread`, whose lease the caller holds (retry, and the orphan recovery). */
+export async function resumeThread(deps: OperationDeps, thread: Thread): Promise<Thread> {
+  const snapshot = await deps.graph.getState(stateConfig(thread.thread_id));
+  const retried = { type: 'retried' as const, at: now(deps), actor: reviewer() };
+  return changeThread(deps, thread, { ...resumption(deps, thread, snapshot), lead: [retried] });
 }
 
 function resumption(deps: OperationDeps, thread: Thread, snapshot: StateSnapshot): ThreadChange {

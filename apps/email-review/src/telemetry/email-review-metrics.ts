@@ -17,10 +17,13 @@ const LOCK_WAIT_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5];
  */
 export function emailReviewMetrics(registry: Registry, persistence: Persistence) {
   const counts = indexCounts(persistence);
-  // One read of the index per scrape, shared by the two gauges it feeds.
-  let reading: Promise<Awaited<ReturnType<typeof counts>>> | undefined;
+  // One read of the index per scrape, shared by the two gauges it feeds. With the database away
+  // (or not set up yet) the scrape still answers: the gauges keep their last values.
+  let reading: Promise<Awaited<ReturnType<typeof counts>> | undefined> | undefined;
   const read = () => {
-    reading ??= counts().finally(() => setImmediate(() => (reading = undefined)));
+    reading ??= counts()
+      .catch(() => undefined)
+      .finally(() => setImmediate(() => (reading = undefined)));
     return reading;
   };
   new Gauge({
@@ -29,8 +32,9 @@ export function emailReviewMetrics(registry: Registry, persistence: Persistence)
     labelNames: ['status'] as const,
     registers: [registry],
     async collect() {
-      const { threads } = await read();
-      for (const status of THREAD_STATUSES) this.set({ status }, threads[status]);
+      const counted = await read();
+      if (counted)
+        for (const status of THREAD_STATUSES) this.set({ status }, counted.threads[status]);
     },
   });
   new Gauge({
@@ -38,7 +42,8 @@ export function emailReviewMetrics(registry: Registry, persistence: Persistence)
     help: 'Approved replies waiting to be delivered (queued, including those waiting for a retry).',
     registers: [registry],
     async collect() {
-      this.set((await read()).queuedDeliveries);
+      const counted = await read();
+      if (counted) this.set(counted.queuedDeliveries);
     },
   });
   const deliveryAttempts = new Counter({
