@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { ModelRetryPolicy } from '../llm/model-call.js';
-import type { Mailer } from '../mailer/mailer.js';
+import type { Mailer } from './mailer.js';
 
 /** What the workflow's nodes need from the outside world; passed in so tests and servers choose. */
 export interface WorkflowDeps {
