@@ -53,11 +53,12 @@ export class SessionStore implements SessionTurns {
     });
   }
 
-  /** Sessions kept, idle or busy. */
+  /** SessionTurns#count: the sessions this process keeps. */
   count(): number {
     return this.size;
   }
 
+  /** Sessions kept, idle or busy. */
   get size(): number {
     let busy = 0;
     for (const session of this.busy.values()) if (session.transcript) busy += 1;
