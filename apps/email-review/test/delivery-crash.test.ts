@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import pg from 'pg';
@@ -248,6 +249,67 @@ describePg('delivery through crashes (real service processes, PostgreSQL)', () =
     });
   }, 120_000);
 
+  test('when PostgreSQL stops in the middle of an SMTP exchange, then the service keeps running and delivers the message once after it returns', async () => {
+    const cluster = await OwnPostgres.create();
+    const port = await freePort();
+    // An SMTP server that accepts the connection and says nothing: the attempt is held, its
+    // transaction open, while the database goes away under it.
+    const held: Socket[] = [];
+    const silent = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(port, '127.0.0.1', resolve));
+    const env = {
+      ...serviceEnv(emulator, cluster.url, 'public', `smtp://127.0.0.1:${port}`),
+      SMTP_TIMEOUT_MS: '3000',
+      DELIVERY_LEASE_SECONDS: '10',
+    };
+    let server: ServerProcess | undefined;
+    const sink = new SmtpSink(port);
+    try {
+      const running = await startServer(env);
+      server = running.process;
+      const [id] = await createThreads(running.url, 1);
+      expect((await post(`${running.url}/threads/${id}/approve`)).status).toBe(200);
+      await until(() => held.length > 0, 'the delivery attempt to connect');
+
+      cluster.stop();
+      // The attempt times out (3 s), its record cannot be written, nor can the queue note the
+      // failure: pg-boss 10's own workers made that an unhandled rejection that ended the process.
+      await until(
+        () => server!.stdout().includes('"msg":"delivery attempt not recorded"'),
+        'the attempt to fail on the missing database',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(server.child.exitCode).toBeNull();
+      expect(server.child.signalCode).toBeNull();
+
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+      await sink.listen();
+      cluster.start();
+
+      await until(
+        async () =>
+          (await threadStates(cluster.url, 'public', [id!])).get(id!)?.delivery === 'delivered',
+        'the delivery after the database returned',
+        30_000,
+      );
+      expect(server.child.exitCode).toBeNull();
+      expect(server.stdout()).not.toContain('unhandled rejection');
+      expect(sink.byMessageId(replyId(id!))).toHaveLength(1);
+      report('delivery-postgres-stops-mid-exchange', {
+        process_alive: server.child.exitCode === null,
+        received: sink.received.length,
+        duplicate_deliveries: sink.duplicates(),
+      });
+    } finally {
+      for (const socket of held) socket.destroy();
+      silent.close();
+      await stop(server);
+      await sink.stop();
+      cluster.remove();
+    }
+  }, 120_000);
+
   test('when PostgreSQL restarts while messages are queued, then all are delivered afterwards', async () => {
     const cluster = await OwnPostgres.create();
     const port = await freePort();
@@ -280,7 +342,18 @@ describePg('delivery through crashes (real service processes, PostgreSQL)', () =
           ),
         'deliveries after the restart',
         60_000,
-      );
+      ).catch(async (error: unknown) => {
+        // What CI needs to tell a lost job from a stuck worker: each record and the service's log.
+        const states = await threadStates(cluster.url, 'public', ids).catch(() => new Map());
+        throw new Error(
+          `${String(error)}\nstates: ${JSON.stringify([...states])}\nlog:\n${server!
+            .stdout()
+            .split('\n')
+            .slice(-60)
+            .join('\n')}`,
+        );
+      });
+      expect(server.child.exitCode).toBeNull();
       expect(new Set(lateSink.received.map((mail) => mail.parsed.messageId))).toEqual(
         new Set(ids.map(replyId)),
       );

@@ -14,9 +14,12 @@ import type { HistoryEvent } from '../threads/thread-history.js';
 import { ThreadNotAwaitingReview } from '../threads/thread-errors.js';
 import { PostgresThreadHistory } from './postgres-thread-history.js';
 import type { Thread } from '../threads/thread.js';
+import { startQueueWorkers, type QueueWorkers } from './queue-workers.js';
 import { queueSchema, table } from './tables.js';
 
 const QUEUE = 'email-delivery';
+/** How often an idle worker looks at the queue again. */
+const POLL_MS = 500;
 /** The key space of the schema set-up's advisory locks (src/db/setup-database.ts). */
 const SETUP_LOCK_SPACE = 0x454d4c53;
 
@@ -92,6 +95,7 @@ export class PostgresDeliveries implements DeliveryStore {
   /** Each change to a record appends its history event in the record's transaction. */
   private readonly history: PostgresThreadHistory;
   private started = false;
+  private workers: QueueWorkers | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -109,11 +113,7 @@ export class PostgresDeliveries implements DeliveryStore {
       maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(settings.leaseSeconds / 2))),
       schedule: false,
     });
-    this.boss.on('error', (error: unknown) => {
-      // pg-boss polls on its own: an outage would log here on every beat, so it counts as one outage.
-      if (settings.health && isDatabaseUnreachable(error)) settings.health.markDown(error);
-      else settings.logger.warn({ err: error }, 'delivery queue error');
-    });
+    this.boss.on('error', (error: unknown) => this.onQueueError(error));
     const columns = `thread_id, message_id, to_address, from_address, subject, in_reply_to, refs, body,
       status, attempts, last_error, next_attempt_at, delivered_at, server_reply`;
     this.sql = {
@@ -231,19 +231,27 @@ export class PostgresDeliveries implements DeliveryStore {
       this.started = true;
       if (!(await this.boss.getQueue(QUEUE))) await this.boss.createQueue(QUEUE);
     });
-    for (let i = 0; i < this.settings.concurrency; i += 1)
-      await this.boss.work<{ thread_id: string }>(
-        QUEUE,
-        { batchSize: 1, pollingIntervalSeconds: 0.5 },
-        async ([job]) => {
-          if (job) await handler(job.data.thread_id);
-        },
-      );
+    this.workers = startQueueWorkers({
+      boss: this.boss,
+      queue: QUEUE,
+      concurrency: this.settings.concurrency,
+      pollMs: POLL_MS,
+      handler: (job: PgBoss.Job<{ thread_id: string }>) => handler(job.data.thread_id),
+      onQueueError: (error) => this.onQueueError(error),
+    });
   }
 
   async stop() {
+    await this.workers?.stop();
+    this.workers = undefined;
     if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     this.started = false;
+  }
+
+  /** pg-boss polls on its own: an outage would log on every beat, so it counts as one outage. */
+  private onQueueError(error: unknown) {
+    if (this.settings.health && isDatabaseUnreachable(error)) this.settings.health.markDown(error);
+    else this.settings.logger.warn({ err: error }, 'delivery queue error');
   }
 
   private async record(

@@ -3,6 +3,7 @@ import { withTransaction } from '@repo/pg-kit';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { startQueueWorkers, type QueueWorkers } from '../db/queue-workers.js';
 import { queueSchema } from '../db/tables.js';
 import { finishedThreadDeleter } from './delete-finished-threads.js';
 
@@ -26,6 +27,8 @@ export interface ThreadRetention {
 
 const JOB = 'thread-retention';
 const DAY_MS = 86_400_000;
+/** How often the worker looks for the scheduler's job. */
+const POLL_MS = 30_000;
 /** The schema set-up's advisory-lock key space (src/db/setup-database.ts); pg-boss's start is key 1. */
 const SETUP_LOCK_SPACE = 0x454d4c53;
 
@@ -63,6 +66,7 @@ export function createThreadRetention(deps: {
   });
   boss.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'retention queue error'));
   let started = false;
+  let workers: QueueWorkers | undefined;
 
   const runOnce = async () => {
     const cutoff = new Date(clock().getTime() - days * DAY_MS);
@@ -88,11 +92,20 @@ export function createThreadRetention(deps: {
           await boss.createQueue(JOB, { name: JOB, policy: 'singleton' });
       });
       await boss.schedule(JOB, cron);
-      await boss.work(JOB, { batchSize: 1, pollingIntervalSeconds: 30 }, async () => {
-        await runOnce();
+      workers = startQueueWorkers({
+        boss,
+        queue: JOB,
+        concurrency: 1,
+        pollMs: POLL_MS,
+        handler: async () => {
+          await runOnce();
+        },
+        onQueueError: (error) => deps.logger.warn({ err: error }, 'retention queue error'),
       });
     },
     async stop() {
+      await workers?.stop();
+      workers = undefined;
       if (started) await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
       started = false;
     },
