@@ -48,8 +48,6 @@ describe.each(modes)('GET /metrics (%s)', (mode) => {
 
   test('when a known sequence runs, then every counter moves by exactly its share', async () => {
     const before = await scrape();
-    const delta = async (name: string, labels: Record<string, string> = {}) =>
-      metricSample(await scrape(), name, labels) - metricSample(before, name, labels);
 
     // 1. A thread drafted: two model calls (classify, draft), both answered.
     const created = await post('/threads', { inbound: BILLING_EMAIL });
@@ -68,13 +66,18 @@ describe.each(modes)('GET /metrics (%s)', (mode) => {
     expect(busy.status).toBe(409);
     expect(busy.body.code).toBe('thread_busy');
     expect((await approving).status).toBe(200);
-    // 4. The approved reply is delivered once.
-    await until(
-      async () => (await delta('email_review_delivery_attempts_total')) === 1,
-      'delivery',
-    );
+    // 4. The approved reply is delivered once. The attempt counts as the SMTP server answers; the
+    // record leaves the queue when its transaction commits, a moment later.
+    let text = '';
+    await until(async () => {
+      text = await scrape();
+      return (
+        metricSample(text, 'email_review_delivery_attempts_total') -
+          metricSample(before, 'email_review_delivery_attempts_total') ===
+          1 && metricSample(text, 'email_review_delivery_queue_depth') === 0
+      );
+    }, 'delivery');
 
-    const text = await scrape();
     const moved = (name: string, labels: Record<string, string> = {}) =>
       metricSample(text, name, labels) - metricSample(before, name, labels);
     expect(moved('http_requests_total', { method: 'POST', route: '/threads', status: '201' })).toBe(

@@ -111,7 +111,8 @@ export class MemoryDeliveries implements DeliveryStore {
     const wait = Math.max(0, Date.parse(delivery.next_attempt_at) - Date.now());
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      void this.handler?.(delivery.thread_id);
+      // A failed attempt is logged by the runner and taken again by the sweep.
+      this.handler?.(delivery.thread_id).catch(() => undefined);
     }, wait);
     this.timers.add(timer);
   }
