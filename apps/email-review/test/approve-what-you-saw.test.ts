@@ -1,6 +1,8 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import request from 'supertest';
-import { dropSchema, freshSchema, testModes } from './support/database.js';
+import { stateConfig } from '../src/operations/graph-config.js';
+import type { Thread } from '../src/threads/thread.js';
+import { dropSchema, freshSchema, testModes, until } from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
 import { startInstance, type Instance } from './support/harness.js';
 
@@ -184,5 +186,30 @@ describe.each(modes)('approvals bound to the revision the reviewer saw (%s)', (m
     const res = await request(instance.app).post(`/threads/${id}/approve`).send({ revision: '2' });
 
     expect(res.status).toBe(400);
+  });
+
+  test('when the checkpoint holds another text at the view’s revision, then approve refuses with the re-derived view, and the next approve sends that text', async () => {
+    const created = (await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL }))
+      .body as Thread;
+    // What a stalled holder's late checkpoint write leaves: same revision, another text.
+    const OTHER = 'Dear Ann, a text nobody was shown.';
+    await instance.graph.updateState(stateConfig(created.thread_id), { reply: OTHER }, 'draft');
+
+    const refused = await request(instance.app).post(`/threads/${created.thread_id}/approve`);
+
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'thread_not_awaiting_review' });
+    expect(await instance.persistence.deliveries.get(created.thread_id)).toBeUndefined();
+    const shown = (await request(instance.app).get(`/threads/${created.thread_id}`)).body as Thread;
+    expect(shown).toMatchObject({ status: 'awaiting_review', draft: OTHER });
+    const history = await request(instance.app).get(`/threads/${created.thread_id}/history`);
+    expect(history.body.events.map((event: { type: string }) => event.type)).toContain('recovered');
+
+    const approved = await request(instance.app).post(`/threads/${created.thread_id}/approve`);
+    expect(approved.status).toBe(200);
+    const sent = () =>
+      instance.transport.delivered.filter((message) => message.thread_id === created.thread_id);
+    await until(() => sent().length > 0, 'the delivery');
+    expect(sent().map((message) => message.body)).toEqual([OTHER]);
   });
 });

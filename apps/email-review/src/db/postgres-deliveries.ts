@@ -10,6 +10,8 @@ import type {
   DeliveryOutcome,
   DeliveryStore,
 } from '../delivery/delivery-store.js';
+import { heldLeaseOwner } from '../locks/held-lease.js';
+import { ThreadLeaseLost } from '../locks/lock-errors.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import { ThreadNotAwaitingReview } from '../threads/thread-errors.js';
 import { PostgresThreadHistory } from './postgres-thread-history.js';
@@ -103,6 +105,7 @@ export class PostgresDeliveries implements DeliveryStore {
   ) {
     const deliveries = table(settings.schema, 'email_deliveries');
     const threads = table(settings.schema, 'email_threads');
+    const leases = table(settings.schema, 'email_thread_leases');
     this.history = new PostgresThreadHistory(pool, settings.schema);
     this.boss = new PgBoss({
       connectionString: settings.connectionString,
@@ -117,8 +120,11 @@ export class PostgresDeliveries implements DeliveryStore {
     const columns = `thread_id, message_id, to_address, from_address, subject, in_reply_to, refs, body,
       status, attempts, last_error, next_attempt_at, delivered_at, server_reply`;
     this.sql = {
+      // Fenced by the approval's lease ($3), as the index's other writes are (postgres-thread-store.ts).
       approveThread: `UPDATE ${threads} SET status = 'sent', view = $2, delivery_status = 'queued'
-                      WHERE thread_id = $1 AND status = 'awaiting_review'`,
+                      WHERE thread_id = $1 AND status = 'awaiting_review'
+                        AND ($3::text IS NULL OR EXISTS (
+                          SELECT 1 FROM ${leases} WHERE thread_id = $1 AND owner = $3 FOR SHARE))`,
       insert: `INSERT INTO ${deliveries} (thread_id, message_id, to_address, from_address, subject,
                  in_reply_to, refs, body, status, attempts, next_attempt_at)
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', 0, now())
@@ -151,7 +157,11 @@ export class PostgresDeliveries implements DeliveryStore {
     } catch (error) {
       if (!(error instanceof ApprovalRefused || isUniqueViolation(error))) throw error;
       const current = await this.pool.query<{ view: Thread }>(this.sql.thread!, [view.thread_id]);
-      throw new ThreadNotAwaitingReview(current.rows[0]?.view ?? view);
+      const thread = current.rows[0]?.view ?? view;
+      // Still awaiting review, yet refused: the fence did it (the lease passed to another change).
+      if (thread.status === 'awaiting_review' && heldLeaseOwner(view.thread_id))
+        throw new ThreadLeaseLost(view.thread_id);
+      throw new ThreadNotAwaitingReview(thread);
     }
   }
 
@@ -176,6 +186,7 @@ export class PostgresDeliveries implements DeliveryStore {
       const approved = await client.query(this.sql.approveThread!, [
         view.thread_id,
         { ...view, delivery: deliveryView(delivery) },
+        heldLeaseOwner(view.thread_id) ?? null,
       ]);
       if (approved.rowCount !== 1) throw new ApprovalRefused();
       await this.history.appendIn(client, view.thread_id, [

@@ -22,8 +22,12 @@ export interface LeaseSettings {
  * competes for nothing a reviewer needs. A holder that dies stops renewing: its lease expires after
  * `ttlMs` and the thread can be taken again (the orphan recovery does that).
  *
- * A holder paused longer than the ttl (it cannot renew) can overlap with the next holder; approve's
- * transaction only moves a thread still `awaiting_review`, so even then no reply is queued twice.
+ * A holder paused longer than the ttl (it cannot renew) can overlap with the next holder. Its writes
+ * to the index and its approval are fenced with the lease's owner (postgres-thread-store.ts,
+ * postgres-deliveries.ts): they are refused (409 thread_busy) once the lease has passed on. Its late
+ * checkpoint write is not (LangGraph's saver knows no lease), but approve compares the checkpoint's
+ * draft with the view's and re-derives the view on any difference, so no text the reviewer was not
+ * shown is ever sent.
  */
 export class PostgresThreadLocks implements ThreadLocks {
   private readonly sql: Record<'take' | 'renew' | 'give', string>;
@@ -70,6 +74,7 @@ export class PostgresThreadLocks implements ThreadLocks {
     renewal.unref();
     let released = false;
     return {
+      owner,
       release: async () => {
         if (released) return;
         released = true;

@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { heldLeaseOwner } from '../locks/held-lease.js';
+import { ThreadLeaseLost } from '../locks/lock-errors.js';
 import type { Thread } from '../threads/thread.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { ListQuery, ThreadPage, ThreadStore } from '../threads/thread-store.js';
@@ -18,6 +20,7 @@ export class PostgresThreadStore implements ThreadStore {
     schema: string,
   ) {
     const threads = table(schema, 'email_threads');
+    const leases = table(schema, 'email_thread_leases');
     this.sql = {
       // Each write appends its history events in the same statement (src/db/postgres-thread-history.ts).
       insert: writeRecordingEvents(
@@ -28,9 +31,13 @@ export class PostgresThreadStore implements ThreadStore {
       ),
       byKey: `SELECT view FROM ${threads} WHERE idempotency_key = $1`,
       get: `SELECT view FROM ${threads} WHERE thread_id = $1`,
+      // Fenced by the change's lease ($6, when it has one): a holder whose lease passed to another
+      // writes nothing. FOR SHARE makes a takeover wait for this write, then read what it wrote.
       save: writeRecordingEvents(
         schema,
         `UPDATE ${threads} SET status = $2, view = $3, delivery_status = $4 WHERE thread_id = $1
+           AND ($6::text IS NULL OR EXISTS (
+             SELECT 1 FROM ${leases} WHERE thread_id = $1 AND owner = $6 FOR SHARE))
          RETURNING thread_id`,
         '$5',
       ),
@@ -61,13 +68,16 @@ export class PostgresThreadStore implements ThreadStore {
   }
 
   async save(thread: Thread, events?: readonly HistoryEvent[]) {
-    await this.pool.query(this.sql.save, [
+    const owner = heldLeaseOwner(thread.thread_id) ?? null;
+    const saved = await this.pool.query(this.sql.save, [
       thread.thread_id,
       thread.status,
       thread,
       thread.delivery?.status ?? null,
       eventsParam(events),
+      owner,
     ]);
+    if (saved.rowCount === 0 && owner !== null) throw new ThreadLeaseLost(thread.thread_id);
   }
 
   async list(query: ListQuery): Promise<ThreadPage> {

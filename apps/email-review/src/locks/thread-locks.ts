@@ -1,6 +1,11 @@
 /** Proof of holding one thread's lock; release it exactly once. */
 export interface ThreadLease {
   release(): Promise<void>;
+  /**
+   * Who holds it, where a lease can expire under a stalled holder and pass to another (PostgreSQL):
+   * the thread's writes are fenced with it, so a holder that lost its lease writes nothing.
+   */
+  owner?: string;
 }
 
 /**

@@ -56,14 +56,21 @@ export function approveThread(
 
 /**
  * The draft in the checkpoint, which the reviewer was shown (the write order keeps the index's view
- * of an `awaiting_review` thread derived from it, at the same revision). A checkpoint that is not
- * paused before `send`, or at another revision, means the index missed a change (a crash between a
- * change's two writes): the view is re-derived and the approval refused.
+ * of an `awaiting_review` thread derived from it, at the same revision and text). A checkpoint that
+ * is not paused before `send`, or holds another revision or another text, means the index missed a
+ * change (a crash between a change's two writes, or a holder that lost its lease writing the
+ * checkpoint after the change that took the thread over): the view is re-derived and the approval
+ * refused, so what is sent is always the text the reviewer was shown.
  */
 async function reviewedDraft(deps: OperationDeps, thread: Thread): Promise<string> {
   const snapshot = await deps.graph.getState(stateConfig(thread.thread_id));
   const values = snapshot.values as Partial<EmailStateValues>;
-  if (snapshot.next.includes('send') && values.reply && values.revision === thread.revision)
+  if (
+    snapshot.next.includes('send') &&
+    values.reply &&
+    values.revision === thread.revision &&
+    values.reply === thread.draft
+  )
     return values.reply;
   const settled = projectThread(thread, values, now(deps));
   await deps.threads.save(settled, [

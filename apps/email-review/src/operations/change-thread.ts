@@ -1,4 +1,5 @@
 import { DatabaseUnavailable } from '@repo/pg-kit';
+import { ThreadLeaseLost } from '../locks/lock-errors.js';
 import { isModelFailure, ModelUnavailable, ModelUnavailableAnswer } from '../llm/llm-errors.js';
 import { StepNotStored } from '../persistence/step-not-stored.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
@@ -60,7 +61,8 @@ export async function changeThread(
   await deps.threads
     .save(view, [...(change.lead ?? []), ...events])
     .catch(async (error: unknown) => {
-      if (error instanceof DatabaseUnavailable) throw error;
+      // The thread is another change's now (its lease passed on): nothing of this one is recorded.
+      if (error instanceof DatabaseUnavailable || error instanceof ThreadLeaseLost) throw error;
       await recordFailure(deps, thread, error, change.lead ?? []);
       throw new StepNotStored(thread.thread_id, error);
     });

@@ -1,0 +1,131 @@
+import { startEmulator, type Emulator } from '@repo/llm-emulator';
+import pg from 'pg';
+import request from 'supertest';
+import type { Thread } from '../src/threads/thread.js';
+import type { ThreadStore } from '../src/threads/thread-store.js';
+import {
+  dropSchema,
+  freshSchema,
+  postgresTestsEnabled,
+  TEST_DATABASE_URL,
+} from './support/database.js';
+import { BILLING_EMAIL } from './support/emails.js';
+import { startInstance, type Instance } from './support/harness.js';
+
+const withPostgres = await postgresTestsEnabled();
+const describePg = withPostgres ? describe : describe.skip;
+
+const EDITED = 'Dear Ann, the duplicate payment is refunded.';
+
+const eventTypes = (events: { type: string }[]) => events.map((event) => event.type);
+
+/**
+ * A holder that stalls past its lease's ttl (its process paused, its renewals late) finds the
+ * thread taken by another change when it wakes. Here the takeover is made by hand, at the exact
+ * moment: the lease row given to another owner, as the next holder's take does once it expired.
+ */
+describePg('a change whose lease passed to another holder (PostgreSQL)', () => {
+  const schema = freshSchema('fence');
+  let emulator: Emulator;
+  let instance: Instance;
+  let pool: pg.Pool;
+  /** Called with each view the index is about to save / each thread it reads, inside the lease. */
+  let beforeSave: (thread: Thread) => Promise<void> = async () => {};
+  let afterGet: (threadId: string) => Promise<void> = async () => {};
+
+  const takeOver = async (threadId: string) => {
+    const taken = await pool.query(
+      `UPDATE "${schema}".email_thread_leases SET owner = 'another-instance' WHERE thread_id = $1`,
+      [threadId],
+    );
+    expect(taken.rowCount).toBe(1);
+  };
+  const giveBack = (threadId: string) =>
+    pool.query(`DELETE FROM "${schema}".email_thread_leases WHERE thread_id = $1`, [threadId]);
+
+  beforeAll(async () => {
+    emulator = await startEmulator();
+    pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
+    instance = await startInstance({
+      mode: 'postgres',
+      emulator,
+      schema,
+      wrapThreads: (threads): ThreadStore => ({
+        create: (thread, key, events) => threads.create(thread, key, events),
+        list: (query) => threads.list(query),
+        get: async (threadId) => {
+          const thread = await threads.get(threadId);
+          await afterGet(threadId);
+          return thread;
+        },
+        save: async (thread, events) => {
+          await beforeSave(thread);
+          await threads.save(thread, events);
+        },
+      }),
+    });
+  });
+  afterEach(() => {
+    beforeSave = async () => {};
+    afterGet = async () => {};
+  });
+  afterAll(async () => {
+    await instance?.close();
+    await emulator?.close();
+    await pool?.end();
+    await dropSchema(schema);
+  });
+
+  test('when the lease passes on between an edit’s checkpoint and its view, then the edit answers 409 thread_busy and records nothing in the index or the history', async () => {
+    const created = (await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL }))
+      .body as Thread;
+    beforeSave = async (thread) => {
+      if (thread.draft === EDITED) await takeOver(thread.thread_id);
+    };
+
+    const edit = await request(instance.app)
+      .post(`/threads/${created.thread_id}/edit`)
+      .send({ draft: EDITED });
+
+    expect(edit.status).toBe(409);
+    expect(edit.body).toMatchObject({ code: 'thread_busy', thread_id: created.thread_id });
+    beforeSave = async () => {};
+    // The index holds what the change marked before it lost the lease; its result is not there.
+    const shown = (await request(instance.app).get(`/threads/${created.thread_id}`)).body as Thread;
+    expect(shown).toMatchObject({ status: 'drafting', draft: created.draft, revision: 1 });
+    const history = await request(instance.app).get(`/threads/${created.thread_id}/history`);
+    expect(eventTypes(history.body.events)).toEqual(['created', 'classified', 'drafted']);
+
+    // Once the other holder is gone, a retry re-derives the view from the checkpoint, which the
+    // stalled change did write: the reviewer sees that text before anyone can approve it.
+    await giveBack(created.thread_id);
+    const retried = await request(instance.app).post(`/threads/${created.thread_id}/retry`);
+    expect(retried.body).toMatchObject({ status: 'awaiting_review', draft: EDITED, revision: 2 });
+  });
+
+  test('when the lease passes on before an approval commits, then approve answers 409 thread_busy and nothing is queued', async () => {
+    const created = (await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL }))
+      .body as Thread;
+    let armed = true;
+    afterGet = async (threadId) => {
+      if (armed && threadId === created.thread_id) {
+        armed = false;
+        await takeOver(threadId);
+      }
+    };
+
+    const approve = await request(instance.app).post(`/threads/${created.thread_id}/approve`);
+
+    expect(approve.status).toBe(409);
+    expect(approve.body).toMatchObject({ code: 'thread_busy' });
+    expect(await instance.persistence.deliveries.get(created.thread_id)).toBeUndefined();
+    const shown = (await request(instance.app).get(`/threads/${created.thread_id}`)).body as Thread;
+    expect(shown).toMatchObject({ status: 'awaiting_review', delivery: null });
+    const history = await request(instance.app).get(`/threads/${created.thread_id}/history`);
+    expect(eventTypes(history.body.events)).not.toContain('approved');
+
+    await giveBack(created.thread_id);
+    const again = await request(instance.app).post(`/threads/${created.thread_id}/approve`);
+    expect(again.status).toBe(200);
+  });
+});
