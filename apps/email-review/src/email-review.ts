@@ -6,6 +6,7 @@ import { createDeliveryRunner } from './delivery/delivery-runner.js';
 import { createLogTransport, type MailTransport } from './delivery/mail-transport.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './delivery/retry-policy.js';
 import type { Persistence } from './persistence/persistence.js';
+import { convergeSentThreads } from './operations/converge-sent-threads.js';
 import { createThreadService } from './operations/thread-service.js';
 import { startOrphanRecovery, type OrphanRecoverySettings } from './operations/recover-orphans.js';
 import { createEmailGraph } from './workflow/graph.js';
@@ -101,11 +102,14 @@ export function createEmailReview(deps: EmailReviewDeps) {
     ...(deps.clock ? { clock: deps.clock } : {}),
   };
   const threads = createThreadService(operationDeps);
+  // The sweep and the recovery take leases too, but a thread they find busy is simply skipped: the
+  // lease metrics count requests' changes only (a busy refusal there is a 409 someone received).
+  const background = { ...operationDeps, locks: deps.persistence.locks };
   const { orphans } = deps.persistence;
   /** Starts the orphan recovery (PostgreSQL mode; memory mode has nothing a crash could leave). */
   const startRecovery = () =>
     orphans
-      ? startOrphanRecovery(operationDeps, orphans, deps.recovery ?? DEFAULT_RECOVERY)
+      ? startOrphanRecovery(background, orphans, deps.recovery ?? DEFAULT_RECOVERY)
       : { stop: async () => {} };
   const sweepMs = deps.sweepMs ?? DEFAULT_SWEEP_MS;
   const delivery = createDeliveryRunner({
@@ -114,7 +118,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
     policy: deps.retryPolicy ?? DEFAULT_RETRY_POLICY,
     logger: deps.logger,
     sweepMs,
-    sweep: () => threads.convergeSentThreads({ staleMs: 2 * sweepMs }),
+    sweep: () => convergeSentThreads(background, { staleMs: 2 * sweepMs }),
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
   const app = createApp({

@@ -23,7 +23,7 @@ describe.each(modes)('GET /metrics (%s)', (mode) => {
       apiToken: TOKEN,
       maxRetries: 0,
       metrics: {},
-      // The sweep takes thread locks too: kept out of the counted sequence.
+      // The sweep runs when a test says so (its lease takes are not counted; a test checks that).
       sweepMs: 600_000,
     });
   });
@@ -123,6 +123,27 @@ describe.each(modes)('GET /metrics (%s)', (mode) => {
     expect(
       depth + metricSample(await scrape(), 'email_review_delivery_attempts_total'),
     ).toBeGreaterThan(0);
+  });
+
+  test('when the sweep finds a thread busy, then the lease metrics do not move (they count requests’ changes only)', async () => {
+    const created = await post('/threads', { inbound: BILLING_EMAIL });
+    const id = created.body.thread_id as string;
+    const hold = instance.gate.holdNext();
+    const approving = post(`/threads/${id}/approve`).then((res) => res);
+    await hold.entered;
+    // Committed, its checkpoint not written yet, its lease held: the sweep tries it and skips it.
+    expect(await instance.persistence.deliveries.uncheckpointed()).toContain(id);
+    const before = await scrape();
+    const swept = await instance.delivery.sweep();
+    const after = await scrape();
+    hold.release();
+    expect((await approving).status).toBe(200);
+
+    expect(swept).toMatchObject({ checkpointed: 0 });
+    const moved = (name: string, labels: Record<string, string>) =>
+      metricSample(after, name, labels) - metricSample(before, name, labels);
+    expect(moved('email_review_lock_refusals_total', { reason: 'busy' })).toBe(0);
+    expect(moved('email_review_lock_wait_seconds_count', { outcome: 'busy' })).toBe(0);
   });
 
   test('when /metrics is scraped, then Node’s default metrics are there', async () => {

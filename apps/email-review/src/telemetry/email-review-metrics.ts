@@ -54,14 +54,14 @@ export function emailReviewMetrics(registry: Registry, persistence: Persistence)
   });
   const lockWait = new Histogram({
     name: 'email_review_lock_wait_seconds',
-    help: "Time taken to get a thread's lease (or be refused it), by outcome: acquired, busy, unavailable, error.",
+    help: "Time taken by a request's change to get its thread's lease (or be refused it), by outcome: acquired, busy, unavailable, error.",
     labelNames: ['outcome'] as const,
     buckets: LOCK_WAIT_BUCKETS,
     registers: [registry],
   });
   const lockRefusals = new Counter({
     name: 'email_review_lock_refusals_total',
-    help: 'Changes refused their thread lease: busy (another change holds it, 409), unavailable (database away, 503).',
+    help: "Requests' changes refused their thread lease: busy (another change holds it, 409), unavailable (database away, 503).",
     labelNames: ['reason'] as const,
     registers: [registry],
   });
