@@ -49,7 +49,8 @@ export function approveThread(
         },
       ],
     );
-    await recordSent(deps, delivery, at);
+    // reviewedDraft found the checkpoint paused before `send`; the lease has kept it so since.
+    await recordSent(deps, delivery, at, true);
     return { ...sent, delivery: deliveryView(delivery) };
   });
 }

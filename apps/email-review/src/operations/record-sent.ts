@@ -12,11 +12,12 @@ export async function recordSent(
   deps: Pick<OperationDeps, 'graph' | 'deliveries' | 'logger'>,
   delivery: Pick<Delivery, 'thread_id' | 'body'>,
   at: string,
+  /** The caller saw the checkpoint paused before `send` under the lease it still holds (approve). */
+  pausedAtSend = false,
 ): Promise<boolean> {
   const config = stateConfig(delivery.thread_id);
   try {
-    const snapshot = await deps.graph.getState(config);
-    if (snapshot.next.includes('send'))
+    if (pausedAtSend || (await deps.graph.getState(config)).next.includes('send'))
       await deps.graph.updateState(config, { sent: { at, text: delivery.body } }, 'send');
     await deps.deliveries.markCheckpointed(delivery.thread_id);
     return true;
