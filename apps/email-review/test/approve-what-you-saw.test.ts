@@ -188,24 +188,34 @@ describe.each(modes)('approvals bound to the revision the reviewer saw (%s)', (m
     expect(res.status).toBe(400);
   });
 
-  test('when the checkpoint holds another text at the view’s revision, then approve refuses with the re-derived view, and the next approve sends that text', async () => {
+  test('when the checkpoint holds another text at the view’s revision, then approve refuses and shows it at a new revision, which an approval of the old one cannot send', async () => {
     const created = (await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL }))
       .body as Thread;
     // What a stalled holder's late checkpoint write leaves: same revision, another text.
     const OTHER = 'Dear Ann, a text nobody was shown.';
     await instance.graph.updateState(stateConfig(created.thread_id), { reply: OTHER }, 'draft');
 
-    const refused = await request(instance.app).post(`/threads/${created.thread_id}/approve`);
+    const refused = await request(instance.app)
+      .post(`/threads/${created.thread_id}/approve`)
+      .send({ revision: 1 });
 
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'thread_not_awaiting_review' });
+    expect(refused.body).toMatchObject({ code: 'revision_mismatch', revision: 2 });
     expect(await instance.persistence.deliveries.get(created.thread_id)).toBeUndefined();
     const shown = (await request(instance.app).get(`/threads/${created.thread_id}`)).body as Thread;
-    expect(shown).toMatchObject({ status: 'awaiting_review', draft: OTHER });
+    expect(shown).toMatchObject({ status: 'awaiting_review', draft: OTHER, revision: 2 });
+    // A second tab, or a client repeating its request, still names the revision it saw.
+    const again = await request(instance.app)
+      .post(`/threads/${created.thread_id}/approve`)
+      .set('If-Match', '"1"');
+    expect(again.status).toBe(412);
+    expect(await instance.persistence.deliveries.get(created.thread_id)).toBeUndefined();
     const history = await request(instance.app).get(`/threads/${created.thread_id}/history`);
     expect(history.body.events.map((event: { type: string }) => event.type)).toContain('recovered');
 
-    const approved = await request(instance.app).post(`/threads/${created.thread_id}/approve`);
+    const approved = await request(instance.app)
+      .post(`/threads/${created.thread_id}/approve`)
+      .send({ revision: 2 });
     expect(approved.status).toBe(200);
     const sent = () =>
       instance.transport.delivered.filter((message) => message.thread_id === created.thread_id);

@@ -259,8 +259,9 @@ describePg('delivery through crashes (real service processes, PostgreSQL)', () =
     await new Promise<void>((resolve) => silent.listen(port, '127.0.0.1', resolve));
     const env = {
       ...serviceEnv(emulator, cluster.url, 'public', `smtp://127.0.0.1:${port}`),
-      SMTP_TIMEOUT_MS: '3000',
-      DELIVERY_LEASE_SECONDS: '10',
+      // Long enough for pg_ctl to stop the cluster within the held exchange on a loaded machine.
+      SMTP_TIMEOUT_MS: '5000',
+      DELIVERY_LEASE_SECONDS: '16',
     };
     let server: ServerProcess | undefined;
     const sink = new SmtpSink(port);
@@ -272,11 +273,12 @@ describePg('delivery through crashes (real service processes, PostgreSQL)', () =
       await until(() => held.length > 0, 'the delivery attempt to connect');
 
       cluster.stop();
-      // The attempt times out (3 s), its record cannot be written, nor can the queue note the
+      // The attempt times out (5 s), its record cannot be written, nor can the queue note the
       // failure: pg-boss 10's own workers made that an unhandled rejection that ended the process.
       await until(
         () => server!.stdout().includes('"msg":"delivery attempt not recorded"'),
         'the attempt to fail on the missing database',
+        20_000,
       );
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect(server.child.exitCode).toBeNull();

@@ -103,6 +103,26 @@ describePg('a change whose lease passed to another holder (PostgreSQL)', () => {
     expect(retried.body).toMatchObject({ status: 'awaiting_review', draft: EDITED, revision: 2 });
   });
 
+  test('when the lease passes on while a redraft’s model call fails, then the edit answers 409 thread_busy, not the model’s failure', async () => {
+    const created = (await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL }))
+      .body as Thread;
+    beforeSave = async (thread) => {
+      if (thread.status === 'failed') await takeOver(thread.thread_id);
+    };
+    emulator.faults.add({ provider: 'openai', kind: 'status', status: 500, count: 3 });
+
+    const edit = await request(instance.app)
+      .post(`/threads/${created.thread_id}/edit`)
+      .send({ instructions: 'Shorter, please.' });
+
+    expect(edit.status).toBe(409);
+    expect(edit.body).toMatchObject({ code: 'thread_busy', thread_id: created.thread_id });
+    beforeSave = async () => {};
+    const history = await request(instance.app).get(`/threads/${created.thread_id}/history`);
+    expect(eventTypes(history.body.events)).not.toContain('failed');
+    await giveBack(created.thread_id);
+  });
+
   test('when the lease passes on before an approval commits, then approve answers 409 thread_busy and nothing is queued', async () => {
     const created = (await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL }))
       .body as Thread;

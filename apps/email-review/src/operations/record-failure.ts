@@ -1,3 +1,4 @@
+import { ThreadLeaseLost } from '../locks/lock-errors.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import { describeFailure } from '../threads/failure.js';
@@ -49,6 +50,8 @@ export async function recordFailure(
   try {
     await deps.threads.save(failed, events);
   } catch (saveError) {
+    // Another change took the thread over while this one ran: the answer is that, not the failure.
+    if (saveError instanceof ThreadLeaseLost) throw saveError;
     log(deps).error({ err: saveError, thread_id: threadId }, 'could not record the failure');
   }
   return failed;

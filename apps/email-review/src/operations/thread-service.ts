@@ -1,6 +1,5 @@
 import type { InboundEmail } from '../email/raw-email.js';
 import { approveThread, type Approval } from './approve-thread.js';
-import { convergeSentThreads } from './converge-sent-threads.js';
 import { createThread, type EmailSource } from './create-thread.js';
 import { editThread, type ThreadEdit } from './edit-thread.js';
 import { getThread } from './get-thread.js';
@@ -27,7 +26,6 @@ export function createThreadService(deps: ThreadServiceDeps) {
     approveThread: (threadId: string, approval?: Approval, condition?: RevisionCondition) =>
       approveThread(deps, threadId, approval, condition),
     redeliverThread: (threadId: string) => redeliverThread(deps, threadId),
-    convergeSentThreads: (options: { staleMs: number }) => convergeSentThreads(deps, options),
     rejectThread: (threadId: string, rejection?: Rejection, condition?: RevisionCondition) =>
       rejectThread(deps, threadId, rejection, condition),
     retryThread: (threadId: string) => retryThread(deps, threadId),
