@@ -27,6 +27,8 @@ describe.each(modes)('checkpoint and index write order (%s)', (mode) => {
   let emulator: Emulator;
   let instance: Instance;
   let crashing = false;
+  /** Fails the next save of a view showing `EDITED` once, then lets saves through (a refused write, not a crash). */
+  let refuseOnce = false;
 
   beforeAll(async () => {
     emulator = await startEmulator();
@@ -35,7 +37,13 @@ describe.each(modes)('checkpoint and index write order (%s)', (mode) => {
       emulator,
       schema,
       wrapThreads: (threads) =>
-        crashingIndex(threads, (thread) => crashing && thread.draft === EDITED),
+        crashingIndex(threads, (thread) => {
+          if (refuseOnce && thread.draft === EDITED) {
+            refuseOnce = false;
+            return true;
+          }
+          return crashing && thread.draft === EDITED;
+        }),
     });
   });
   afterAll(async () => {
@@ -76,5 +84,31 @@ describe.each(modes)('checkpoint and index write order (%s)', (mode) => {
           [event.type, event.revision].filter((part) => part !== undefined).join(':'),
         ),
     ).toEqual(['created', 'classified', 'drafted:1', 'retried', 'recovered:2', 'approved:2']);
+  });
+
+  test('when only an edit’s index write is refused, then the thread is kept failed and its history says the reviewer edited it, not that the model drafted it', async () => {
+    const created = (await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL }))
+      .body;
+    refuseOnce = true;
+    const edit = await request(instance.app)
+      .post(`/threads/${created.thread_id}/edit`)
+      .send({ draft: EDITED });
+
+    expect(edit.status).toBe(500);
+    expect(edit.body).toMatchObject({ thread_id: created.thread_id });
+    const shown = (await request(instance.app).get(`/threads/${created.thread_id}`)).body;
+    expect(shown).toMatchObject({ status: 'failed', draft: EDITED, revision: 2 });
+    const history = await request(instance.app).get(`/threads/${created.thread_id}/history`);
+    expect(
+      history.body.events.map((event: { type: string; actor: string; revision?: number }) =>
+        [event.type, event.actor, event.revision].filter((part) => part !== undefined).join(':'),
+      ),
+    ).toEqual([
+      'created:anonymous',
+      'classified:model',
+      'drafted:model:1',
+      'edited:anonymous:2',
+      'failed:system',
+    ]);
   });
 });

@@ -63,7 +63,7 @@ export async function changeThread(
     .catch(async (error: unknown) => {
       // The thread is another change's now (its lease passed on): nothing of this one is recorded.
       if (error instanceof DatabaseUnavailable || error instanceof ThreadLeaseLost) throw error;
-      await recordFailure(deps, thread, error, change.lead ?? []);
+      await recordFailure(deps, thread, error, change.lead ?? [], events);
       throw new StepNotStored(thread.thread_id, error);
     });
   return view;

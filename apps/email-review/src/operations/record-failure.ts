@@ -11,13 +11,16 @@ import { log, now, type OperationDeps } from './operation-deps.js';
 /**
  * Keeps a failed run's thread as `failed` (retryable) in the index, with the steps the run completed
  * (its checkpoint keeps them, e.g. the classification), and in its history: `lead`, the completed
- * steps, then `failed`. Never throws: the run's own failure is what the client must hear about.
+ * steps, then `failed`. `done` names those steps when the change knows them (its checkpoint writes
+ * all landed and only its index write failed: e.g. a reviewer's `edited`, not a `drafted` by the
+ * model). Never throws: the run's own failure is what the client must hear about.
  */
 export async function recordFailure(
   deps: OperationDeps,
   thread: Thread,
   error: unknown,
   lead: HistoryEvent[] = [],
+  done?: HistoryEvent[],
 ): Promise<Thread> {
   const threadId = thread.thread_id;
   let progressed = thread;
@@ -44,7 +47,7 @@ export async function recordFailure(
   const at = failed.updated_at;
   const events: HistoryEvent[] = [
     ...lead,
-    ...stepEvents(thread, failed, at),
+    ...(done ?? stepEvents(thread, failed, at)),
     { type: 'failed', at, actor: 'system', code: failed.error!.code },
   ];
   try {
