@@ -53,7 +53,7 @@ export function approveThread(
         },
       ],
     );
-    // reviewedDraft found the checkpoint paused before `send`; the lease has kept it so since.
+    // reviewedDraft found the checkpoint paused before `send` a moment ago, under this lease.
     await recordSent(deps, delivery, at, true);
     return { ...sent, delivery: deliveryView(delivery) };
   });

@@ -13,7 +13,8 @@ import { log, now, type OperationDeps } from './operation-deps.js';
  * (its checkpoint keeps them, e.g. the classification), and in its history: `lead`, the completed
  * steps, then `failed`. `done` names those steps when the change knows them (its checkpoint writes
  * all landed and only its index write failed: e.g. a reviewer's `edited`, not a `drafted` by the
- * model). Never throws: the run's own failure is what the client must hear about.
+ * model). Throws only ThreadLeaseLost (the thread is another change's now); otherwise the run's own
+ * failure is what the client must hear about.
  */
 export async function recordFailure(
   deps: OperationDeps,

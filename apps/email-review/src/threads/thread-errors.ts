@@ -92,8 +92,10 @@ export class WorkflowStepFailed extends HttpError {
 
 /**
  * The reviewer acted on a revision that is no longer the current one (someone changed the draft
- * since): nothing was changed. 412 when the revision came in If-Match, 409 when in the body; both
- * carry the current revision (and its ETag) so the client can show the draft as it now is.
+ * since): the request changed nothing. 412 when the revision came in If-Match, 409 otherwise (the
+ * body's revision, or approve finding in the checkpoint a text the view did not show, which it
+ * then shows at a revision of its own); both carry the current revision (and its ETag) so the
+ * client can show the draft as it now is.
  */
 export class RevisionMismatch extends HttpError {
   constructor(thread: Thread, status: 409 | 412) {
