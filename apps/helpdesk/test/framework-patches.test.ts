@@ -4,6 +4,10 @@ import { dirname, join, resolve } from 'node:path';
 import { FRAMEWORK_PATCHES } from '../src/patches/index.js';
 
 const appDir = resolve(process.cwd());
+const repoDir = resolve(appDir, '../..');
+/** A register path: from the app (its own patches) or from the repository root (http-kit's). */
+const located = (path: string) =>
+  existsSync(join(appDir, path)) ? join(appDir, path) : join(repoDir, path);
 const require = createRequire(join(appDir, 'package.json'));
 
 /** The version installed, from the package's own package.json (found from its entry point). */
@@ -36,12 +40,12 @@ describe('framework patches', () => {
   it.each(FRAMEWORK_PATCHES.map((p) => [p.id, p] as const))(
     'when %s is listed, then its file opens with library@version and names its guarding test',
     (_id, patch) => {
-      const source = readFileSync(join(appDir, patch.file), 'utf8');
+      const source = readFileSync(located(patch.file), 'utf8');
 
       expect(source.startsWith('/**')).toBe(true);
       expect(source).toContain(`${patch.library}@${patch.version}`);
       for (const test of patch.guardedBy.split(', ')) {
-        expect(existsSync(join(appDir, test))).toBe(true);
+        expect(existsSync(located(test))).toBe(true);
         expect(source).toContain(test);
       }
     },

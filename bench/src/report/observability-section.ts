@@ -54,7 +54,7 @@ export function observabilitySection(result: ObservabilityResult): Section {
       },
     ],
     notes: [
-      `The emulator answers at once, so only the service's own work is timed. Metrics off and on take turns round by round; tracing is measured after them (the OpenTelemetry SDK, once registered, stays for the process), every span exported over OTLP/HTTP (JSON) to a receiver in the bench's process: ${result.spansExported} spans. Tracing has no target: it is measured and reported.`,
+      `The emulator answers at once, so only the service's own work is timed. Metrics off and on take turns round by round, each going first in every other round; tracing is measured after them (the OpenTelemetry SDK, once registered, stays for the process), every span exported over OTLP/HTTP (JSON) to a receiver in the bench's process: ${result.spansExported} spans. Tracing has no target: it is measured and reported.`,
     ],
     targets: observabilityTargets(result),
     commands: [],

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { pino } from 'pino';
-import type { Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import request from 'supertest';
 import { z } from 'zod';
 import {
@@ -10,6 +11,7 @@ import {
   httpServiceEnv,
   metricSample,
   modelCallMetrics,
+  PROM_CLIENT_DEFAULT_METRICS_PATCH,
 } from '../src/index.js';
 
 const routes = [
@@ -132,5 +134,30 @@ describe('METRICS_PUBLIC', () => {
   });
   test('when neither true nor false, then the env is refused', () => {
     expect(schema.safeParse({ METRICS_PUBLIC: 'yes' }).success).toBe(false);
+  });
+});
+
+describe('Node’s default metrics (the prom-client patch)', () => {
+  test('when a registry is created, then it serves every default metric but the GC duration histogram', async () => {
+    const stock = new Registry();
+    collectDefaultMetrics({ register: stock });
+    const names = async (registry: Registry) =>
+      (await registry.getMetricsAsJSON()).map((metric) => metric.name).sort();
+
+    const served = await names(createMetricsRegistry());
+
+    expect(served).toEqual(
+      (await names(stock)).filter((name) => name !== 'nodejs_gc_duration_seconds'),
+    );
+    expect(served).toContain('nodejs_eventloop_lag_seconds');
+    expect(served).toContain('process_cpu_user_seconds_total');
+  });
+
+  test('when prom-client is installed, then it is the version the patch was checked against', () => {
+    const require = createRequire(import.meta.url);
+    const manifest = require('prom-client/package.json') as { version: string };
+    expect(`prom-client@${manifest.version}`).toBe(
+      `prom-client@${PROM_CLIENT_DEFAULT_METRICS_PATCH.version}`,
+    );
   });
 });

@@ -25,6 +25,7 @@ export async function recordFailure(
 ): Promise<Thread> {
   const threadId = thread.thread_id;
   let progressed = thread;
+  let read = false;
   try {
     const snapshot = await deps.graph.getState(stateConfig(threadId));
     progressed = projectThread(
@@ -32,6 +33,7 @@ export async function recordFailure(
       snapshot.values as Partial<EmailStateValues>,
       thread.updated_at,
     );
+    read = true;
   } catch (readError) {
     log(deps).warn({ err: readError, thread_id: threadId }, 'could not read the failed run state');
   }
@@ -48,7 +50,8 @@ export async function recordFailure(
   const at = failed.updated_at;
   const events: HistoryEvent[] = [
     ...lead,
-    ...(done ?? stepEvents(thread, failed, at)),
+    // The change's own events only with the view they describe (unread, the view stays as it was).
+    ...(done && read ? done : stepEvents(thread, failed, at)),
     { type: 'failed', at, actor: 'system', code: failed.error!.code },
   ];
   try {

@@ -1,4 +1,4 @@
-import type { FrameworkPatch } from '@repo/http-kit';
+import { PROM_CLIENT_DEFAULT_METRICS_PATCH, type FrameworkPatch } from '@repo/http-kit';
 
 /**
  * Every place this app reaches into a framework's internals, one file each in this folder. When a
@@ -17,4 +17,6 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     gain: 'bench scenario 5: +75.0 % lifecycles/s at concurrency 8 (89.8 vs 51.3, graph on the PostgreSQL checkpointer; quiet full run of 2026-11-24)',
     guardedBy: 'apps/email-review/test/framework-patches.test.ts',
   },
+  // http-kit's, in both services' /metrics: Node's default metrics without the GC observer.
+  PROM_CLIENT_DEFAULT_METRICS_PATCH,
 ];

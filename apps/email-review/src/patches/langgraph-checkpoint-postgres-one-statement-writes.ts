@@ -10,8 +10,9 @@
  * row go in one statement (atomic on its own) through `unnest` of parameter arrays, and `putWrites`
  * in one statement too. Tables, rows and serialisation are exactly the stock ones, so reads, `setup()`
  * and the stock saver itself all work on the same data. It is the write path's main lever.
- * Guarded by: test/framework-patches.test.ts (the same rows as the stock saver, read back by it) and
- * test/durability.test.ts (the stock PostgresSaver reads the service's threads).
+ * Guarded by: apps/email-review/test/framework-patches.test.ts (the same rows as the stock saver,
+ * read back by it) and apps/email-review/test/durability.test.ts (the stock PostgresSaver reads the
+ * service's threads).
  * Applied in src/db/postgres-persistence.ts; `oneStatementCheckpointWrites: false` uses the stock saver.
  */
 import type { RunnableConfig } from '@langchain/core/runnables';

@@ -1,4 +1,4 @@
-import type { FrameworkPatch } from '@repo/http-kit';
+import { PROM_CLIENT_DEFAULT_METRICS_PATCH, type FrameworkPatch } from '@repo/http-kit';
 
 /**
  * Where the service reaches into a framework's internals, one file each in this folder. Each
@@ -27,4 +27,6 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     gain: 'function, not speed: the deadline, bounded retries and 502/504 answers; without it a hung model holds a turn forever and every failure is a 502',
     guardedBy: 'test/model-faults.test.ts, test/model-retry.test.ts',
   },
+  // http-kit's, in both services' /metrics (its paths are from the repository root).
+  PROM_CLIENT_DEFAULT_METRICS_PATCH,
 ];
