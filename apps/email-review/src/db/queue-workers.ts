@@ -14,6 +14,11 @@ export interface QueueWorkerOptions<T extends object> {
   onQueueError: (error: unknown) => void;
 }
 
+export interface QueueWorkers {
+  /** Lets each worker finish the job it holds, then ends them. */
+  stop(): Promise<void>;
+}
+
 /**
  * The queue's workers, on pg-boss's public fetch/complete/fail, each awaited and caught. pg-boss
  * 10's own `work()` neither awaits nor catches the complete/fail that follow a job (manager.js
@@ -22,11 +27,6 @@ export interface QueueWorkerOptions<T extends object> {
  * or fail that cannot be written is reported, and the job is handed out again once its lease
  * expires (for deliveries, the record's row lock and status keep a retaken job from sending twice).
  */
-export interface QueueWorkers {
-  /** Lets each worker finish the job it holds, then ends them. */
-  stop(): Promise<void>;
-}
-
 export function startQueueWorkers<T extends object>(options: QueueWorkerOptions<T>): QueueWorkers {
   const stopping = new AbortController();
   const settle = async (write: () => Promise<unknown>) => {
