@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Checkpoint, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { emptyCheckpoint } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import { installedVersion } from '@repo/http-kit';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import pg from 'pg';
 import request from 'supertest';
@@ -135,27 +135,12 @@ describePg('framework patches', () => {
 
 describe('the register of framework patches', () => {
   const repoDir = fileURLToPath(new URL('../../../', import.meta.url));
-  const require = createRequire(fileURLToPath(new URL('../package.json', import.meta.url)));
-  /** The installed version, from the package's own package.json (found from its entry point). */
-  const installedVersion = (library: string) => {
-    let dir = dirname(require.resolve(library));
-    for (;;) {
-      const manifest = join(dir, 'package.json');
-      if (existsSync(manifest)) {
-        const read = JSON.parse(readFileSync(manifest, 'utf8')) as {
-          name?: string;
-          version: string;
-        };
-        if (read.name === library) return read.version;
-      }
-      dir = dirname(dir);
-    }
-  };
+  const appDir = fileURLToPath(new URL('../', import.meta.url));
 
   test.each(FRAMEWORK_PATCHES.map((patch) => [patch.id, patch] as const))(
     'when %s is listed, then the installed library is the version it was checked against, and its file says so and names its test',
     (_id, patch) => {
-      expect(`${patch.library}@${installedVersion(patch.library)}`).toBe(
+      expect(`${patch.library}@${installedVersion(patch.library, appDir)}`).toBe(
         `${patch.library}@${patch.version}`,
       );
       const source = readFileSync(join(repoDir, patch.file), 'utf8');

@@ -36,7 +36,7 @@ export {
 export { startOtlpReceiver, type ReceivedSpan } from './tracing/otlp-receiver.js';
 export { modelCallSpan, type ModelCallSpan, type ModelSpanEnd } from './tracing/model-call-span.js';
 export { readPackageVersion } from './package-version.js';
-export type { FrameworkPatch } from './framework-patch.js';
+export { installedVersion, type FrameworkPatch } from './framework-patch.js';
 export { PROM_CLIENT_DEFAULT_METRICS_PATCH } from './patches/prom-client-default-metrics-without-gc.js';
 export { authSettingsFromEnv, authEnvRules, tracingSettingsFromEnv } from './service-env.js';
 export { currentActor } from './request-context.js';

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import request from 'supertest';
@@ -9,6 +9,7 @@ import {
   defineRoute,
   HttpError,
   httpServiceEnv,
+  installedVersion,
   metricSample,
   modelCallMetrics,
   PROM_CLIENT_DEFAULT_METRICS_PATCH,
@@ -154,9 +155,8 @@ describe('Node’s default metrics (the prom-client patch)', () => {
   });
 
   test('when prom-client is installed, then it is the version the patch was checked against', () => {
-    const require = createRequire(import.meta.url);
-    const manifest = require('prom-client/package.json') as { version: string };
-    expect(`prom-client@${manifest.version}`).toBe(
+    const packageDir = fileURLToPath(new URL('../', import.meta.url));
+    expect(`prom-client@${installedVersion('prom-client', packageDir)}`).toBe(
       `prom-client@${PROM_CLIENT_DEFAULT_METRICS_PATCH.version}`,
     );
   });

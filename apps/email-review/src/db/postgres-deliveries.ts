@@ -17,13 +17,12 @@ import { ThreadNotAwaitingReview } from '../threads/thread-errors.js';
 import { PostgresThreadHistory } from './postgres-thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import { startQueueWorkers, type QueueWorkers } from './queue-workers.js';
+import { withQueueSetupLock } from './setup-database.js';
 import { queueSchema, table } from './tables.js';
 
 const QUEUE = 'email-delivery';
 /** How often an idle worker looks at the queue again. */
 const POLL_MS = 500;
-/** The key space of the schema set-up's advisory locks (src/db/setup-database.ts). */
-const SETUP_LOCK_SPACE = 0x454d4c53;
 
 export interface QueueSettings {
   connectionString: string;
@@ -237,7 +236,7 @@ export class PostgresDeliveries implements DeliveryStore {
   }
 
   async start(handler: DeliveryHandler) {
-    await this.withSetupLock(async () => {
+    await withQueueSetupLock(this.pool, async () => {
       await this.boss.start();
       this.started = true;
       if (!(await this.boss.getQueue(QUEUE))) await this.boss.createQueue(QUEUE);
@@ -308,17 +307,6 @@ export class PostgresDeliveries implements DeliveryStore {
    */
   private jobOptions(): PgBoss.SendOptions {
     return { retryLimit: 50, retryDelay: 1, expireInSeconds: this.settings.leaseSeconds };
-  }
-
-  /**
-   * Instances starting together would deadlock in pg-boss's migrations and queue creation: one at a
-   * time, under a transaction-level advisory lock (the set-up's key space, second key 1).
-   */
-  private async withSetupLock(work: () => Promise<void>): Promise<void> {
-    await this.transaction(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1, 1)', [SETUP_LOCK_SPACE]);
-      await work();
-    });
   }
 
   private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {

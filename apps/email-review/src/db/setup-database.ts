@@ -1,4 +1,5 @@
 import type { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import { withTransaction } from '@repo/pg-kit';
 import type pg from 'pg';
 import { threadHistoryMigration } from './postgres-thread-history.js';
 import { serviceTablesMigration } from './tables.js';
@@ -32,4 +33,16 @@ export async function setupDatabase(
   } finally {
     client.release();
   }
+}
+
+/**
+ * pg-boss's start (its migrations, queue creation) one instance at a time: instances starting
+ * together would deadlock in them. A transaction-level advisory lock in the set-up's key space
+ * (second key 1), taken by the delivery queue and the retention job alike.
+ */
+export function withQueueSetupLock(pool: pg.Pool, work: () => Promise<void>): Promise<void> {
+  return withTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1, 1)', [SETUP_LOCK[0]]);
+    await work();
+  });
 }

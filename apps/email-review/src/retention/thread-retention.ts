@@ -1,9 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { withTransaction } from '@repo/pg-kit';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { startQueueWorkers, type QueueWorkers } from '../db/queue-workers.js';
+import { withQueueSetupLock } from '../db/setup-database.js';
 import { queueSchema } from '../db/tables.js';
 import { finishedThreadDeleter } from './delete-finished-threads.js';
 
@@ -29,8 +29,6 @@ const JOB = 'thread-retention';
 const DAY_MS = 86_400_000;
 /** How often the worker looks for the scheduler's job. */
 const POLL_MS = 30_000;
-/** The schema set-up's advisory-lock key space (src/db/setup-database.ts); pg-boss's start is key 1. */
-const SETUP_LOCK_SPACE = 0x454d4c53;
 
 /** Retention off (THREAD_RETENTION_DAYS unset, or memory mode): threads are kept forever. */
 export const KEEP_FOREVER: ThreadRetention = {
@@ -85,7 +83,7 @@ export function createThreadRetention(deps: {
   return {
     runOnce,
     async start() {
-      await withSetupLock(pool, async () => {
+      await withQueueSetupLock(pool, async () => {
         await boss.start();
         started = true;
         if (!(await boss.getQueue(JOB)))
@@ -110,12 +108,4 @@ export function createThreadRetention(deps: {
       started = false;
     },
   };
-}
-
-/** pg-boss's start (migrations, queue creation) one instance at a time, as the delivery queue does it. */
-function withSetupLock(pool: pg.Pool, work: () => Promise<void>): Promise<void> {
-  return withTransaction(pool, async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock($1, 1)', [SETUP_LOCK_SPACE]);
-    await work();
-  });
 }

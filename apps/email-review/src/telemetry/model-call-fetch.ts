@@ -84,27 +84,20 @@ export function modelCallFetch(
       });
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
-    let received: Response;
+    let read: Awaited<ReturnType<typeof answerOf>>;
     try {
-      received = await inner(input, init);
+      const received = await inner(input, init);
+      read =
+        outcomeOf(received.status) === 'ok' ? await answerOf(received) : { response: received };
     } catch (error) {
+      // No answer, or the connection dropped in the middle of its body: the SDK retries it.
       const outcome = isTimeout(error) ? 'timeout' : 'error';
       observers.report?.({ provider: 'openai', model, outcome, seconds: seconds() });
       span?.end({ outcome, error: error instanceof Error ? error.name : undefined });
       throw error;
     }
-    let outcome = outcomeOf(received.status);
-    let read: Awaited<ReturnType<typeof answerOf>>;
-    try {
-      read = outcome === 'ok' ? await answerOf(received) : { response: received };
-    } catch (error) {
-      // The connection dropped in the middle of the body: the SDK retries it, as a failed call.
-      outcome = isTimeout(error) ? 'timeout' : 'error';
-      observers.report?.({ provider: 'openai', model, outcome, seconds: seconds() });
-      span?.end({ outcome, error: error instanceof Error ? error.name : undefined });
-      throw error;
-    }
     const { answer, response } = read;
+    const outcome = outcomeOf(response.status);
     const usage = {
       inputTokens: numberOr(answer?.usage?.prompt_tokens),
       outputTokens: numberOr(answer?.usage?.completion_tokens),
