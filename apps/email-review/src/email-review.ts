@@ -4,7 +4,6 @@ import type { Registry } from 'prom-client';
 import { createApp } from './app.js';
 import { createDeliveryRunner } from './delivery/delivery-runner.js';
 import { createLogTransport, type MailTransport } from './delivery/mail-transport.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './delivery/retry-policy.js';
 import type { Persistence } from './persistence/persistence.js';
 import { convergeSentThreads } from './operations/converge-sent-threads.js';
 import { createThreadService } from './operations/thread-service.js';
@@ -28,7 +27,6 @@ export interface EmailReviewDeps {
   transport?: MailTransport;
   /** The replies' From (MAIL_FROM). */
   mailFrom?: string;
-  retryPolicy?: RetryPolicy;
   /** How often the delivery sweep runs; a queued message overdue by twice this is queued again. */
   sweepMs?: number;
   /** How often threads a crash left `drafting` are looked for, and how many recoveries each gets. */
@@ -97,7 +95,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
     history: deps.persistence.history,
     deliveries,
     locks,
-    outbound: { from: deps.mailFrom ?? null, recipientRequired: transport.kind === 'smtp' },
+    outbound: { from: deps.mailFrom ?? null },
     logger: deps.logger,
     ...(deps.clock ? { clock: deps.clock } : {}),
   };
@@ -115,10 +113,9 @@ export function createEmailReview(deps: EmailReviewDeps) {
   const delivery = createDeliveryRunner({
     store: deliveries,
     transport,
-    policy: deps.retryPolicy ?? DEFAULT_RETRY_POLICY,
     logger: deps.logger,
     sweepMs,
-    sweep: () => convergeSentThreads(background, { staleMs: 2 * sweepMs }),
+    sweep: () => convergeSentThreads(background),
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
   const app = createApp({

@@ -1,6 +1,7 @@
 import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
 import { z } from 'zod';
+import { DEFAULT_RETRY_POLICY } from './delivery/retry-policy.js';
 import { mailboxSchema } from './email/mailbox.js';
 import { intFromEnv, loadOpenAiSettings, parseEnv, type OpenAiSettings } from '@repo/llm-config';
 
@@ -25,11 +26,17 @@ const serviceEnvSchema = httpServiceEnv(3001)
     MAIL_FROM: mailboxSchema.optional(),
     /** Each of connecting to the SMTP server, its greeting, and any silence on the socket. */
     SMTP_TIMEOUT_MS: intFromEnv(20_000),
-    /** The delivery retry policy: first wait, longest wait, attempts in all. */
-    DELIVERY_RETRY_INITIAL_MS: intFromEnv(30_000),
-    DELIVERY_RETRY_MAX_MS: intFromEnv(3_600_000),
-    DELIVERY_MAX_ATTEMPTS: intFromEnv(10),
-    /** How often sent threads left between states by a crash are finished, and lost jobs queued again. */
+    /**
+     * The delivery retry policy (pg-boss's retryDelay, retryBackoff and retryLimit + 1): the first
+     * wait in seconds, whether each wait doubles (jittered), attempts in all.
+     */
+    DELIVERY_RETRY_DELAY_SECONDS: intFromEnv(DEFAULT_RETRY_POLICY.delaySeconds),
+    DELIVERY_RETRY_BACKOFF: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((value) => value === 'true'),
+    DELIVERY_MAX_ATTEMPTS: intFromEnv(DEFAULT_RETRY_POLICY.maxAttempts),
+    /** How often sent threads a crash left without their checkpoint's `sent` are finished. */
     DELIVERY_SWEEP_MS: intFromEnv(30_000),
     /** How long a worker may hold a message before another may take it (PostgreSQL mode). */
     DELIVERY_LEASE_SECONDS: intFromEnv(120),
@@ -56,10 +63,6 @@ const serviceEnvSchema = httpServiceEnv(3001)
   .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
     path: ['MAIL_FROM'],
     message: 'is required when SMTP_URL is set (the address replies are sent from)',
-  })
-  .refine((env) => env.DELIVERY_RETRY_MAX_MS >= env.DELIVERY_RETRY_INITIAL_MS, {
-    path: ['DELIVERY_RETRY_MAX_MS'],
-    message: 'must be at least DELIVERY_RETRY_INITIAL_MS',
   })
   .refine((env) => env.DELIVERY_LEASE_SECONDS * 1000 > 3 * env.SMTP_TIMEOUT_MS, {
     path: ['DELIVERY_LEASE_SECONDS'],

@@ -21,8 +21,13 @@ const logger = createLogger({ name: 'email-review', level: env.LOG_LEVEL });
 const tracing = await startTracing(tracingSettingsFromEnv('email-review', env));
 
 function persistenceOf(env: ServiceEnv) {
+  const retry = {
+    maxAttempts: env.DELIVERY_MAX_ATTEMPTS,
+    delaySeconds: env.DELIVERY_RETRY_DELAY_SECONDS,
+    backoff: env.DELIVERY_RETRY_BACKOFF,
+  };
   if (!env.DATABASE_URL) {
-    const memory = createMemoryPersistence();
+    const memory = createMemoryPersistence({ retry });
     return { ...memory, start: async () => {} };
   }
   return createPostgresPersistence({
@@ -32,7 +37,11 @@ function persistenceOf(env: ServiceEnv) {
     leaseMs: env.THREAD_LEASE_MS,
     connectTimeoutMs: env.PG_CONNECT_TIMEOUT_MS,
     queryTimeoutMs: env.PG_QUERY_TIMEOUT_MS,
-    queue: { leaseSeconds: env.DELIVERY_LEASE_SECONDS, concurrency: env.DELIVERY_CONCURRENCY },
+    queue: {
+      leaseSeconds: env.DELIVERY_LEASE_SECONDS,
+      concurrency: env.DELIVERY_CONCURRENCY,
+      retry,
+    },
     logger,
   });
 }
@@ -51,11 +60,6 @@ const { app, delivery, startRecovery, retention } = createEmailReview({
   logger,
   transport,
   ...(env.MAIL_FROM ? { mailFrom: env.MAIL_FROM } : {}),
-  retryPolicy: {
-    initialDelayMs: env.DELIVERY_RETRY_INITIAL_MS,
-    maxDelayMs: env.DELIVERY_RETRY_MAX_MS,
-    maxAttempts: env.DELIVERY_MAX_ATTEMPTS,
-  },
   sweepMs: env.DELIVERY_SWEEP_MS,
   recovery: { intervalMs: env.RECOVERY_INTERVAL_MS, maxAttempts: env.RECOVERY_MAX_ATTEMPTS },
   ...(env.API_TOKEN ? { apiToken: env.API_TOKEN } : {}),

@@ -82,7 +82,7 @@ describe.each(modes)('actors in the history (%s)', (mode) => {
     const created = await request(instance.app)
       .post('/threads')
       .set(as('tok-alice-0123456789'))
-      .send({ inbound: BILLING_EMAIL })
+      .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' })
       .expect(201);
     const id = created.body.thread_id as string;
     await request(instance.app)
@@ -111,7 +111,7 @@ describe.each(modes)('actors in the history (%s)', (mode) => {
     const created = await request(instance.app)
       .post('/threads')
       .set(as(byEmail))
-      .send({ inbound: BILLING_EMAIL })
+      .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' })
       .expect(201);
     const id = created.body.thread_id as string;
 
@@ -142,7 +142,7 @@ describe.each(modes)('actors in the history (%s)', (mode) => {
     const res = await request(instance.app)
       .post('/threads')
       .set(as(token))
-      .send({ inbound: BILLING_EMAIL });
+      .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' });
 
     expect(res.status).toBe(401);
     const after = (
@@ -156,7 +156,7 @@ describe.each(modes)('actors in the history (%s)', (mode) => {
     const created = await request(single.app)
       .post('/threads')
       .set(as(token))
-      .send({ inbound: BILLING_EMAIL })
+      .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' })
       .expect(201);
 
     await request(single.app).post(`/threads/${created.body.thread_id}/approve`).set(as(token));

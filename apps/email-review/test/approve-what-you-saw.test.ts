@@ -32,7 +32,9 @@ describe.each(modes)('approvals bound to the revision the reviewer saw (%s)', (m
 
   /** A thread at revision 2: drafted by the model, then edited once. */
   async function editedThread(): Promise<string> {
-    const created = await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL });
+    const created = await request(instance.app)
+      .post('/threads')
+      .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' });
     const id = created.body.thread_id as string;
     await request(instance.app)
       .post(`/threads/${id}/edit`)
@@ -189,8 +191,11 @@ describe.each(modes)('approvals bound to the revision the reviewer saw (%s)', (m
   });
 
   test('when the checkpoint holds another text at the view’s revision, then approve refuses and shows it at a new revision, which an approval of the old one cannot send', async () => {
-    const created = (await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL }))
-      .body as Thread;
+    const created = (
+      await request(instance.app)
+        .post('/threads')
+        .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' })
+    ).body as Thread;
     // What a stalled holder's late checkpoint write leaves: same revision, another text.
     const OTHER = 'Dear Ann, a text nobody was shown.';
     await instance.graph.updateState(stateConfig(created.thread_id), { reply: OTHER }, 'draft');

@@ -35,7 +35,9 @@ describe.each(modes)('error answers (%s)', (mode) => {
     instance = await startInstance({ mode, emulator, schema });
     for (const key of ['awaiting', 'sent', 'rejected'] as const) {
       ids[key] = (
-        await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL })
+        await request(instance.app)
+          .post('/threads')
+          .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' })
       ).body.thread_id;
     }
     await request(instance.app).post(`/threads/${ids.sent}/approve`).expect(200);
@@ -46,7 +48,10 @@ describe.each(modes)('error answers (%s)', (mode) => {
     await request(instance.app).post(`/threads/${ids.rejected}/reject`).expect(200);
     emulator.faults.add(ALWAYS_500);
     ids.failed = (
-      await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL }).expect(502)
+      await request(instance.app)
+        .post('/threads')
+        .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' })
+        .expect(502)
     ).body.thread_id;
     emulator.faults.clear();
     before = await everything();

@@ -66,7 +66,9 @@ describe('exactly-once approval', () => {
     const instance = await startInstance({ mode: 'memory', emulator });
     instances.push(instance);
     const { thread_id } = (
-      await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL })
+      await request(instance.app)
+        .post('/threads')
+        .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' })
     ).body;
 
     const answers = await approveConcurrently([instance], instance.gate, thread_id);
@@ -87,7 +89,9 @@ describe('exactly-once approval', () => {
       ]);
       instances.push(first!, second!);
       const { thread_id } = (
-        await request(first!.app).post('/threads').send({ inbound: BILLING_EMAIL })
+        await request(first!.app)
+          .post('/threads')
+          .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' })
       ).body;
 
       const answers = await approveConcurrently([first!, second!], gate, thread_id);
@@ -110,7 +114,9 @@ describe('exactly-once approval', () => {
       const instance = await startInstance({ mode: 'postgres', emulator, schema });
       instances.push(instance);
       const { thread_id } = (
-        await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL })
+        await request(instance.app)
+          .post('/threads')
+          .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' })
       ).body;
       const hold = instance.gate.holdNext();
       const first = request(instance.app)

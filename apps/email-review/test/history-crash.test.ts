@@ -44,7 +44,14 @@ async function call(method: string, url: string, body?: unknown) {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const REVISED = new Set(['drafted', 'edited', 'redrafted', 'recovered']);
-const DELIVERY = new Set(['queued', 'delivered', 'delivery_failed', 'redelivered']);
+const DELIVERY = new Set([
+  'queued',
+  'delivered',
+  'logged',
+  'delivery_failed',
+  'no_recipient',
+  'redelivered',
+]);
 
 /**
  * What "the history agrees with the thread" means: it starts with `created`; its revisions only grow
@@ -74,9 +81,13 @@ function disagreements(thread: Thread, events: Event[], checkpointRevision: numb
     if (events[events.indexOf(approval!) + 1]?.type !== 'queued')
       problems.push('approval not queued');
     const deliveryEvents = events.filter((event) => DELIVERY.has(event.type));
-    const expected = { queued: 'queued', delivered: 'delivered', failed: 'delivery_failed' }[
-      thread.delivery?.status as 'queued'
-    ];
+    const expected = {
+      queued: 'queued',
+      delivered: 'delivered',
+      logged: 'logged',
+      failed: 'delivery_failed',
+      no_recipient: 'no_recipient',
+    }[thread.delivery?.status as 'queued'];
     if (deliveryEvents.at(-1)?.type !== expected && deliveryEvents.at(-1)?.type !== 'redelivered')
       problems.push(
         `delivery ${thread.delivery?.status} but last event ${deliveryEvents.at(-1)?.type}`,
@@ -147,6 +158,9 @@ describePg('history through a crash (real service processes, PostgreSQL)', () =>
       DATABASE_SCHEMA: schema,
       PG_POOL_MAX: '30',
       DELIVERY_SWEEP_MS: '300',
+      // A delivery job the killed process held is handed out again after this (pg-boss's expiry).
+      DELIVERY_LEASE_SECONDS: '4',
+      SMTP_TIMEOUT_MS: '1000',
       // The killed process's leases expire after this; then the orphan recovery resumes its threads.
       THREAD_LEASE_MS: '2000',
       RECOVERY_INTERVAL_MS: '300',
@@ -158,6 +172,7 @@ describePg('history through a crash (real service processes, PostgreSQL)', () =>
     for (let i = 0; i < THREADS; i += 1) {
       const created = await call('POST', `${doomed.url}/threads`, {
         inbound: `Please refund the double charge on invoice INV-${i}.`,
+        from: `customer${i}@example.com`,
       });
       expect(created.status).toBe(201);
       ids.push(created.body.thread_id as string);

@@ -50,12 +50,12 @@ describe.each(modes)('GET /metrics (%s)', (mode) => {
     const before = await scrape();
 
     // 1. A thread drafted: two model calls (classify, draft), both answered.
-    const created = await post('/threads', { inbound: BILLING_EMAIL });
+    const created = await post('/threads', { inbound: BILLING_EMAIL, from: 'ann@example.com' });
     expect(created.status).toBe(201);
     const id = created.body.thread_id as string;
     // 2. A thread whose classify call fails (no retries here): one failed call, 502.
     emulator.faults.add({ provider: 'openai', kind: 'status', status: 500, count: 1 });
-    const failed = await post('/threads', { inbound: BILLING_EMAIL });
+    const failed = await post('/threads', { inbound: BILLING_EMAIL, from: 'ann@example.com' });
     expect(failed.status).toBe(502);
     // 3. While approve holds the first thread's lock, a reject of it is refused: 409 thread_busy.
     const hold = instance.gate.holdNext();
@@ -111,7 +111,7 @@ describe.each(modes)('GET /metrics (%s)', (mode) => {
   });
 
   test('when a reply waits for delivery, then the queue depth counts it', async () => {
-    const created = await post('/threads', { inbound: BILLING_EMAIL });
+    const created = await post('/threads', { inbound: BILLING_EMAIL, from: 'ann@example.com' });
     const hold = instance.gate.holdNext();
     const approving = post(`/threads/${created.body.thread_id}/approve`).then((res) => res);
     await hold.entered;
@@ -126,7 +126,7 @@ describe.each(modes)('GET /metrics (%s)', (mode) => {
   });
 
   test('when the sweep finds a thread busy, then the lease metrics do not move (they count requests’ changes only)', async () => {
-    const created = await post('/threads', { inbound: BILLING_EMAIL });
+    const created = await post('/threads', { inbound: BILLING_EMAIL, from: 'ann@example.com' });
     const id = created.body.thread_id as string;
     const hold = instance.gate.holdNext();
     const approving = post(`/threads/${id}/approve`).then((res) => res);

@@ -142,6 +142,8 @@ describe('OpenAPI document and bearer auth', () => {
       'recovered',
       'queued',
       'delivered',
+      'logged',
+      'no_recipient',
       'delivery_failed',
       'redelivered',
     ]);

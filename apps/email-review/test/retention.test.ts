@@ -63,7 +63,9 @@ class ManualClock {
   });
 
   const create = async () => {
-    const res = await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL });
+    const res = await request(instance.app)
+      .post('/threads')
+      .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' });
     expect(res.status).toBe(201);
     return res.body.thread_id as string;
   };

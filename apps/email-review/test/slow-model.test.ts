@@ -50,7 +50,7 @@ describePg('a slow model', () => {
     emulator.requests.clear();
     emulator.faults.add({ provider: 'openai', kind: 'hang', count: HANGING });
     const creates = Array.from({ length: HANGING }, () =>
-      post(`${base}/threads`, { inbound: BILLING_EMAIL }),
+      post(`${base}/threads`, { inbound: BILLING_EMAIL, from: 'ann@example.com' }),
     );
     await until(
       () => emulator.requests.list().filter((r) => r.status === 0).length === HANGING,

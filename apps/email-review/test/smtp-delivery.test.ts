@@ -2,7 +2,7 @@ import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import request from 'supertest';
 import { createSmtpTransport } from '../src/delivery/smtp-transport.js';
 import { dropSchema, freshSchema, postgresTestsEnabled, until } from './support/database.js';
-import { startInstance, type Instance } from './support/harness.js';
+import { FAST_RETRIES, startInstance, type Instance } from './support/harness.js';
 import { freePort, SmtpSink } from './support/smtp-sink.js';
 
 const withPostgres = await postgresTestsEnabled();
@@ -118,7 +118,7 @@ describePg('SMTP delivery (PostgreSQL)', () => {
       delivered_at: expect.any(String),
       last_error: null,
     });
-    expect((await instance.persistence.deliveries.get(thread.thread_id))?.server_reply).toMatch(
+    expect((await instance.persistence.deliveries.get(thread.thread_id))?.last_response).toMatch(
       /^250/,
     );
   });
@@ -138,6 +138,40 @@ describePg('SMTP delivery (PostgreSQL)', () => {
     expect(refusals).toBe(2);
   });
 
+  test('when the server answers 4xx on every attempt, then the queue retries it until the last attempt and the delivery fails with the last reply', async () => {
+    const thread = await createRaw();
+    let refusals = 0;
+    sink.rule = () => {
+      refusals += 1;
+      return { code: 451, message: 'Mailbox busy' };
+    };
+
+    await request(instance.app).post(`/threads/${thread.thread_id}/approve`).expect(200);
+    await until(
+      async () => (await deliveryOf(instance, thread.thread_id)).status === 'failed',
+      'failure after the retries',
+      20_000,
+    );
+
+    expect(refusals).toBe(FAST_RETRIES.maxAttempts);
+    expect(await deliveryOf(instance, thread.thread_id)).toMatchObject({
+      attempts: FAST_RETRIES.maxAttempts,
+      last_response: expect.stringMatching(/^451 .*Mailbox busy/),
+    });
+    const history = (await request(instance.app).get(`/threads/${thread.thread_id}/history`)).body;
+    expect(
+      history.events.filter((e: { type: string }) => e.type === 'delivery_failed'),
+    ).toHaveLength(1);
+
+    // Once the server takes mail again, redeliver queues a new job with a fresh retry budget.
+    sink.rule = () => undefined;
+    await request(instance.app).post(`/threads/${thread.thread_id}/redeliver`).expect(200);
+    await until(
+      async () => (await deliveryOf(instance, thread.thread_id)).status === 'delivered',
+      'delivery after redeliver',
+    );
+  }, 30_000);
+
   test('when the server refuses the recipient with 550, then the delivery fails at once, is listed, and redeliver after the fix delivers it', async () => {
     const thread = await createRaw();
     sink.rule = () => ({ code: 550, message: 'No such user' });
@@ -151,6 +185,7 @@ describePg('SMTP delivery (PostgreSQL)', () => {
     expect(await deliveryOf(instance, thread.thread_id)).toMatchObject({
       attempts: 1,
       last_error: expect.stringContaining('550'),
+      last_response: expect.stringMatching(/^550 .*No such user/),
     });
     const failed = await request(instance.app).get('/threads').query({ delivery: 'failed' });
     expect(failed.body.items.map((t: { thread_id: string }) => t.thread_id)).toEqual([
@@ -191,7 +226,8 @@ describePg('SMTP delivery (PostgreSQL)', () => {
     });
   });
 
-  test('when SMTP is configured and the thread has no sender, then approve answers 422 recipient_required and the thread stays awaiting review', async () => {
+  test('when SMTP is configured and the thread has no sender, then approve ends it sent with delivery no_recipient, nothing reaches the server, and redeliver with a recipient delivers it once', async () => {
+    const before = sink.received.length;
     const thread = (
       await request(instance.app)
         .post('/threads')
@@ -199,14 +235,52 @@ describePg('SMTP delivery (PostgreSQL)', () => {
         .expect(201)
     ).body;
 
-    const refused = await request(instance.app).post(`/threads/${thread.thread_id}/approve`);
+    const approved = await request(instance.app).post(`/threads/${thread.thread_id}/approve`);
 
-    expect(refused.status).toBe(422);
-    expect(refused.body).toMatchObject({ code: 'recipient_required', thread_id: thread.thread_id });
-    expect((await request(instance.app).get(`/threads/${thread.thread_id}`)).body.status).toBe(
-      'awaiting_review',
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({
+      status: 'sent',
+      delivery: { status: 'no_recipient', to: null, attempts: 0, last_response: null },
+    });
+    const listed = await request(instance.app).get('/threads?delivery=no_recipient');
+    expect(listed.body.items.map((t: { thread_id: string }) => t.thread_id)).toEqual([
+      thread.thread_id,
+    ]);
+    const withoutRecipient = await request(instance.app).post(
+      `/threads/${thread.thread_id}/redeliver`,
     );
-    expect(await instance.persistence.deliveries.get(thread.thread_id)).toBeUndefined();
+    expect(withoutRecipient.status).toBe(422);
+    expect(withoutRecipient.body).toMatchObject({ code: 'recipient_required' });
+    expect(sink.received).toHaveLength(before);
+
+    const redelivered = await request(instance.app)
+      .post(`/threads/${thread.thread_id}/redeliver`)
+      .send({ to: 'Bob <bob@example.com>' });
+
+    expect(redelivered.status).toBe(200);
+    expect(redelivered.body.delivery).toMatchObject({
+      status: 'queued',
+      to: 'Bob <bob@example.com>',
+    });
+    await until(
+      async () =>
+        (await request(instance.app).get(`/threads/${thread.thread_id}`)).body.delivery.status ===
+        'delivered',
+      'delivery after redeliver',
+    );
+    const delivered = (await request(instance.app).get(`/threads/${thread.thread_id}`)).body;
+    expect(delivered.delivery.last_response).toMatch(/^250 /);
+    expect(sink.byMessageId(approved.body.delivery.message_id)).toHaveLength(1);
+    expect(sink.byMessageId(approved.body.delivery.message_id)[0]!.envelope.to).toEqual([
+      'bob@example.com',
+    ]);
+    const history = (await request(instance.app).get(`/threads/${thread.thread_id}/history`)).body;
+    expect(history.events.map((e: { type: string }) => e.type).slice(-4)).toEqual([
+      'approved',
+      'no_recipient',
+      'redelivered',
+      'delivered',
+    ]);
   });
 
   test('when approve names a recipient, then the reply goes there instead of the sender', async () => {
@@ -261,7 +335,7 @@ describePg('SMTP server down at approve (PostgreSQL)', () => {
       schema,
       mailTransport: createSmtpTransport({ url: `smtp://127.0.0.1:${port}`, timeoutMs: 1_000 }),
       mailFrom: MAIL_FROM,
-      retryPolicy: { initialDelayMs: 250, maxDelayMs: 1_000, maxAttempts: 30 },
+      retryPolicy: { maxAttempts: 30, delaySeconds: 1, backoff: false },
     });
     const thread = (
       await request(instance.app)

@@ -84,7 +84,15 @@ describe.each(modes)('thread lifecycle (%s)', (mode) => {
     });
     expect(Date.parse(approved.body.sent_at)).not.toBeNaN();
 
-    expect(approved.body.delivery).toMatchObject({ status: 'queued', attempts: 0 });
+    // The seed's email has no sender: nothing is queued until a reviewer names a recipient.
+    expect(approved.body.delivery).toMatchObject({ status: 'no_recipient', attempts: 0, to: null });
+    expect(instance.transport.delivered).toEqual([]);
+
+    const redelivered = await request(instance.app)
+      .post(`/threads/${id}/redeliver`)
+      .send({ to: 'ann@example.com' });
+    expect(redelivered.status).toBe(200);
+    expect(redelivered.body.delivery).toMatchObject({ status: 'queued', to: 'ann@example.com' });
     // The transport has the message a moment before its outcome commits: wait for the record.
     const viewed = () => request(instance.app).get(`/threads/${id}`);
     await until(
@@ -97,12 +105,18 @@ describe.each(modes)('thread lifecycle (%s)', (mode) => {
       delivery: {
         ...approved.body.delivery,
         status: 'delivered',
+        to: 'ann@example.com',
         attempts: 1,
+        last_response: '250 recorded',
         delivered_at: expect.any(String),
       },
     });
     expect(instance.transport.delivered).toEqual([
-      expect.objectContaining({ thread_id: id, body: byInstructions.body.draft }),
+      expect.objectContaining({
+        thread_id: id,
+        to: 'ann@example.com',
+        body: byInstructions.body.draft,
+      }),
     ]);
     // create 2, instruction edit 1; the text edit and the approval call no model.
     expect(llmCalls(emulator)).toMatchObject({ total: 3, classify: 1, draft: 2 });

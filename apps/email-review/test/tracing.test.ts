@@ -38,7 +38,9 @@ describe.each([false, true])('traces (OTEL_CAPTURE_CONTENT=%s)', (captureContent
   });
 
   test('when a thread is created, then one trace nests HTTP → graph → node → model call with the GenAI attributes', async () => {
-    const created = await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL });
+    const created = await request(instance.app)
+      .post('/threads')
+      .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' });
     expect(created.status).toBe(201);
     await tracing.flush();
 
@@ -68,7 +70,9 @@ describe.each([false, true])('traces (OTEL_CAPTURE_CONTENT=%s)', (captureContent
   });
 
   test('when an approved reply is delivered, then its delivery has a span', async () => {
-    const created = await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL });
+    const created = await request(instance.app)
+      .post('/threads')
+      .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' });
     const approved = await request(instance.app).post(`/threads/${created.body.thread_id}/approve`);
     expect(approved.status).toBe(200);
     await until(() => instance.transport.delivered.length > 0, 'the delivery');
@@ -76,7 +80,7 @@ describe.each([false, true])('traces (OTEL_CAPTURE_CONTENT=%s)', (captureContent
 
     const delivery = receiver.spans.find(
       (s) =>
-        s.name === 'deliver log' &&
+        s.name === 'deliver smtp' &&
         s.attributes['email_review.thread_id'] === created.body.thread_id,
     );
     expect(delivery?.attributes['email_review.thread_id']).toBe(created.body.thread_id);
@@ -96,7 +100,9 @@ describe.each([false, true])('traces (OTEL_CAPTURE_CONTENT=%s)', (captureContent
   });
 
   test('when a thread is created, then its queries are spans of the request’s trace, with the statement and without its values', async () => {
-    const created = await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL });
+    const created = await request(instance.app)
+      .post('/threads')
+      .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' });
     expect(created.status).toBe(201);
     await tracing.flush();
 

@@ -53,8 +53,11 @@ describe.each(modes)('checkpoint and index write order (%s)', (mode) => {
   });
 
   test('when a text edit reaches the checkpoint but not the index, then approve refuses until retry shows the saved draft, and sends only that', async () => {
-    const created = (await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL }))
-      .body;
+    const created = (
+      await request(instance.app)
+        .post('/threads')
+        .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' })
+    ).body;
     crashing = true;
     const edit = await request(instance.app)
       .post(`/threads/${created.thread_id}/edit`)
@@ -87,8 +90,11 @@ describe.each(modes)('checkpoint and index write order (%s)', (mode) => {
   });
 
   test('when only an edit’s index write is refused, then the thread is kept failed and its history says the reviewer edited it, not that the model drafted it', async () => {
-    const created = (await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL }))
-      .body;
+    const created = (
+      await request(instance.app)
+        .post('/threads')
+        .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' })
+    ).body;
     refuseOnce = true;
     const edit = await request(instance.app)
       .post(`/threads/${created.thread_id}/edit`)

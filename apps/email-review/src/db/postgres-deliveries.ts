@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { deliveryView, type Delivery, type OutgoingMessage } from '../delivery/delivery.js';
 import { deliveryEvent, type DeliveryChange } from '../delivery/delivery-events.js';
 import { applyOutcome, requeued } from '../delivery/delivery-outcome.js';
+import type { RetryPolicy } from '../delivery/retry-policy.js';
 import type {
   DeliveryHandler,
   DeliveryOutcome,
@@ -34,6 +35,8 @@ export interface QueueSettings {
   logger: Logger;
   /** Where the queue's connection failures count as one outage (logged once), not one line each. */
   health?: DatabaseHealth;
+  /** The retries of a deferred attempt: pg-boss's retryLimit, retryDelay and retryBackoff. */
+  retry: RetryPolicy;
 }
 
 interface DeliveryRow {
@@ -48,7 +51,6 @@ interface DeliveryRow {
   status: Delivery['status'];
   attempts: number;
   last_error: string | null;
-  next_attempt_at: Date;
   delivered_at: Date | null;
   server_reply: string | null;
 }
@@ -66,9 +68,8 @@ function fromRow(row: DeliveryRow): Delivery {
     status: row.status,
     attempts: row.attempts,
     last_error: row.last_error,
-    next_attempt_at: row.next_attempt_at.toISOString(),
     delivered_at: row.delivered_at?.toISOString() ?? null,
-    server_reply: row.server_reply,
+    last_response: row.server_reply,
   };
 }
 
@@ -85,10 +86,12 @@ const inTransaction = (client: pg.PoolClient): PgBoss.Db => ({
 
 /**
  * Delivery records in `email_deliveries` (one per sent thread) and their jobs in pg-boss (its own
- * schema, `<schema>_pgboss`). A job only says "look at this thread's message"; the record says what
- * is due. The record's row lock (taken with SKIP LOCKED, held through the SMTP exchange) is what
- * lets one worker at a time hold a message, whichever job woke it; a worker that dies loses its
- * session and with it the lock, and pg-boss hands its job out again once the lease expires.
+ * schema, `<schema>_pgboss`). A job only says "look at this thread's message"; the record says where
+ * its delivery stands. pg-boss schedules the retries (the job's retryLimit, retryDelay,
+ * retryBackoff) and hands a dead worker's job out again (expireInSeconds). The record's row lock
+ * (held through the SMTP exchange) lets one worker at a time hold a message, whichever job woke it
+ * (a job handed out again while its first worker still hangs waits, then finds it settled); a
+ * worker that dies loses its session and with it the lock.
  */
 export class PostgresDeliveries implements DeliveryStore {
   private readonly boss: PgBoss;
@@ -117,32 +120,32 @@ export class PostgresDeliveries implements DeliveryStore {
     });
     this.boss.on('error', (error: unknown) => this.onQueueError(error));
     const columns = `thread_id, message_id, to_address, from_address, subject, in_reply_to, refs, body,
-      status, attempts, last_error, next_attempt_at, delivered_at, server_reply`;
+      status, attempts, last_error, delivered_at, server_reply`;
     this.sql = {
       // Fenced by the approval's lease ($3), as the index's other writes are (postgres-thread-store.ts).
-      approveThread: `UPDATE ${threads} SET status = 'sent', view = $2, delivery_status = 'queued'
+      approveThread: `UPDATE ${threads} SET status = 'sent', view = $2, delivery_status = $4
                       WHERE thread_id = $1 AND status = 'awaiting_review'
                         AND ($3::text IS NULL OR EXISTS (
                           SELECT 1 FROM ${leases} WHERE thread_id = $1 AND owner = $3 FOR SHARE))`,
       insert: `INSERT INTO ${deliveries} (thread_id, message_id, to_address, from_address, subject,
-                 in_reply_to, refs, body, status, attempts, next_attempt_at)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', 0, now())
+                 in_reply_to, refs, body, status, attempts)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0)
                RETURNING ${columns}`,
       thread: `SELECT view FROM ${threads} WHERE thread_id = $1`,
       get: `SELECT ${columns} FROM ${deliveries} WHERE thread_id = $1`,
+      // Waits for the row (not SKIP LOCKED): the job is the message's only one, and a job that found
+      // the row briefly locked (approve's markCheckpointed) and skipped it would end unsent.
       take: `SELECT ${columns} FROM ${deliveries} WHERE thread_id = $1
-             AND status = 'queued' AND next_attempt_at <= now() FOR UPDATE SKIP LOCKED`,
-      takeFailed: `SELECT ${columns} FROM ${deliveries} WHERE thread_id = $1 AND status = 'failed' FOR UPDATE`,
+             AND status = 'queued' FOR UPDATE`,
+      takeUnsent: `SELECT ${columns} FROM ${deliveries} WHERE thread_id = $1
+                   AND status IN ('failed', 'no_recipient') FOR UPDATE`,
       update: `UPDATE ${deliveries} SET status = $2, attempts = $3, last_error = $4,
-                 next_attempt_at = $5, delivered_at = $6, server_reply = $7, updated_at = now()
+                 delivered_at = $5, server_reply = $6, to_address = $7, updated_at = now()
                WHERE thread_id = $1`,
       updateView: `UPDATE ${threads} SET view = jsonb_set(view, '{delivery}', $2), delivery_status = $3
                    WHERE thread_id = $1`,
       uncheckpointed: `SELECT thread_id FROM ${deliveries} WHERE NOT checkpointed ORDER BY created_at LIMIT 100`,
       markCheckpointed: `UPDATE ${deliveries} SET checkpointed = true WHERE thread_id = $1`,
-      stale: `SELECT thread_id FROM ${deliveries}
-              WHERE status = 'queued' AND next_attempt_at < now() - $1 * interval '1 millisecond'
-              ORDER BY next_attempt_at LIMIT 500`,
     };
   }
 
@@ -180,19 +183,21 @@ export class PostgresDeliveries implements DeliveryStore {
         message.in_reply_to,
         message.references,
         message.body,
+        message.to ? 'queued' : 'no_recipient',
       ]);
       const delivery = fromRow(inserted.rows[0]!);
       const approved = await client.query(this.sql.approveThread!, [
         view.thread_id,
         { ...view, delivery: deliveryView(delivery) },
         heldLeaseOwner(view.thread_id) ?? null,
+        delivery.status,
       ]);
       if (approved.rowCount !== 1) throw new ApprovalRefused();
       await this.history.appendIn(client, view.thread_id, [
         ...events,
         deliveryEvent(delivery, 'approved', view.sent_at ?? view.updated_at),
       ]);
-      await this.enqueue(client, delivery);
+      if (delivery.status === 'queued') await this.enqueue(client, delivery);
       return delivery;
     }
   }
@@ -203,19 +208,27 @@ export class PostgresDeliveries implements DeliveryStore {
   }
 
   async attempt(threadId: string, attempt: (delivery: Delivery) => Promise<DeliveryOutcome>) {
-    await this.transaction(async (client) => {
+    return this.transaction(async (client) => {
       const taken = await client.query<DeliveryRow>(this.sql.take!, [threadId]);
-      if (!taken.rows[0]) return;
+      if (!taken.rows[0]) return undefined;
       const delivery = fromRow(taken.rows[0]);
-      await this.record(client, applyOutcome(delivery, await attempt(delivery)), 'attempted');
+      const outcome = await attempt(delivery);
+      await this.record(client, applyOutcome(delivery, outcome), 'attempted');
+      return outcome;
     });
   }
 
-  async redeliver(threadId: string, at: string) {
+  async redeliver(threadId: string, to: string | undefined) {
     return this.transaction(async (client) => {
-      const failed = await client.query<DeliveryRow>(this.sql.takeFailed!, [threadId]);
-      if (!failed.rows[0]) return undefined;
-      return this.record(client, requeued(fromRow(failed.rows[0]), at), 'redelivered');
+      const unsent = await client.query<DeliveryRow>(this.sql.takeUnsent!, [threadId]);
+      if (!unsent.rows[0]) return undefined;
+      const delivery = await this.record(
+        client,
+        requeued(fromRow(unsent.rows[0]), to),
+        'redelivered',
+      );
+      await this.enqueue(client, delivery);
+      return delivery;
     });
   }
 
@@ -226,13 +239,6 @@ export class PostgresDeliveries implements DeliveryStore {
 
   async markCheckpointed(threadId: string) {
     await this.pool.query(this.sql.markCheckpointed!, [threadId]);
-  }
-
-  async requeueStale(staleMs: number) {
-    const stale = await this.pool.query<{ thread_id: string }>(this.sql.stale!, [staleMs]);
-    for (const { thread_id } of stale.rows)
-      await this.boss.send(QUEUE, { thread_id }, this.jobOptions());
-    return stale.rows.length;
   }
 
   async start(handler: DeliveryHandler) {
@@ -246,7 +252,8 @@ export class PostgresDeliveries implements DeliveryStore {
       queue: QUEUE,
       concurrency: this.settings.concurrency,
       pollMs: POLL_MS,
-      handler: (job: PgBoss.Job<{ thread_id: string }>) => handler(job.data.thread_id),
+      handler: (job: PgBoss.JobWithMetadata<{ thread_id: string }>) =>
+        handler(job.data.thread_id, job.retryCount >= job.retryLimit),
       onQueueError: (error) => this.onQueueError(error),
     });
   }
@@ -274,9 +281,9 @@ export class PostgresDeliveries implements DeliveryStore {
       delivery.status,
       delivery.attempts,
       delivery.last_error,
-      delivery.next_attempt_at,
       delivery.delivered_at,
-      delivery.server_reply,
+      delivery.last_response,
+      delivery.to,
     ]);
     await client.query(this.sql.updateView!, [
       delivery.thread_id,
@@ -284,29 +291,27 @@ export class PostgresDeliveries implements DeliveryStore {
       delivery.status,
     ]);
     await this.history.appendIn(client, delivery.thread_id, [deliveryEvent(delivery, change)]);
-    if (delivery.status === 'queued') await this.enqueue(client, delivery);
     return delivery;
   }
 
-  /** The job that will make the next attempt, inside the caller's transaction. */
+  /**
+   * The job that will make the attempts, inside the caller's transaction. Its retries are the
+   * delivery's: a deferred attempt fails the job and pg-boss runs it again after its backoff; a
+   * worker that died holding it loses it after `leaseSeconds` (expiry counts as a retry too).
+   */
   private async enqueue(client: pg.PoolClient, delivery: Delivery) {
+    const { retry, leaseSeconds } = this.settings;
     await this.boss.send(
       QUEUE,
       { thread_id: delivery.thread_id },
       {
-        ...this.jobOptions(),
-        startAfter: new Date(delivery.next_attempt_at),
+        retryLimit: retry.maxAttempts - 1,
+        retryDelay: retry.delaySeconds,
+        retryBackoff: retry.backoff,
+        expireInSeconds: leaseSeconds,
         db: inTransaction(client),
       },
     );
-  }
-
-  /**
-   * The retry policy is the record's (deliverMessage schedules each retry); pg-boss's own retries
-   * only re-run a job whose worker died or whose database write failed.
-   */
-  private jobOptions(): PgBoss.SendOptions {
-    return { retryLimit: 50, retryDelay: 1, expireInSeconds: this.settings.leaseSeconds };
   }
 
   private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {

@@ -1,6 +1,7 @@
 import { DatabaseHealth, DatabaseUnavailable, openPools, setUpWithRetry } from '@repo/pg-kit';
 import { redactSecrets } from '@repo/llm-config';
 import type { Logger } from 'pino';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../delivery/retry-policy.js';
 import type { Persistence } from '../persistence/persistence.js';
 import { createCheckpointer } from './checkpointer.js';
 import { guardPool } from './database-outage.js';
@@ -25,8 +26,11 @@ export interface PostgresOptions {
    */
   connectTimeoutMs?: number;
   queryTimeoutMs?: number;
-  /** The delivery queue's lease (a dead worker's job is handed out again after it) and concurrency. */
-  queue?: { leaseSeconds: number; concurrency: number };
+  /**
+   * The delivery queue's lease (a dead worker's job is handed out again after it), concurrency and
+   * retries (pg-boss's own, the default policy unless set).
+   */
+  queue?: { leaseSeconds: number; concurrency: number; retry?: RetryPolicy };
   /** The framework patch (src/patches/), on unless set to false: off only to measure its gain. */
   oneStatementCheckpointWrites?: boolean;
 }
@@ -72,6 +76,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     schema: options.schema,
     leaseSeconds: options.queue?.leaseSeconds ?? DEFAULT_QUEUE.leaseSeconds,
     concurrency: options.queue?.concurrency ?? DEFAULT_QUEUE.concurrency,
+    retry: options.queue?.retry ?? DEFAULT_RETRY_POLICY,
     logger,
     health,
   });

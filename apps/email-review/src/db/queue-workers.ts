@@ -8,8 +8,8 @@ export interface QueueWorkerOptions<T extends object> {
   concurrency: number;
   /** The pause before looking again when the queue had nothing due. */
   pollMs: number;
-  /** One job's work; a throw fails the job (pg-boss retries it). */
-  handler: (job: PgBoss.Job<T>) => Promise<void>;
+  /** One job's work (with its retry count and limit); a throw fails the job (pg-boss retries it). */
+  handler: (job: PgBoss.JobWithMetadata<T>) => Promise<void>;
   /** A fetch, complete or fail the database refused (a taken job is handed out again after its lease). */
   onQueueError: (error: unknown) => void;
 }
@@ -38,10 +38,10 @@ export function startQueueWorkers<T extends object>(options: QueueWorkerOptions<
   };
   const loop = async () => {
     while (!stopping.signal.aborted) {
-      let job: PgBoss.Job<T> | undefined;
+      let job: PgBoss.JobWithMetadata<T> | undefined;
       // pg-boss's fetch answers [] when the database is away (it swallows the error itself).
       await settle(async () => {
-        [job] = await options.boss.fetch<T>(options.queue, { batchSize: 1 });
+        [job] = await options.boss.fetch<T>(options.queue, { batchSize: 1, includeMetadata: true });
       });
       if (!job) {
         await sleep(options.pollMs, undefined, { signal: stopping.signal }).catch(() => {});

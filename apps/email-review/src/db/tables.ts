@@ -47,18 +47,20 @@ export function serviceTablesMigration(schema: string): string {
       in_reply_to text,
       refs text[] NOT NULL,
       body text NOT NULL,
-      status text NOT NULL CHECK (status IN ('queued', 'delivered', 'failed')),
+      status text NOT NULL,
       attempts integer NOT NULL,
       last_error text,
-      next_attempt_at timestamptz NOT NULL,
       delivered_at timestamptz,
       server_reply text,
       checkpointed boolean NOT NULL DEFAULT false,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
     );
-    CREATE INDEX IF NOT EXISTS email_deliveries_due ON ${table(schema, 'email_deliveries')} (next_attempt_at)
-      WHERE status = 'queued';
+    -- pg-boss schedules the retries now (the job's retryDelay), not the record.
+    DROP INDEX IF EXISTS ${table(schema, 'email_deliveries_due')};
+    ALTER TABLE ${table(schema, 'email_deliveries')} DROP COLUMN IF EXISTS next_attempt_at;
+    -- Before logged and no_recipient: the first check allowed queued, delivered and failed only.
+    ALTER TABLE ${table(schema, 'email_deliveries')} DROP CONSTRAINT IF EXISTS email_deliveries_status_check;
     CREATE TABLE IF NOT EXISTS ${table(schema, 'email_thread_leases')} (
       thread_id text PRIMARY KEY,
       owner text NOT NULL,

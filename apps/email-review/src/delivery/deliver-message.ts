@@ -1,22 +1,24 @@
 import type { Logger } from 'pino';
 import type { Delivery } from './delivery.js';
 import { classifyDeliveryFailure } from './delivery-failure.js';
-import type { DeliveryOutcome, DeliveryStore } from './delivery-store.js';
+import { DeliveryDeferred, type DeliveryOutcome, type DeliveryStore } from './delivery-store.js';
 import type { MailTransport } from './mail-transport.js';
-import { nextRetryDelay, type RetryPolicy } from './retry-policy.js';
 
 export interface DeliveryWorkerDeps {
   store: DeliveryStore;
   transport: MailTransport;
-  policy: RetryPolicy;
   logger: Logger;
   clock?: () => Date;
 }
 
-/** One attempt: accepted → delivered; transient → queued for later, or failed once attempts run out; permanent → failed. */
+/**
+ * One attempt: accepted → delivered (`logged` without SMTP); transient → queued for the queue's
+ * retry, or failed on the last try; permanent → failed.
+ */
 async function attemptDelivery(
   deps: DeliveryWorkerDeps,
   delivery: Delivery,
+  lastTry: boolean,
 ): Promise<DeliveryOutcome> {
   const now = deps.clock?.() ?? new Date();
   const log = {
@@ -26,31 +28,31 @@ async function attemptDelivery(
   };
   try {
     const reply = await deps.transport.send(delivery);
+    if (deps.transport.kind === 'log')
+      return { status: 'logged', last_response: null, delivered_at: now.toISOString() };
     deps.logger.info(log, 'email delivered');
-    return { status: 'delivered', server_reply: reply, delivered_at: now.toISOString() };
+    return { status: 'delivered', last_response: reply, delivered_at: now.toISOString() };
   } catch (error) {
     const failure = classifyDeliveryFailure(error);
-    const delay = failure.permanent
-      ? undefined
-      : nextRetryDelay(deps.policy, delivery.attempts + 1);
-    if (delay === undefined) {
+    const outcome = { last_error: failure.message, last_response: failure.response };
+    if (failure.permanent || lastTry) {
       deps.logger.warn({ ...log, reason: failure.message }, 'email delivery failed');
-      return { status: 'failed', last_error: failure.message };
+      return { status: 'failed', ...outcome };
     }
-    deps.logger.warn(
-      { ...log, reason: failure.message, retry_in_ms: delay },
-      'email delivery deferred',
-    );
-    return {
-      status: 'queued',
-      last_error: failure.message,
-      next_attempt_at: new Date(now.getTime() + delay).toISOString(),
-    };
+    deps.logger.warn({ ...log, reason: failure.message }, 'email delivery deferred');
+    return { status: 'queued', ...outcome };
   }
 }
 
-/** What the queue runs for each job: one attempt at the thread's message, if it is due and free. */
+/**
+ * What the queue runs for each job: one attempt at the thread's message, if it is queued and free.
+ * A deferred attempt throws DeliveryDeferred once recorded, so that the queue retries the job.
+ */
 export function deliverMessage(deps: DeliveryWorkerDeps) {
-  return (threadId: string) =>
-    deps.store.attempt(threadId, (delivery) => attemptDelivery(deps, delivery));
+  return async (threadId: string, lastTry: boolean) => {
+    const outcome = await deps.store.attempt(threadId, (delivery) =>
+      attemptDelivery(deps, delivery, lastTry),
+    );
+    if (outcome?.status === 'queued') throw new DeliveryDeferred(threadId);
+  };
 }

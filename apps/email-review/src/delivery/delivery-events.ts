@@ -5,6 +5,14 @@ import type { Delivery } from './delivery.js';
 /** Why a delivery record changed: approve queued it, a worker attempted it, a reviewer requeued it. */
 export type DeliveryChange = 'approved' | 'attempted' | 'redelivered';
 
+const EVENT_OF_STATUS = {
+  queued: 'queued',
+  delivered: 'delivered',
+  logged: 'logged',
+  failed: 'delivery_failed',
+  no_recipient: 'no_recipient',
+} as const satisfies Record<Delivery['status'], HistoryEvent['type']>;
+
 /** The history event a change to a delivery record writes beside it (same transaction). */
 export function deliveryEvent(
   delivery: Delivery,
@@ -13,11 +21,5 @@ export function deliveryEvent(
 ): HistoryEvent {
   const fields = { at, attempts: delivery.attempts, last_error: delivery.last_error };
   if (change === 'redelivered') return { type: 'redelivered', actor: currentActor(), ...fields };
-  const type =
-    delivery.status === 'delivered'
-      ? 'delivered'
-      : delivery.status === 'failed'
-        ? 'delivery_failed'
-        : 'queued';
-  return { type, actor: 'system', ...fields };
+  return { type: EVENT_OF_STATUS[delivery.status], actor: 'system', ...fields };
 }

@@ -3,6 +3,8 @@ export interface DeliveryFailure {
   permanent: boolean;
   /** For `last_error`: the SMTP reply or the connection error, never the message. */
   message: string;
+  /** The SMTP server's reply, when it answered (`last_response`). */
+  response: string | null;
 }
 
 interface SmtpError {
@@ -33,5 +35,9 @@ export function classifyDeliveryFailure(error: unknown): DeliveryFailure {
     responseCode !== undefined
       ? responseCode >= 500
       : code !== undefined && PERMANENT_CODES.has(code);
-  return { permanent, message: `${code ? `${code}: ` : ''}${text}`.slice(0, 500) };
+  return {
+    permanent,
+    message: `${code ? `${code}: ` : ''}${text}`.slice(0, 500),
+    response: typeof smtp.response === 'string' ? smtp.response.slice(0, 500) : null,
+  };
 }

@@ -1,9 +1,10 @@
 import { DatabaseUnavailable } from '@repo/pg-kit';
 import type { Logger } from 'pino';
 import { deliverMessage, type DeliveryWorkerDeps } from './deliver-message.js';
+import { DeliveryDeferred } from './delivery-store.js';
 
 export interface DeliveryRunnerDeps extends DeliveryWorkerDeps {
-  /** The sweep: finishes sent threads a crash left between states, queues lost jobs again. */
+  /** The sweep: finishes sent threads a crash left between approval and checkpoint. */
   sweep: () => Promise<unknown>;
   sweepMs: number;
   logger: Logger;
@@ -30,12 +31,13 @@ export function createDeliveryRunner(deps: DeliveryRunnerDeps) {
   };
   return {
     async start() {
-      await deps.store.start(async (threadId) => {
+      await deps.store.start(async (threadId, lastTry) => {
         try {
-          await deliver(threadId);
+          await deliver(threadId, lastTry);
         } catch (error) {
-          // The queue takes the job again (PostgreSQL) or the sweep does (memory).
-          deps.logger.warn({ err: error, thread_id: threadId }, 'delivery attempt not recorded');
+          // Either way the queue runs the job again after its backoff.
+          if (!(error instanceof DeliveryDeferred))
+            deps.logger.warn({ err: error, thread_id: threadId }, 'delivery attempt not recorded');
           throw error;
         }
       });

@@ -2,14 +2,27 @@ import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import type { Delivery, OutgoingMessage } from './delivery.js';
 
-/** What one attempt came to; the store writes it (and schedules the retry) in one write. */
+/**
+ * What one attempt came to; the store writes it in one write. `queued`: deferred, the queue retries
+ * the job (the handler throws DeliveryDeferred after the write).
+ */
 export type DeliveryOutcome =
-  | { status: 'delivered'; server_reply: string; delivered_at: string }
-  | { status: 'queued'; last_error: string; next_attempt_at: string }
-  | { status: 'failed'; last_error: string };
+  | { status: 'delivered' | 'logged'; last_response: string | null; delivered_at: string }
+  | { status: 'queued' | 'failed'; last_error: string; last_response: string | null };
 
-/** Called by the queue for each job: one attempt at the thread's message. */
-export type DeliveryHandler = (threadId: string) => Promise<void>;
+/**
+ * Called by the queue for each job: one attempt at the thread's message. `lastTry`: the queue will
+ * not retry this job again (a transient failure then fails the delivery). Throws to have the job
+ * retried (DeliveryDeferred, or any failure to record the attempt).
+ */
+export type DeliveryHandler = (threadId: string, lastTry: boolean) => Promise<void>;
+
+/** The attempt was deferred and recorded; the queue retries the job after its backoff. */
+export class DeliveryDeferred extends Error {
+  constructor(readonly threadId: string) {
+    super(`delivery of thread ${threadId} deferred`);
+  }
+}
 
 /**
  * The delivery records and their queue (PostgreSQL + pg-boss, or memory + timers). Each change to a
@@ -30,19 +43,21 @@ export interface DeliveryStore {
   get(threadId: string): Promise<Delivery | undefined>;
   /**
    * Runs `attempt` holding the thread's message (no other worker can take it meanwhile), then records
-   * its outcome. Does nothing when another worker holds it, or it is not queued and due.
+   * its outcome and returns it. Does nothing (undefined) when another worker holds it, or it is not
+   * queued.
    */
   attempt(
     threadId: string,
     attempt: (delivery: Delivery) => Promise<DeliveryOutcome>,
-  ): Promise<void>;
-  /** A failed delivery queued again (attempts from 0); undefined when it is not `failed`. */
-  redeliver(threadId: string, at: string): Promise<Delivery | undefined>;
+  ): Promise<DeliveryOutcome | undefined>;
+  /**
+   * A `failed` or `no_recipient` delivery queued again (attempts from 0), to `to` when given;
+   * undefined when it is neither.
+   */
+  redeliver(threadId: string, to: string | undefined): Promise<Delivery | undefined>;
   /** Sent threads whose checkpoint has not recorded `send` yet (approve died in between). */
   uncheckpointed(): Promise<string[]>;
   markCheckpointed(threadId: string): Promise<void>;
-  /** Queues again any message due for longer than `staleMs` (its job was lost); says how many. */
-  requeueStale(staleMs: number): Promise<number>;
   /** Starts taking jobs. */
   start(handler: DeliveryHandler): Promise<void>;
   stop(): Promise<void>;

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 
-export const DELIVERY_STATUSES = ['queued', 'delivered', 'failed'] as const;
+/**
+ * `no_recipient`: approved with no address to reply to, nothing queued (redeliver with `to` sends it);
+ * `logged`: written to the service's log instead of SMTP (no SMTP_URL).
+ */
+export const DELIVERY_STATUSES = [
+  'queued',
+  'delivered',
+  'logged',
+  'failed',
+  'no_recipient',
+] as const;
 export const deliveryStatusSchema = z.enum(DELIVERY_STATUSES);
 export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
 
@@ -8,7 +18,7 @@ export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
 export interface OutgoingMessage {
   thread_id: string;
   message_id: string;
-  /** Null only with log delivery, which needs no recipient. */
+  /** Null when the thread had no address to reply to (`no_recipient`). */
   to: string | null;
   from: string | null;
   subject: string;
@@ -24,22 +34,26 @@ export interface Delivery extends OutgoingMessage {
   /** SMTP attempts since the message was (re)queued. */
   attempts: number;
   last_error: string | null;
-  /** When the next attempt is due (queued only). */
-  next_attempt_at: string;
   delivered_at: string | null;
-  /** What the SMTP server answered on acceptance. */
-  server_reply: string | null;
+  /** What the SMTP server last answered: its acceptance, or its refusal (null before any answer). */
+  last_response: string | null;
 }
 
 /** A sent thread's delivery, as the API shows it. */
 export const deliveryViewSchema = z.object({
   status: deliveryStatusSchema.describe(
-    '`queued` until the SMTP server accepts it (`delivered`) or refuses it for good (`failed`).',
+    '`queued` until the SMTP server accepts it (`delivered`) or refuses it for good (`failed`); `logged` when no SMTP server is configured (the log line is the delivery); `no_recipient` when the thread had no address to reply to (nothing sent: redeliver with `to`).',
   ),
   attempts: z.number().int().min(0).describe('SMTP attempts since it was last queued.'),
   message_id: z.string().describe('The reply’s own Message-ID, the same on every attempt.'),
-  to: z.string().nullable().describe('The recipient (null with log delivery and no address).'),
+  to: z.string().nullable().describe('The recipient (null with `no_recipient`).'),
   last_error: z.string().nullable(),
+  last_response: z
+    .string()
+    .nullable()
+    .describe(
+      'The SMTP server’s last reply: its acceptance or its refusal; null before it answered.',
+    ),
   delivered_at: z.iso.datetime().nullable(),
 });
 export type DeliveryView = z.infer<typeof deliveryViewSchema>;
@@ -51,6 +65,7 @@ export function deliveryView(delivery: Delivery): DeliveryView {
     message_id: delivery.message_id,
     to: delivery.to,
     last_error: delivery.last_error,
+    last_response: delivery.last_response,
     delivered_at: delivery.delivered_at,
   };
 }

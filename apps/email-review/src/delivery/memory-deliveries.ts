@@ -6,11 +6,12 @@ import { deliveryView, type Delivery, type OutgoingMessage } from './delivery.js
 import { deliveryEvent, type DeliveryChange } from './delivery-events.js';
 import { applyOutcome, requeued } from './delivery-outcome.js';
 import type { DeliveryHandler, DeliveryOutcome, DeliveryStore } from './delivery-store.js';
+import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-policy.js';
 
 /**
- * Memory mode's records and queue: a map and a timer per due message, lost with the process like
- * everything else in this mode. Same policy as PostgreSQL: one attempt at a time per message,
- * retries scheduled by the outcome.
+ * Memory mode's records and queue: a map and a timer per job, lost with the process like
+ * everything else in this mode. Same policy as pg-boss in PostgreSQL mode: one attempt at a time per
+ * message, a job that throws is run again after the policy's wait, up to its attempts.
  */
 export class MemoryDeliveries implements DeliveryStore {
   private readonly deliveries = new Map<string, Delivery>();
@@ -18,8 +19,13 @@ export class MemoryDeliveries implements DeliveryStore {
   private readonly held = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private handler: DeliveryHandler | undefined;
+  /** Jobs queued before start(), run then. */
+  private readonly pending = new Set<string>();
 
-  constructor(private readonly threads: ThreadStore) {}
+  constructor(
+    private readonly threads: ThreadStore,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
+  ) {}
 
   async commitApproval(
     view: Thread,
@@ -31,19 +37,18 @@ export class MemoryDeliveries implements DeliveryStore {
       throw new ThreadNotAwaitingReview(current ?? view);
     const delivery: Delivery = {
       ...message,
-      status: 'queued',
+      status: message.to ? 'queued' : 'no_recipient',
       attempts: 0,
       last_error: null,
-      next_attempt_at: view.sent_at ?? view.updated_at,
       delivered_at: null,
-      server_reply: null,
+      last_response: null,
     };
     this.deliveries.set(delivery.thread_id, delivery);
     await this.threads.save({ ...view, delivery: deliveryView(delivery) }, [
       ...events,
-      deliveryEvent(delivery, 'approved', delivery.next_attempt_at),
+      deliveryEvent(delivery, 'approved', view.sent_at ?? view.updated_at),
     ]);
-    this.schedule(delivery);
+    if (delivery.status === 'queued') this.enqueue(delivery.thread_id);
     return { ...delivery };
   }
 
@@ -54,19 +59,23 @@ export class MemoryDeliveries implements DeliveryStore {
 
   async attempt(threadId: string, attempt: (delivery: Delivery) => Promise<DeliveryOutcome>) {
     const delivery = this.deliveries.get(threadId);
-    if (!delivery || this.held.has(threadId) || !isDue(delivery)) return;
+    if (delivery?.status !== 'queued' || this.held.has(threadId)) return undefined;
     this.held.add(threadId);
     try {
-      await this.record(applyOutcome(delivery, await attempt({ ...delivery })), 'attempted');
+      const outcome = await attempt({ ...delivery });
+      await this.record(applyOutcome(delivery, outcome), 'attempted');
+      return outcome;
     } finally {
       this.held.delete(threadId);
     }
   }
 
-  async redeliver(threadId: string, at: string) {
+  async redeliver(threadId: string, to: string | undefined) {
     const delivery = this.deliveries.get(threadId);
-    if (delivery?.status !== 'failed') return undefined;
-    return this.record(requeued(delivery, at), 'redelivered');
+    if (delivery?.status !== 'failed' && delivery?.status !== 'no_recipient') return undefined;
+    const queued = await this.record(requeued(delivery, to), 'redelivered');
+    this.enqueue(threadId);
+    return queued;
   }
 
   async uncheckpointed() {
@@ -77,17 +86,10 @@ export class MemoryDeliveries implements DeliveryStore {
     this.checkpointed.add(threadId);
   }
 
-  async requeueStale(staleMs: number) {
-    const stale = [...this.deliveries.values()].filter(
-      (delivery) => isDue(delivery, staleMs) && !this.held.has(delivery.thread_id),
-    );
-    stale.forEach((delivery) => this.schedule(delivery));
-    return stale.length;
-  }
-
   async start(handler: DeliveryHandler) {
     this.handler = handler;
-    for (const delivery of this.deliveries.values()) if (isDue(delivery)) this.schedule(delivery);
+    for (const threadId of this.pending) this.run(threadId, 0);
+    this.pending.clear();
   }
 
   async stop() {
@@ -103,23 +105,24 @@ export class MemoryDeliveries implements DeliveryStore {
       await this.threads.save({ ...thread, delivery: deliveryView(delivery) }, [
         deliveryEvent(delivery, change),
       ]);
-    if (delivery.status === 'queued') this.schedule(delivery);
     return { ...delivery };
   }
 
-  private schedule(delivery: Delivery) {
-    const wait = Math.max(0, Date.parse(delivery.next_attempt_at) - Date.now());
+  private enqueue(threadId: string) {
+    if (this.handler) this.run(threadId, 0);
+    else this.pending.add(threadId);
+  }
+
+  /** Runs the job now (or after `waitMs`); a throw runs it again after the policy's wait. */
+  private run(threadId: string, retryCount: number, waitMs = 0) {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      // A failed attempt is logged by the runner and taken again by the sweep.
-      this.handler?.(delivery.thread_id).catch(() => undefined);
-    }, wait);
+      const lastTry = retryCount >= this.retry.maxAttempts - 1;
+      this.handler?.(threadId, lastTry).catch(() => {
+        // Deferred, or not recorded (the runner logged it): the job runs again, as pg-boss's would.
+        if (!lastTry) this.run(threadId, retryCount + 1, retryDelayMs(this.retry, retryCount));
+      });
+    }, waitMs);
     this.timers.add(timer);
   }
-}
-
-function isDue(delivery: Delivery, overdueMs = 0): boolean {
-  return (
-    delivery.status === 'queued' && Date.parse(delivery.next_attempt_at) <= Date.now() - overdueMs
-  );
 }

@@ -3,11 +3,7 @@ import { deliveryView } from '../delivery/delivery.js';
 import { replyMessage } from '../email/reply.js';
 import type { EmailStateValues } from '../workflow/state.js';
 import type { Thread } from '../threads/thread.js';
-import {
-  RecipientRequired,
-  RevisionMismatch,
-  ThreadNotAwaitingReview,
-} from '../threads/thread-errors.js';
+import { RevisionMismatch, ThreadNotAwaitingReview } from '../threads/thread-errors.js';
 import { projectThread } from '../threads/thread-projection.js';
 import { stateConfig } from './graph-config.js';
 import { reviewer } from './history-events.js';
@@ -36,7 +32,6 @@ export function approveThread(
     requireRevision(thread, condition);
     requireAwaitingReview(thread);
     const to = approval.to ?? thread.email.from;
-    if (!to && deps.outbound.recipientRequired) throw new RecipientRequired(thread);
     const draft = await reviewedDraft(deps, thread, condition);
     const at = now(deps);
     const sent: Thread = { ...thread, status: 'sent', draft, sent_at: at, updated_at: at };

@@ -5,12 +5,10 @@ import { recordSent } from './record-sent.js';
 /**
  * What the delivery sweep does, at start-up and periodically, so that no crash needs a human:
  * threads committed as `sent` whose checkpoint missed it (approve died between its two writes) get
- * it recorded, and queued messages whose job was lost are queued again. Skips threads someone holds.
+ * it recorded. Skips threads someone holds. (A queued message's job is committed with it, and pg-boss
+ * retries it and hands a dead worker's job out again: no job is lost.)
  */
-export async function convergeSentThreads(
-  deps: OperationDeps,
-  options: { staleMs: number },
-): Promise<{ checkpointed: number; requeued: number }> {
+export async function convergeSentThreads(deps: OperationDeps): Promise<{ checkpointed: number }> {
   let checkpointed = 0;
   for (const threadId of await deps.deliveries.uncheckpointed()) {
     const lease = await deps.locks.tryAcquire(threadId);
@@ -26,8 +24,7 @@ export async function convergeSentThreads(
       await lease.release();
     }
   }
-  const requeued = await deps.deliveries.requeueStale(options.staleMs);
-  if (checkpointed + requeued > 0)
-    log(deps).info({ checkpointed, requeued }, 'delivery sweep finished threads left by a crash');
-  return { checkpointed, requeued };
+  if (checkpointed > 0)
+    log(deps).info({ checkpointed }, 'delivery sweep finished threads left by a crash');
+  return { checkpointed };
 }

@@ -7,11 +7,6 @@ import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { EmailGraph } from '../workflow/graph.js';
 
-/** How approved replies leave: who sends them, and whether a recipient is a must (SMTP) or not (log). */
-export interface Outbound extends ReplySender {
-  recipientRequired: boolean;
-}
-
 /** What the operations work with; passed in so that the server and the tests choose. */
 export interface OperationDeps {
   graph: EmailGraph;
@@ -19,7 +14,7 @@ export interface OperationDeps {
   history: ThreadHistory;
   deliveries: DeliveryStore;
   locks: ThreadLocks;
-  outbound: Outbound;
+  outbound: ReplySender;
   logger: Logger;
   clock?: () => Date;
 }

@@ -25,7 +25,7 @@ export function createThreadService(deps: ThreadServiceDeps) {
       editThread(deps, threadId, edit, condition),
     approveThread: (threadId: string, approval?: Approval, condition?: RevisionCondition) =>
       approveThread(deps, threadId, approval, condition),
-    redeliverThread: (threadId: string) => redeliverThread(deps, threadId),
+    redeliverThread: (threadId: string, to?: string) => redeliverThread(deps, threadId, to),
     rejectThread: (threadId: string, rejection?: Rejection, condition?: RevisionCondition) =>
       rejectThread(deps, threadId, rejection, condition),
     retryThread: (threadId: string) => retryThread(deps, threadId),

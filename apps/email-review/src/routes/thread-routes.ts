@@ -12,6 +12,7 @@ import {
   editThreadBody,
   idempotencyKeyHeader,
   listThreadsQuery,
+  redeliverThreadBody,
   rejectThreadBody,
   threadListSchema,
   threadParams,
@@ -208,16 +209,10 @@ export function threadRoutes(threads: ThreadService): Route[] {
       action: 'approve',
       summary:
         'Approve the draft: the thread is sent and its reply queued for delivery (both or neither).',
-      ok: 'Sent; `delivery.status` is `queued` (a worker delivers it after this answer).',
+      ok: 'Sent; `delivery.status` is `queued` (a worker delivers it after this answer), or `no_recipient` when there is no address to reply to (nothing is sent until redeliver names one).',
       body: approveThreadBody,
       headers: revisionChecked.headers,
-      responses: {
-        ...revisionChecked.responses,
-        422: {
-          description:
-            'recipient_required: SMTP delivery is configured and the thread has no address to reply to.',
-        },
-      },
+      responses: revisionChecked.responses,
       change: (threadId, approval, req) =>
         threads.approveThread(
           threadId,
@@ -227,10 +222,17 @@ export function threadRoutes(threads: ThreadService): Route[] {
     }),
     threadChange({
       action: 'redeliver',
-      summary: 'Queue a failed delivery again (after fixing its cause).',
+      summary:
+        'Queue a failed or recipient-less (`no_recipient`) delivery again, optionally to another address.',
       ok: 'Queued again.',
-      body: emptyBody,
-      change: (threadId) => threads.redeliverThread(threadId),
+      body: redeliverThreadBody,
+      responses: {
+        422: {
+          description:
+            'recipient_required: the delivery has no recipient (`no_recipient`) and the body named no `to`.',
+        },
+      },
+      change: (threadId, body) => threads.redeliverThread(threadId, body?.to),
     }),
     threadChange({
       action: 'reject',

@@ -53,6 +53,14 @@ export const approveThreadBody = z
   })
   .optional();
 
+export const redeliverThreadBody = z
+  .strictObject({
+    to: mailboxSchema
+      .optional()
+      .describe('Sends to this address (required when the delivery is `no_recipient`).'),
+  })
+  .optional();
+
 /** The longest rejection reason kept in the history. */
 export const REASON_MAX_CHARS = 2_000;
 

@@ -3,13 +3,14 @@ import type { DeliveryOutcome, DeliveryStore } from '../delivery/delivery-store.
 
 const OUTCOME_LABEL: Record<DeliveryOutcome['status'], string> = {
   delivered: 'delivered',
+  logged: 'logged',
   queued: 'deferred',
   failed: 'failed',
 };
 
 /**
- * The delivery store, with each attempt's outcome counted: `delivered`, `deferred` (a transient
- * failure, retried later) or `failed` (for good). Every other call goes straight through.
+ * The delivery store, with each attempt's outcome counted: `delivered`, `logged` (no SMTP),
+ * `deferred` (a transient failure, retried later) or `failed` (for good). Every other call goes straight through.
  */
 export function observedDeliveries(
   store: DeliveryStore,
@@ -24,10 +25,9 @@ export function observedDeliveries(
         attempts.inc({ outcome: OUTCOME_LABEL[outcome.status] });
         return outcome;
       }),
-    redeliver: (threadId, at) => store.redeliver(threadId, at),
+    redeliver: (threadId, to) => store.redeliver(threadId, to),
     uncheckpointed: () => store.uncheckpointed(),
     markCheckpointed: (threadId) => store.markCheckpointed(threadId),
-    requeueStale: (staleMs) => store.requeueStale(staleMs),
     start: (handler) => store.start(handler),
     stop: () => store.stop(),
   };

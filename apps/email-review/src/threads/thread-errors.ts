@@ -37,26 +37,26 @@ export class ThreadNotRetryable extends HttpError {
   }
 }
 
-/** SMTP delivery needs an address: the thread has no `from` and the approve named no `to`. */
+/** Redelivering a `no_recipient` delivery needs an address: the request named no `to`. */
 export class RecipientRequired extends HttpError {
   constructor(thread: Thread) {
     super(
       422,
       'recipient_required',
-      'The thread has no sender address to reply to; approve with { "to": "…" }.',
+      'The thread has no address to reply to; redeliver with { "to": "…" }.',
       { thread_id: thread.thread_id },
     );
   }
 }
 
-/** Redeliver takes a sent thread whose delivery failed. */
+/** Redeliver takes a sent thread whose delivery failed or had no recipient. */
 export class DeliveryNotFailed extends HttpError {
   constructor(thread: Thread) {
     const status = thread.delivery?.status ?? 'none';
     super(
       409,
       'delivery_not_failed',
-      `The thread's delivery is ${status}; only a failed delivery can be queued again.`,
+      `The thread's delivery is ${status}; only a failed or recipient-less delivery can be queued again.`,
       { thread_id: thread.thread_id, delivery_status: status },
     );
   }

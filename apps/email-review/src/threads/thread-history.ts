@@ -64,8 +64,22 @@ export const historyEventSchema = z.discriminatedUnion('type', [
   ),
   event('queued', deliveryFields, 'The reply was queued for delivery (again after a deferral).'),
   event('delivered', deliveryFields, 'The mail server accepted the reply.'),
+  event(
+    'logged',
+    deliveryFields,
+    'The reply was written to the service’s log (no SMTP server configured).',
+  ),
+  event(
+    'no_recipient',
+    deliveryFields,
+    'Nothing was sent: the thread has no address to reply to (redeliver with `to` sends it).',
+  ),
   event('delivery_failed', deliveryFields, 'The mail server refused the reply for good.'),
-  event('redelivered', deliveryFields, 'A reviewer queued a failed delivery again.'),
+  event(
+    'redelivered',
+    deliveryFields,
+    'A reviewer queued a failed or recipient-less delivery again (to a new address, if given).',
+  ),
 ]);
 export type HistoryEvent = z.infer<typeof historyEventSchema>;
 

@@ -29,8 +29,9 @@ import { recordResponse } from './observed-responses.js';
  * Where approved replies go in these tests (the worker hands it each message): records what it was
  * handed. Tests that need a real SMTP exchange use the SMTP transport against test/support/smtp-sink.
  */
+/** Records each message as an SMTP server would accept it (so deliveries end `delivered`). */
 export class TestTransport implements MailTransport {
-  readonly kind = 'log' as const;
+  readonly kind = 'smtp' as const;
   readonly delivered: OutgoingMessage[] = [];
 
   async send(message: OutgoingMessage): Promise<string> {
@@ -77,7 +78,8 @@ export class ApprovalGate {
 }
 
 /** Retries within tens of milliseconds, so that tests see a whole policy play out. */
-export const FAST_RETRIES: RetryPolicy = { initialDelayMs: 20, maxDelayMs: 200, maxAttempts: 5 };
+/** pg-boss's shortest waits: a retry every second, five attempts in all. */
+export const FAST_RETRIES: RetryPolicy = { maxAttempts: 5, delaySeconds: 1, backoff: false };
 
 export interface Instance extends ReturnType<typeof createEmailReview> {
   persistence: Persistence;
@@ -145,11 +147,14 @@ export async function startInstance(options: {
           schema: options.schema ?? 'public',
           poolMax: options.poolMax ?? 10,
           ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
-          queue: options.queue ?? { leaseSeconds: 5, concurrency: 4 },
+          queue: {
+            ...(options.queue ?? { leaseSeconds: 5, concurrency: 4 }),
+            retry: options.retryPolicy ?? FAST_RETRIES,
+          },
           ...options.patches,
           logger,
         })
-      : createMemoryPersistence();
+      : createMemoryPersistence({ retry: options.retryPolicy ?? FAST_RETRIES });
   const gate = options.gate ?? new ApprovalGate();
   const persistence: Persistence = {
     ...opened,
@@ -174,7 +179,6 @@ export async function startInstance(options: {
     logger,
     transport: options.mailTransport ?? transport,
     ...(options.mailFrom ? { mailFrom: options.mailFrom } : {}),
-    retryPolicy: options.retryPolicy ?? FAST_RETRIES,
     sweepMs: options.sweepMs ?? 250,
     ...(options.apiToken ? { apiToken: options.apiToken } : {}),
     ...(options.auth ? { auth: options.auth } : {}),
