@@ -1,171 +1,25 @@
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createLogger, serve, type RunningServer } from '@repo/http-kit';
-import { startEmulator, type Emulator } from '@repo/llm-emulator';
-import OpenAI from 'openai';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createSmtpTransport } from '../src/delivery/smtp-transport.js';
-import { createEmailReview } from '../src/email-review.js';
-import { createMemoryPersistence } from '../src/persistence/memory-persistence.js';
 import { REVIEW_INBOX_CSP } from '../src/web/review-inbox.js';
-import { recordResponse } from './support/observed-responses.js';
+import {
+  BILLING_EMAIL,
+  BROWSER_TEST_TIMEOUT_MS,
+  decide,
+  describeInBrowser,
+  launchBrowser,
+  openPage,
+  openThread,
+  OUTPUT_DIR,
+  startStack,
+  threadItem,
+  waitUntilIdle,
+  type Browser,
+  type Stack,
+} from './support/review-inbox-browser.js';
 import { SmtpSink } from './support/smtp-sink.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const OUTPUT_DIR = fileURLToPath(new URL('../test-output/', import.meta.url));
-const haveChromium = existsSync(CHROMIUM);
-const inCi = process.env.CI === 'true';
-
-if (!haveChromium && !inCi) {
-  console.warn(
-    `\n!!! SKIPPING the review inbox browser tests: ${CHROMIUM} is missing.\n` +
-      '!!! Install it with `apt-get install -y chromium` (CI installs it and fails without it).\n',
-  );
-}
-// In CI a missing browser must fail the run, so the suite runs and its launch fails loudly.
-const describeInBrowser = haveChromium || inCi ? describe : describe.skip;
-
-const BROWSER_TEST_TIMEOUT_MS = 60_000;
-
-interface Thread {
-  thread_id: string;
-  status: string;
-  inbound: string;
-  draft: string | null;
-  revision: number;
-  sent_at: string | null;
-}
-
-interface Stack {
-  url: string;
-  emulator: Emulator;
-  api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: Thread }>;
-  close(): Promise<void>;
-}
-
-/** email-review in memory mode over the emulator, listening on 127.0.0.1. */
-async function startStack(apiToken?: string, delivery?: { smtpUrl: string }): Promise<Stack> {
-  const emulator = await startEmulator({ port: 0 });
-  const logger = createLogger({ name: 'email-review-e2e', level: 'silent' });
-  const persistence = createMemoryPersistence();
-  const service = createEmailReview({
-    persistence,
-    llm: new OpenAI({ apiKey: 'emulated', baseURL: `${emulator.url}/v1`, maxRetries: 0 }),
-    model: 'gpt-4.1-mini',
-    logger,
-    ...(apiToken ? { apiToken } : {}),
-    ...(delivery
-      ? {
-          transport: createSmtpTransport({ url: delivery.smtpUrl, timeoutMs: 2_000 }),
-          mailFrom: 'Support <support@shop.test>',
-        }
-      : {}),
-    onResponse: recordResponse,
-  });
-  if (delivery) await service.delivery.start();
-  const { app } = service;
-  const server: RunningServer = await serve(app, {
-    port: 0,
-    host: '127.0.0.1',
-    logger,
-    handleSignals: false,
-  });
-  const api: Stack['api'] = async (method, path, body) => {
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(apiToken ? { authorization: `Bearer ${apiToken}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Thread };
-  };
-  return {
-    url: server.url,
-    emulator,
-    api,
-    close: async () => {
-      await server.close();
-      await service.delivery.stop();
-      await persistence.close();
-      await emulator.close();
-    },
-  };
-}
-
-interface Browser {
-  context: BrowserContext;
-  close(): Promise<void>;
-}
-
-async function launchBrowser(): Promise<Browser> {
-  if (!haveChromium) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium`);
-  const userDataDir = await mkdtemp(join(tmpdir(), 'review-inbox-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-    viewport: { width: 1366, height: 860 },
-  });
-  return {
-    context,
-    close: async () => {
-      await context.close();
-      await rm(userDataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Everything the page reported that a reviewer would call a malfunction. */
-interface PageTrouble {
-  consoleErrors: string[];
-  pageErrors: string[];
-  dialogs: string[];
-}
-
-async function openPage(
-  browser: Browser,
-  url: string,
-): Promise<{ page: Page; trouble: PageTrouble }> {
-  const page = await browser.context.newPage();
-  page.setDefaultTimeout(15_000);
-  const trouble: PageTrouble = { consoleErrors: [], pageErrors: [], dialogs: [] };
-  page.on('console', (message) => {
-    if (message.type() === 'error') trouble.consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => trouble.pageErrors.push(error.message));
-  page.on('dialog', (dialog) => {
-    trouble.dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
-  await page.goto(url);
-  return { page, trouble };
-}
-
-const threadItem = (page: Page, id: string) =>
-  page.locator(`a.thread-item[data-thread-id="${id}"]`);
-const openThread = (page: Page, id: string) =>
-  page.locator(`article.thread[data-thread-id="${id}"]`);
-
-async function waitUntilIdle(page: Page, id: string): Promise<void> {
-  await openThread(page, id).and(page.locator('[aria-busy="false"]')).waitFor();
-}
 
 const XSS_EMAIL =
   'Hello <script>alert(1)</script> team,\n<img src=x onerror=alert(2)>\nPlease reset my password, I cannot log in.';
-const BILLING_EMAIL =
-  'Hi,\n\nI was charged twice for invoice #4411 in March. Please refund the duplicate charge.\n\nThanks,\nDana';
 
 describeInBrowser('review inbox in Chromium', () => {
   let stack: Stack;
@@ -246,12 +100,12 @@ describeInBrowser('review inbox in Chromium', () => {
       await page.screenshot({ path: join(OUTPUT_DIR, 'thread.png') });
 
       // Approve the redrafted one, reject the edited one.
-      await page.locator('#approve').click();
+      await decide(page, 'approve');
       await openThread(page, billing.thread_id).and(page.locator('[data-status="sent"]')).waitFor();
       const shownSent = await page.locator('[data-field="status"]').textContent();
       await threadItem(page, hostile.thread_id).click();
       await waitUntilIdle(page, hostile.thread_id);
-      await page.locator('#reject').click();
+      await decide(page, 'reject');
       await openThread(page, hostile.thread_id)
         .and(page.locator('[data-status="rejected"]'))
         .waitFor();
@@ -299,7 +153,7 @@ describeInBrowser('review inbox in Chromium', () => {
       expect((await stack.api('POST', `/threads/${thread.thread_id}/approve`, {})).status).toBe(
         200,
       );
-      await page.locator('#reject').click();
+      await decide(page, 'reject');
 
       const alert = page.locator('#notice[role="alert"]');
       await alert.waitFor();
@@ -334,7 +188,7 @@ describeInBrowser('review inbox in Chromium', () => {
       await a.page.locator('#save-draft').click();
       await a.page.locator('#notice').filter({ hasText: 'revision 2' }).waitFor();
 
-      await b.page.locator('#approve').click();
+      await decide(b.page, 'approve');
 
       const alert = b.page.locator('#notice[role="alert"]');
       await alert.waitFor();
@@ -359,7 +213,7 @@ describeInBrowser('review inbox in Chromium', () => {
       });
 
       // Now B approves what it shows: revision 2, A's text.
-      await b.page.locator('#approve').click();
+      await decide(b.page, 'approve');
       await openThread(b.page, thread.thread_id)
         .and(b.page.locator('[data-status="sent"]'))
         .waitFor();
@@ -452,7 +306,7 @@ describeInBrowser('review inbox in Chromium, with API_TOKEN set', () => {
       await page.reload();
       await threadItem(page, thread.thread_id).click();
       await waitUntilIdle(page, thread.thread_id);
-      await page.locator('#approve').click();
+      await decide(page, 'approve');
       await openThread(page, thread.thread_id).and(page.locator('[data-status="sent"]')).waitFor();
       expect(await dialog.count()).toBe(0);
       expect((await stack.api('GET', `/threads/${thread.thread_id}`)).body.status).toBe('sent');

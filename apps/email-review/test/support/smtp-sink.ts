@@ -28,6 +28,7 @@ export class SmtpSink {
   readonly received: ReceivedMail[] = [];
   rule: RecipientRule = () => undefined;
   private server: SMTPServer | undefined;
+  private held: Promise<void> | undefined;
 
   constructor(readonly port: number) {}
 
@@ -59,7 +60,7 @@ export class SmtpSink {
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
           const raw = Buffer.concat(chunks);
-          simpleParser(raw).then((parsed) => {
+          this.parseOnceReleased(raw).then((parsed) => {
             this.received.push({
               envelope: {
                 from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -79,6 +80,26 @@ export class SmtpSink {
     });
     server.on('error', () => {});
     this.server = server;
+  }
+
+  /**
+   * Holds the answer to each message's DATA (the sender waits, its delivery still under way) until
+   * the returned function is called.
+   */
+  holdAcceptance(): () => void {
+    let release = () => {};
+    this.held = new Promise((resolve) => {
+      release = resolve;
+    });
+    return () => {
+      this.held = undefined;
+      release();
+    };
+  }
+
+  private async parseOnceReleased(raw: Buffer): Promise<ParsedMail> {
+    await this.held;
+    return simpleParser(raw);
   }
 
   async stop(): Promise<void> {

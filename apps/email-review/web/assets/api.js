@@ -96,8 +96,13 @@ export const api = {
     request('POST', threadPath(id, 'edit'), { draft }, seen(revision)),
   redraft: (id, revision, instructions) =>
     request('POST', threadPath(id, 'edit'), { instructions }, seen(revision)),
-  approve: (id, revision) => request('POST', threadPath(id, 'approve'), {}, seen(revision)),
-  reject: (id, revision) => request('POST', threadPath(id, 'reject'), {}, seen(revision)),
+  /** `to`: the reviewer's recipient; without it the service replies to the thread's sender. */
+  approve: (id, revision, to) =>
+    request('POST', threadPath(id, 'approve'), to ? { to } : {}, seen(revision)),
+  /** `reason`: why, kept in the thread's history. */
+  reject: (id, revision, reason) =>
+    request('POST', threadPath(id, 'reject'), reason ? { reason } : {}, seen(revision)),
   retry: (id) => request('POST', threadPath(id, 'retry'), {}),
-  redeliver: (id) => request('POST', threadPath(id, 'redeliver'), {}),
+  /** `to`: a recipient for a reply that had none (`no_recipient`); a failed one is queued as it was. */
+  redeliver: (id, to) => request('POST', threadPath(id, 'redeliver'), to ? { to } : {}),
 };

@@ -3,7 +3,8 @@ import { byId, h } from './dom.js';
 import { STATUSES } from './format.js';
 import { renderList, renderTabs } from './inbox.js';
 import { historyTimeline } from './history-view.js';
-import { threadView } from './thread-view.js';
+import { deliveryText, threadView } from './thread-view.js';
+import { watchDelivery } from './delivery-watch.js';
 import { askForToken } from './token-dialog.js';
 import { forgetToken, readToken } from './token.js';
 
@@ -20,6 +21,13 @@ const state = {
   notice: null,
   draftValue: null,
   instructionsValue: '',
+  /** The decision whose inline confirmation is open: 'approve', 'reject' or null. */
+  confirming: null,
+  /** What the reviewer typed in the confirmation (null: not touched, the sender's address). */
+  recipientValue: null,
+  reasonValue: '',
+  /** The address typed for a reply that had no recipient. */
+  redeliverToValue: '',
 };
 
 const BUSY = {
@@ -41,7 +49,10 @@ const VERBS = {
 const DONE = {
   save: (t) => `Draft saved as revision ${t.revision}.`,
   redraft: (t) => `New draft ready: revision ${t.revision}.`,
-  approve: () => 'Approved: the reply is queued for delivery.',
+  approve: (t) =>
+    t.delivery?.to
+      ? `Approved: the reply to ${t.delivery.to} is queued for delivery.`
+      : 'Approved: the reply is queued for delivery.',
   redeliver: () => 'The reply is queued for delivery again.',
   reject: () => 'Rejected: no reply will be sent.',
   retry: (t) =>
@@ -61,6 +72,8 @@ function explain(kind, error, shown) {
   if (error.status === 502)
     return `Could not ${verb}: the language model did not answer (${error.message}). Nothing was lost; try again later.`;
   if (error.status === 404) return `Could not ${verb}: this thread no longer exists.`;
+  if (error.code === 'recipient_required')
+    return `Could not ${verb}: there is no address to send the reply to. Enter the customer's address under “Send to” and confirm again.`;
   return `Could not ${verb}: ${error.message}`;
 }
 
@@ -85,10 +98,35 @@ const handlers = {
   save: (draft) => act('save', (t) => api.saveDraft(t.thread_id, t.revision, draft)),
   redraft: (instructions) =>
     act('redraft', (t) => api.redraft(t.thread_id, t.revision, instructions)),
-  approve: () => act('approve', (t) => api.approve(t.thread_id, t.revision)),
-  reject: () => act('reject', (t) => api.reject(t.thread_id, t.revision)),
+  startDecision: (kind) => {
+    if (state.busy) return;
+    state.confirming = kind;
+    const recipient = state.recipientValue ?? state.thread?.email?.from ?? '';
+    renderDetail({ focus: kind === 'approve' && !recipient ? 'recipient' : `confirm-${kind}` });
+  },
+  cancelDecision: () => {
+    const kind = state.confirming;
+    if (!kind || state.busy) return;
+    state.confirming = null;
+    renderDetail({ focus: kind });
+  },
+  // The sender's own address is the service's default: only another one is sent as `to`.
+  approve: (to) =>
+    act('approve', (t) =>
+      api.approve(t.thread_id, t.revision, to && to !== t.email?.from ? to : undefined),
+    ),
+  reject: (reason) => act('reject', (t) => api.reject(t.thread_id, t.revision, reason)),
   retry: () => act('retry', (t) => api.retry(t.thread_id)),
-  redeliver: () => act('redeliver', (t) => api.redeliver(t.thread_id)),
+  redeliver: (to) => act('redeliver', (t) => api.redeliver(t.thread_id, to)),
+  recipientInput: (value) => {
+    state.recipientValue = value;
+  },
+  reasonInput: (value) => {
+    state.reasonValue = value;
+  },
+  redeliverToInput: (value) => {
+    state.redeliverToValue = value;
+  },
   back: () => {
     window.location.hash = '';
   },
@@ -100,7 +138,8 @@ const handlers = {
   },
 };
 
-function renderDetail({ focus } = {}) {
+/** Renders the open thread; `focus`, else `fallback` (ids), gets the focus when it is there and enabled. */
+function renderDetail({ focus, fallback } = {}) {
   const detail = byId('detail');
   document.body.classList.toggle('show-detail', state.selectedId !== null);
   if (state.selectedId === null) {
@@ -133,8 +172,10 @@ function renderDetail({ focus } = {}) {
   }
   detail.replaceChildren(threadView(state.thread, state, handlers));
   detail.querySelector('article.thread')?.append(historyTimeline(state.history));
-  const target = focus && document.getElementById(focus);
-  if (target && !target.disabled) target.focus();
+  const target = [focus, fallback]
+    .map((id) => id && document.getElementById(id))
+    .find((element) => element && !element.disabled);
+  target?.focus();
 }
 
 async function refreshLists() {
@@ -171,6 +212,8 @@ function showThread(thread) {
     previous.revision === thread.revision &&
     thread.status === 'awaiting_review';
   if (!sameDraft) {
+    // A decision is confirmed on the draft it was opened on, never on one that replaced it.
+    state.confirming = null;
     if (state.draftValue !== null && previous?.thread_id === thread.thread_id && !state.notice)
       state.notice = {
         kind: 'info',
@@ -178,8 +221,49 @@ function showThread(thread) {
       };
     state.draftValue = null;
   }
-  if (previous?.thread_id !== thread.thread_id) state.instructionsValue = '';
+  if (previous?.thread_id !== thread.thread_id) forgetTyped();
   state.thread = thread;
+  watchDelivery(thread, pollDelivery);
+}
+
+/** What the reviewer typed for one thread, not carried over to another. */
+function forgetTyped() {
+  state.instructionsValue = '';
+  state.recipientValue = null;
+  state.reasonValue = '';
+  state.redeliverToValue = '';
+}
+
+/** Shows the open thread's delivery as it changes, without a reload (see watchDelivery). */
+async function pollDelivery(id) {
+  if (state.selectedId !== id || state.busy) return;
+  let thread;
+  try {
+    thread = await api.getThread(id);
+  } catch {
+    // Not reachable just now: ask again, later.
+    if (state.selectedId === id) watchDelivery(state.thread, pollDelivery);
+    return;
+  }
+  const before = state.thread;
+  if (state.selectedId !== id || state.busy || !before) return;
+  const changed = ['status', 'attempts', 'last_error', 'to'].some(
+    (field) => before.delivery?.[field] !== thread.delivery?.[field],
+  );
+  if (!changed && before.status === thread.status) {
+    watchDelivery(before, pollDelivery);
+    return;
+  }
+  const history = await loadHistory(id);
+  if (state.selectedId !== id || state.busy) return;
+  const detail = byId('detail');
+  const focused = detail.contains(document.activeElement) ? document.activeElement.id : undefined;
+  showThread(thread);
+  state.history = history;
+  renderDetail({ focus: focused });
+  const status = thread.delivery?.status;
+  if (status && status !== before.delivery?.status) announce(`Delivery: ${deliveryText(status)}`);
+  if (status !== 'queued') await refreshLists();
 }
 
 async function openThread(id) {
@@ -190,7 +274,9 @@ async function openThread(id) {
     state.thread = null;
     state.history = null;
     state.draftValue = null;
-    state.instructionsValue = '';
+    state.confirming = null;
+    forgetTyped();
+    watchDelivery(null, pollDelivery);
   }
   renderInbox();
   renderDetail();
@@ -218,6 +304,19 @@ async function loadHistory(id) {
   }
 }
 
+/** The field to correct when the service refuses what was typed for an action. */
+const FIELD_OF = { approve: 'recipient', reject: 'reject-reason', redeliver: 'redeliver-to' };
+/** Controls that are gone once their action is done: focus goes to the thread's title instead. */
+const DECISION_CONTROLS = new Set([
+  'approve',
+  'reject',
+  'confirm-approve',
+  'confirm-reject',
+  'cancel-decision',
+  'recipient',
+  'reject-reason',
+]);
+
 /** Runs one reviewer action with the thread locked, then shows the thread's real state whatever happened. */
 async function act(kind, call) {
   const thread = state.thread;
@@ -230,13 +329,19 @@ async function act(kind, call) {
   renderDetail();
   let notice;
   let updated;
+  // A refused recipient or reason leaves its confirmation open, to be corrected there.
+  let correct = null;
   try {
     updated = await call(thread);
     notice = { kind: 'success', text: DONE[kind](updated) };
     state.draftValue = null;
+    state.confirming = null;
     if (kind === 'redraft') state.instructionsValue = '';
+    if (kind === 'redeliver') state.redeliverToValue = '';
   } catch (error) {
     notice = { kind: 'error', text: explain(kind, error, thread) };
+    correct = error.status === 400 || error.code === 'recipient_required' ? FIELD_OF[kind] : null;
+    if (!correct) state.confirming = null;
     try {
       updated = await api.getThread(id);
     } catch (reloadError) {
@@ -251,7 +356,8 @@ async function act(kind, call) {
     state.history = history;
     announce(notice.text);
     renderDetail({
-      focus: focus && focus !== 'approve' && focus !== 'reject' ? focus : 'thread-title',
+      focus: correct ?? (DECISION_CONTROLS.has(focus) ? 'thread-title' : focus),
+      fallback: 'thread-title',
     });
   }
   await refreshLists();
@@ -273,6 +379,7 @@ function route() {
   if (id === null) {
     state.selectedId = null;
     state.thread = null;
+    watchDelivery(null, pollDelivery);
     renderInbox();
     renderDetail();
     return;

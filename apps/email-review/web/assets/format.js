@@ -36,32 +36,61 @@ export function shortDate(iso) {
     : dayOnly.format(date);
 }
 
-/** The line that names a thread: its summary, else the first line of the email. */
 /** The sender's name, or their address. */
 function senderName(from) {
   const match = /^\s*"?([^"<]*?)"?\s*<[^>]+>\s*$/.exec(from ?? '');
   return (match?.[1] || from || '').trim();
 }
 
-/** From and subject when the email had a subject; otherwise the summary, or the first line. */
-export function threadTitle(thread) {
-  const subject = thread.email?.subject?.trim();
-  if (subject) {
-    const sender = senderName(thread.email.from);
-    return sender ? `${sender}: ${subject}` : subject;
-  }
-  const summary = thread.classification?.summary?.trim();
-  if (summary) return summary;
-  const firstLine =
-    String(thread.inbound ?? '')
-      .trim()
-      .split('\n')[0] ?? '';
-  return firstLine.length > 90 ? `${firstLine.slice(0, 89)}…` : firstLine || '(empty email)';
+/** A line that only greets ("Hi,", "Dear Support Team,") says nothing about the email. */
+const GREETING =
+  /^(hi|hello|hey|dear|good (morning|afternoon|evening|day)|greetings|to whom it may concern)\b[^,.!?:;]{0,30}[,.!:]?$/i;
+
+/** Cuts `text` to at most `length` characters, at a word boundary when one is near, with "…". */
+function truncate(text, length) {
+  if (text.length <= length) return text;
+  const cut = text.slice(0, length - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > length * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
+/** The customer's first line that says something (greetings passed over), trimmed and truncated. */
+export function firstLine(text, length = 90) {
+  const lines = String(text ?? '')
+    .split(/\r?\n/)
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
+  const line = lines.find((candidate) => !GREETING.test(candidate)) ?? lines[0] ?? '';
+  return truncate(line, length);
+}
+
+/**
+ * What names a thread: the customer's subject, else their first line (never the model's summary:
+ * the reviewer judges the model, so the title is the customer's words), after the sender's name.
+ */
+export function threadTitle(thread) {
+  const words = thread.email?.subject?.trim() || firstLine(thread.inbound);
+  if (!words) return '(empty email)';
+  const sender = senderName(thread.email?.from);
+  return sender ? `${sender}: ${words}` : words;
+}
+
+const DELIVERY_LABELS = {
+  queued: 'Queued',
+  delivered: 'Delivered',
+  failed: 'Delivery failed',
+  no_recipient: 'Not sent: no recipient',
+  logged: 'Logged (no SMTP)',
+};
+
+/** A delivery status in a few words (a status this page does not know yet reads as itself). */
+export const deliveryLabel = (status) => DELIVERY_LABELS[status] ?? humanize(status);
+
 export function snippet(text, length = 140) {
-  const flat = String(text ?? '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
+  return truncate(
+    String(text ?? '')
+      .replace(/\s+/g, ' ')
+      .trim(),
+    length,
+  );
 }

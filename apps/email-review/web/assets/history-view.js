@@ -22,6 +22,9 @@ const DESCRIBE = {
   delivered: () => 'Reply delivered',
   delivery_failed: () => 'Delivery failed',
   redelivered: () => 'Reply queued again',
+  // Statuses the delivery is gaining (issue 28): named here so their events read as the card does.
+  no_recipient: () => 'Not sent: no recipient',
+  logged: () => 'Reply logged (no SMTP configured)',
 };
 
 /** What the event carries beyond its line: the edited text, the instructions, the reason, the error. */

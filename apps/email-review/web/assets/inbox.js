@@ -1,6 +1,14 @@
 /* global CSS */
 import { byId, h } from './dom.js';
-import { humanize, shortDate, snippet, STATUSES, statusLabel, threadTitle } from './format.js';
+import {
+  deliveryLabel,
+  humanize,
+  shortDate,
+  snippet,
+  STATUSES,
+  statusLabel,
+  threadTitle,
+} from './format.js';
 
 const countText = (list) => (list ? `${list.items.length}${list.next_cursor ? '+' : ''}` : '…');
 
@@ -97,15 +105,17 @@ function threadItem(thread, selected) {
       h(
         'span',
         { class: 'item-meta' },
+        category &&
+          h('span', { class: 'chip', 'data-field': 'category', text: humanize(category) }),
         urgency &&
           h('span', { class: `chip urgency-${urgency}`, text: `${humanize(urgency)} urgency` }),
-        category && h('span', { class: 'chip', text: humanize(category) }),
         thread.status !== 'awaiting_review' &&
           h('span', { class: `chip status-${thread.status}`, text: statusLabel(thread.status) }),
         thread.delivery &&
           h('span', {
             class: `chip delivery-${thread.delivery.status}`,
-            text: `Delivery ${thread.delivery.status}`,
+            'data-field': 'delivery',
+            text: deliveryLabel(thread.delivery.status),
           }),
         h('span', { class: 'item-revision', text: `rev ${thread.revision}` }),
       ),

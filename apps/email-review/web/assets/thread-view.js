@@ -1,4 +1,5 @@
 /* global navigator */
+import { decisionView, recipientInput } from './decision-view.js';
 import { h } from './dom.js';
 import { fullDate, humanize, statusLabel, threadTitle } from './format.js';
 
@@ -24,8 +25,24 @@ function section(id, title, ...content) {
   );
 }
 
+/** Before approval: where the reply would go, the customer's address or nobody. */
+function recipient(thread) {
+  if (thread.delivery || thread.status === 'rejected') return null;
+  const from = thread.email?.from;
+  return from
+    ? h('span', { class: 'meta-item', 'data-field': 'recipient', text: `Reply to ${from}` })
+    : h('span', {
+        class: 'chip recipient-missing',
+        'data-field': 'recipient',
+        text: 'No recipient',
+      });
+}
+
 function header(thread, actions, onBack) {
+  const category = thread.classification?.category;
   const meta = [
+    category &&
+      h('span', { class: 'chip', 'data-field': 'title-category', text: humanize(category) }),
     h('span', {
       class: `chip status-${thread.status}`,
       'data-field': 'status',
@@ -38,11 +55,18 @@ function header(thread, actions, onBack) {
     }),
     h('span', { class: 'meta-item', text: `Received ${fullDate(thread.created_at)}` }),
     thread.sent_at && h('span', { class: 'meta-item', text: `Sent ${fullDate(thread.sent_at)}` }),
+    recipient(thread),
   ];
   return h(
     'header',
     { class: 'thread-head' },
-    h('button', { type: 'button', class: 'button ghost back', onclick: onBack, text: '← Inbox' }),
+    h('button', {
+      type: 'button',
+      id: 'back',
+      class: 'button ghost back',
+      onclick: onBack,
+      text: '← Inbox',
+    }),
     h(
       'div',
       { class: 'thread-head-row' },
@@ -157,10 +181,63 @@ const DELIVERY_TEXT = {
   queued: 'Queued: a worker is delivering it (and retries while the mail server is unavailable).',
   delivered: 'Delivered: the mail server accepted it.',
   failed: 'Failed: the mail server refused it. Fix the cause, then redeliver.',
+  no_recipient: "Not sent: no recipient. Add the customer's address to send it.",
+  logged: 'Logged (no SMTP configured): the reply was written to the service log, not emailed.',
 };
 
-/** Where a sent reply's delivery stands; Redeliver on a failed one. */
-function delivery(thread, locked, on) {
+/** What a delivery status means, in a sentence (also what is announced when it changes). */
+export const deliveryText = (status) => DELIVERY_TEXT[status] ?? status;
+
+/** A reply approved without a recipient: the address to send it to, then Send. */
+function addRecipient(state, locked, on) {
+  const input = recipientInput({
+    id: 'redeliver-to',
+    value: state.redeliverToValue ?? '',
+    required: true,
+    locked,
+    onInput: on.redeliverToInput,
+  });
+  const form = h(
+    'form',
+    { class: 'add-recipient', id: 'redeliver-form' },
+    h('label', { for: 'redeliver-to', class: 'field-label', text: 'Recipient' }),
+    h(
+      'div',
+      { class: 'row' },
+      input,
+      h('button', {
+        type: 'submit',
+        id: 'redeliver',
+        class: 'button primary',
+        disabled: locked,
+        text: 'Send to this address',
+      }),
+    ),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!locked) on.redeliver(input.value.trim());
+  });
+  return form;
+}
+
+function redeliverButton(locked, on) {
+  return h(
+    'div',
+    { class: 'row' },
+    h('button', {
+      type: 'button',
+      id: 'redeliver',
+      class: 'button primary',
+      disabled: locked,
+      onclick: () => on.redeliver(),
+      text: 'Redeliver',
+    }),
+  );
+}
+
+/** Where a sent reply's delivery stands; Redeliver on a failed one, a recipient for one without. */
+function delivery(thread, state, locked, on) {
   const d = thread.delivery;
   if (!d) return null;
   const facts = [
@@ -176,23 +253,12 @@ function delivery(thread, locked, on) {
       'data-delivery-status': d.status,
     },
     h('h3', { id: 'delivery-title', class: 'card-title', text: 'Delivery' }),
-    h('p', { id: 'delivery-status', text: DELIVERY_TEXT[d.status] ?? d.status }),
-    h('p', { class: 'muted', text: facts.join(' · ') }),
+    h('p', { id: 'delivery-status', text: deliveryText(d.status) }),
+    h('p', { class: 'muted', id: 'delivery-facts', text: facts.join(' · ') }),
     d.last_error &&
       h('p', { id: 'delivery-error', class: 'muted', text: `Last error: ${d.last_error}` }),
-    d.status === 'failed' &&
-      h(
-        'div',
-        { class: 'row' },
-        h('button', {
-          type: 'button',
-          id: 'redeliver',
-          class: 'button primary',
-          disabled: locked,
-          onclick: on.redeliver,
-          text: 'Redeliver',
-        }),
-      ),
+    d.status === 'failed' && redeliverButton(locked, on),
+    d.status === 'no_recipient' && addRecipient(state, locked, on),
   );
 }
 
@@ -207,7 +273,10 @@ function readOnlyDraft(thread) {
   );
 }
 
-function editor(thread, state, locked, on) {
+function editor(thread, state, busy, on) {
+  const decision = decisionView(thread, state, busy, on);
+  // While a decision is being confirmed, the draft on screen is what it decides on.
+  const locked = busy || Boolean(state.confirming);
   const textarea = h('textarea', {
     id: 'draft',
     class: 'draft-input',
@@ -223,12 +292,6 @@ function editor(thread, state, locked, on) {
     class: 'button',
     text: 'Save draft',
   });
-  const approve = h('button', {
-    type: 'button',
-    id: 'approve',
-    class: 'button primary',
-    text: 'Approve & send',
-  });
   const discard = h('button', {
     type: 'button',
     id: 'discard-draft',
@@ -243,7 +306,7 @@ function editor(thread, state, locked, on) {
   const syncDirty = () => {
     const dirty = textarea.value !== (thread.draft ?? '');
     save.disabled = locked || !dirty || textarea.value.trim() === '';
-    approve.disabled = locked || dirty;
+    if (decision.approve) decision.approve.disabled = locked || dirty;
     dirtyHint.hidden = !dirty;
     discard.hidden = !dirty;
     discard.disabled = locked;
@@ -260,7 +323,6 @@ function editor(thread, state, locked, on) {
     syncDirty();
     textarea.focus();
   });
-  approve.addEventListener('click', on.approve);
 
   const instructions = h('textarea', {
     id: 'instructions',
@@ -283,14 +345,6 @@ function editor(thread, state, locked, on) {
   instructions.addEventListener('keydown', submitOnModEnter(doRedraft));
   redraft.addEventListener('click', doRedraft);
 
-  const reject = h('button', {
-    type: 'button',
-    id: 'reject',
-    class: 'button danger',
-    disabled: locked,
-    onclick: on.reject,
-    text: 'Reject',
-  });
   syncDirty();
   syncInstructions();
 
@@ -335,21 +389,14 @@ function editor(thread, state, locked, on) {
       ),
     ),
   ];
-  return {
-    sections,
-    decision: h(
-      'div',
-      { class: 'decision', role: 'group', 'aria-label': 'Decision' },
-      approve,
-      reject,
-    ),
-  };
+  return { sections, decision: decision.element };
 }
 
 /**
- * The open thread. `state`: { busy: label | null, notice, draftValue, instructionsValue };
- * `on`: the reviewer's actions (save, redraft, approve, reject, retry, redeliver, back, draftInput,
- * instructionsInput).
+ * The open thread. `state`: { busy: label | null, notice, draftValue, instructionsValue,
+ * confirming, recipientValue, reasonValue, redeliverToValue }; `on`: the reviewer's actions (save,
+ * redraft, startDecision, cancelDecision, approve, reject, retry, redeliver, back, and the *Input
+ * callbacks that keep what was typed across renders).
  */
 export function threadView(thread, state, on) {
   const locked = Boolean(state.busy);
@@ -369,7 +416,7 @@ export function threadView(thread, state, on) {
     reply.push(...edit.sections);
     decision = edit.decision;
   } else reply.push(readOnlyDraft(thread));
-  if (thread.status === 'sent') reply.push(delivery(thread, locked, on));
+  if (thread.status === 'sent') reply.push(delivery(thread, state, locked, on));
 
   return h(
     'article',

@@ -1,0 +1,186 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLogger, serve, type RunningServer } from '@repo/http-kit';
+import { startEmulator, type Emulator } from '@repo/llm-emulator';
+import OpenAI from 'openai';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createSmtpTransport } from '../../src/delivery/smtp-transport.js';
+import { createEmailReview } from '../../src/email-review.js';
+import { createMemoryPersistence } from '../../src/persistence/memory-persistence.js';
+import { recordResponse } from './observed-responses.js';
+
+/** The review inbox's browser tests: email-review over the emulator, and Debian's Chromium. */
+
+const CHROMIUM = '/usr/bin/chromium';
+export const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
+const haveChromium = existsSync(CHROMIUM);
+const inCi = process.env.CI === 'true';
+
+if (!haveChromium && !inCi) {
+  console.warn(
+    `\n!!! SKIPPING the review inbox browser tests: ${CHROMIUM} is missing.\n` +
+      '!!! Install it with `apt-get install -y chromium` (CI installs it and fails without it).\n',
+  );
+}
+// In CI a missing browser must fail the run, so the suite runs and its launch fails loudly.
+export const describeInBrowser = haveChromium || inCi ? describe : describe.skip;
+
+export const BROWSER_TEST_TIMEOUT_MS = 60_000;
+
+/** A customer email without headers, as a reviewer meets most of them. */
+export const BILLING_EMAIL =
+  'Hi,\n\nI was charged twice for invoice #4411 in March. Please refund the duplicate charge.\n\nThanks,\nDana';
+
+export interface Thread {
+  thread_id: string;
+  status: string;
+  inbound: string;
+  email: { from: string | null; subject: string | null };
+  classification: { category: string; urgency: string; summary: string } | null;
+  draft: string | null;
+  revision: number;
+  sent_at: string | null;
+  delivery: { status: string; to: string | null; attempts: number } | null;
+}
+
+export interface Stack {
+  url: string;
+  emulator: Emulator;
+  api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: Thread }>;
+  close(): Promise<void>;
+}
+
+/** email-review in memory mode over the emulator, listening on 127.0.0.1; SMTP delivery when given. */
+export async function startStack(
+  apiToken?: string,
+  delivery?: { smtpUrl: string; timeoutMs?: number },
+): Promise<Stack> {
+  const emulator = await startEmulator({ port: 0 });
+  const logger = createLogger({ name: 'email-review-e2e', level: 'silent' });
+  const persistence = createMemoryPersistence();
+  const service = createEmailReview({
+    persistence,
+    llm: new OpenAI({ apiKey: 'emulated', baseURL: `${emulator.url}/v1`, maxRetries: 0 }),
+    model: 'gpt-4.1-mini',
+    logger,
+    ...(apiToken ? { apiToken } : {}),
+    ...(delivery
+      ? {
+          transport: createSmtpTransport({
+            url: delivery.smtpUrl,
+            timeoutMs: delivery.timeoutMs ?? 2_000,
+          }),
+          mailFrom: 'Support <support@shop.test>',
+        }
+      : {}),
+    onResponse: recordResponse,
+  });
+  if (delivery) await service.delivery.start();
+  const { app } = service;
+  const server: RunningServer = await serve(app, {
+    port: 0,
+    host: '127.0.0.1',
+    logger,
+    handleSignals: false,
+  });
+  const api: Stack['api'] = async (method, path, body) => {
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(apiToken ? { authorization: `Bearer ${apiToken}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Thread };
+  };
+  return {
+    url: server.url,
+    emulator,
+    api,
+    close: async () => {
+      await server.close();
+      await service.delivery.stop();
+      await persistence.close();
+      await emulator.close();
+    },
+  };
+}
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!haveChromium) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium`);
+  const userDataDir = await mkdtemp(join(tmpdir(), 'review-inbox-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+    viewport: { width: 1366, height: 860 },
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Everything the page reported that a reviewer would call a malfunction. */
+export interface PageTrouble {
+  consoleErrors: string[];
+  pageErrors: string[];
+  dialogs: string[];
+}
+
+export async function openPage(
+  browser: Browser,
+  url: string,
+): Promise<{ page: Page; trouble: PageTrouble }> {
+  const page = await browser.context.newPage();
+  page.setDefaultTimeout(15_000);
+  const trouble: PageTrouble = { consoleErrors: [], pageErrors: [], dialogs: [] };
+  page.on('console', (message) => {
+    if (message.type() === 'error') trouble.consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => trouble.pageErrors.push(error.message));
+  page.on('dialog', (dialog) => {
+    trouble.dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.goto(url);
+  return { page, trouble };
+}
+
+export const threadItem = (page: Page, id: string) =>
+  page.locator(`a.thread-item[data-thread-id="${id}"]`);
+export const openThread = (page: Page, id: string) =>
+  page.locator(`article.thread[data-thread-id="${id}"]`);
+
+export async function waitUntilIdle(page: Page, id: string): Promise<void> {
+  await openThread(page, id).and(page.locator('[aria-busy="false"]')).waitFor();
+}
+
+/** The id of the element that has the keyboard focus. */
+export const focusedId = (page: Page): Promise<string> =>
+  page.evaluate<string>('document.activeElement?.id ?? ""');
+
+/** Approve or reject in the page as a reviewer does: the button, then its confirmation. */
+export async function decide(page: Page, kind: 'approve' | 'reject'): Promise<void> {
+  await page.locator(`#${kind}`).click();
+  await page.locator(`#confirm-${kind}`).click();
+}

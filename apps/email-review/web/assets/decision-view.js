@@ -1,0 +1,174 @@
+import { h } from './dom.js';
+
+/** The longest recipient the API accepts (MAILBOX_MAX_CHARS) and reason it keeps (REASON_MAX_CHARS). */
+const RECIPIENT_MAX_CHARS = 320;
+const REASON_MAX_CHARS = 2000;
+
+/** Escape anywhere in a confirmation step cancels it. */
+function cancelOnEscape(cancel) {
+  return (event) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      cancel();
+    }
+  };
+}
+
+function confirmStep({ kind, title, fields, confirm, locked, on, submit }) {
+  const form = h(
+    'form',
+    {
+      class: `decision decision-confirm confirm-${kind}`,
+      id: `confirm-${kind}-form`,
+      'aria-labelledby': `confirm-${kind}-title`,
+      onkeydown: cancelOnEscape(on.cancelDecision),
+    },
+    h('p', { class: 'confirm-title', id: `confirm-${kind}-title`, text: title }),
+    ...fields,
+    h(
+      'div',
+      { class: 'confirm-actions' },
+      h('button', {
+        type: 'submit',
+        id: `confirm-${kind}`,
+        class: `button ${kind === 'approve' ? 'primary' : 'danger-solid'}`,
+        disabled: locked,
+        text: confirm,
+      }),
+      h('button', {
+        type: 'button',
+        id: 'cancel-decision',
+        class: 'button ghost',
+        disabled: locked,
+        onclick: on.cancelDecision,
+        text: 'Cancel',
+      }),
+      h('span', { class: 'hint', text: 'Esc cancels' }),
+    ),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!locked) submit();
+  });
+  return form;
+}
+
+/** What the recipient field holds, in words: the customer's own address, another, or none. */
+function recipientHint(value, from) {
+  if (!value)
+    return 'No recipient: the email had no sender address. Enter the address to reply to.';
+  if (value === from) return "The customer's address, from their email.";
+  return from ? `Instead of the customer's address (${from}).` : 'Entered by you.';
+}
+
+/** A field for one email address (`Name <address>` or the address alone); `onInput(value)`. */
+export function recipientInput({ id, value, required, locked, onInput, describedBy }) {
+  const input = h('input', {
+    id,
+    name: 'to',
+    type: 'text',
+    class: 'text-input',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    maxlength: String(RECIPIENT_MAX_CHARS),
+    required,
+    'aria-describedby': describedBy,
+    disabled: locked,
+    value,
+  });
+  input.addEventListener('input', () => onInput(input.value));
+  return input;
+}
+
+function confirmApprove(thread, state, locked, on) {
+  const from = thread.email?.from ?? '';
+  const hint = h('p', { class: 'hint', id: 'recipient-hint' });
+  const syncHint = () => {
+    hint.textContent = recipientHint(input.value.trim(), from);
+  };
+  const input = recipientInput({
+    id: 'recipient',
+    value: state.recipientValue ?? from,
+    // The service replies to the sender when no `to` is given, so with a sender an empty field
+    // would not mean "nobody": ask for an address instead.
+    required: from !== '',
+    locked,
+    describedBy: 'recipient-hint',
+    onInput: (value) => {
+      on.recipientInput(value);
+      syncHint();
+    },
+  });
+  syncHint();
+  return confirmStep({
+    kind: 'approve',
+    title: `Approve revision ${thread.revision} and send it?`,
+    fields: [h('label', { for: 'recipient', class: 'field-label', text: 'Send to' }), input, hint],
+    confirm: 'Confirm approve',
+    locked,
+    on,
+    submit: () => on.approve(input.value.trim()),
+  });
+}
+
+function confirmReject(state, locked, on) {
+  const input = h('input', {
+    id: 'reject-reason',
+    name: 'reason',
+    type: 'text',
+    class: 'text-input',
+    autocomplete: 'off',
+    maxlength: String(REASON_MAX_CHARS),
+    'aria-describedby': 'reject-reason-hint',
+    disabled: locked,
+    value: state.reasonValue ?? '',
+  });
+  input.addEventListener('input', () => on.reasonInput(input.value));
+  return confirmStep({
+    kind: 'reject',
+    title: 'Reject this thread? No reply will be sent.',
+    fields: [
+      h('label', { for: 'reject-reason', class: 'field-label', text: 'Reason (optional)' }),
+      input,
+      h('p', { class: 'hint', id: 'reject-reason-hint', text: 'Kept in the thread’s history.' }),
+    ],
+    confirm: 'Confirm reject',
+    locked,
+    on,
+    submit: () => on.reject(input.value.trim()),
+  });
+}
+
+/**
+ * Approve and Reject. Neither acts on the first click: each opens a small inline step (the
+ * recipient, or the reason) whose Confirm acts and whose Cancel or Escape goes back.
+ * `state.confirming`: the decision being confirmed ('approve' | 'reject' | null).
+ * Returns the element, and the Approve button (for the editor to disable while the draft is dirty).
+ */
+export function decisionView(thread, state, locked, on) {
+  if (state.confirming === 'approve')
+    return { element: confirmApprove(thread, state, locked, on), approve: null };
+  if (state.confirming === 'reject')
+    return { element: confirmReject(state, locked, on), approve: null };
+  const approve = h('button', {
+    type: 'button',
+    id: 'approve',
+    class: 'button primary',
+    onclick: () => on.startDecision('approve'),
+    text: 'Approve & send',
+  });
+  const element = h(
+    'div',
+    { class: 'decision', role: 'group', 'aria-label': 'Decision' },
+    approve,
+    h('button', {
+      type: 'button',
+      id: 'reject',
+      class: 'button danger',
+      disabled: locked,
+      onclick: () => on.startDecision('reject'),
+      text: 'Reject',
+    }),
+  );
+  return { element, approve };
+}
