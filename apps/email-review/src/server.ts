@@ -48,6 +48,7 @@ const { app, delivery, startRecovery, retention } = createEmailReview({
   llm: createOpenAiClient(env.openai),
   model: env.openai.model,
   llmRetryBudgetMs: env.LLM_RETRY_BUDGET_MS,
+  createWaitMs: env.CREATE_WAIT_MS,
   logger,
   transport,
   ...(env.MAIL_FROM ? { mailFrom: env.MAIL_FROM } : {}),

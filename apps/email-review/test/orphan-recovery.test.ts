@@ -152,8 +152,9 @@ describePg('orphan recovery', () => {
         inbound: BILLING_EMAIL,
         email: UNKNOWN_EMAIL,
       });
-      const id = created.thread.thread_id;
-      await instance.persistence.threads.save({ ...created.thread, status: 'drafting' });
+      const thread = await created.drafted!;
+      const id = thread.thread_id;
+      await instance.persistence.threads.save({ ...thread, status: 'drafting' });
       for (let i = 0; i < 3; i += 1) await instance.persistence.orphans!.countAttempt(id);
 
       const recovery = instance.startRecovery();

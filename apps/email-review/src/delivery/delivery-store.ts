@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import type { Delivery, OutgoingMessage } from './delivery.js';
@@ -18,14 +19,16 @@ export type DeliveryHandler = (threadId: string) => Promise<void>;
  */
 export interface DeliveryStore {
   /**
-   * Approve's one transaction: the thread's view (now `sent`), its message, the job that will
-   * deliver it, and the history: `events` then `queued`. Throws ThreadNotAwaitingReview (nothing
-   * written) when the thread is not awaiting review any more.
+   * Approve's writes, in the decision's transaction (`client`, PostgreSQL): the thread's view (now
+   * `sent`), its message, the job that will deliver it, and the history: `events` then `queued`.
+   * Throws ThreadMovedOn (nothing written) unless the thread is still awaiting review at
+   * `view.revision`.
    */
   commitApproval(
     view: Thread,
     message: OutgoingMessage,
     events: readonly HistoryEvent[],
+    client?: pg.PoolClient,
   ): Promise<Delivery>;
   get(threadId: string): Promise<Delivery | undefined>;
   /**
@@ -38,9 +41,6 @@ export interface DeliveryStore {
   ): Promise<void>;
   /** A failed delivery queued again (attempts from 0); undefined when it is not `failed`. */
   redeliver(threadId: string, at: string): Promise<Delivery | undefined>;
-  /** Sent threads whose checkpoint has not recorded `send` yet (approve died in between). */
-  uncheckpointed(): Promise<string[]>;
-  markCheckpointed(threadId: string): Promise<void>;
   /** Queues again any message due for longer than `staleMs` (its job was lost); says how many. */
   requeueStale(staleMs: number): Promise<number>;
   /** Starts taking jobs. */

@@ -1,5 +1,5 @@
 import type { HistoryEvent } from '../threads/thread-history.js';
-import { ThreadNotAwaitingReview } from '../threads/thread-errors.js';
+import { ThreadMovedOn } from '../threads/thread-errors.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { Thread } from '../threads/thread.js';
 import { deliveryView, type Delivery, type OutgoingMessage } from './delivery.js';
@@ -14,7 +14,6 @@ import type { DeliveryHandler, DeliveryOutcome, DeliveryStore } from './delivery
  */
 export class MemoryDeliveries implements DeliveryStore {
   private readonly deliveries = new Map<string, Delivery>();
-  private readonly checkpointed = new Set<string>();
   private readonly held = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private handler: DeliveryHandler | undefined;
@@ -27,8 +26,8 @@ export class MemoryDeliveries implements DeliveryStore {
     events: readonly HistoryEvent[],
   ): Promise<Delivery> {
     const current = await this.threads.get(view.thread_id);
-    if (current?.status !== 'awaiting_review' || this.deliveries.has(view.thread_id))
-      throw new ThreadNotAwaitingReview(current ?? view);
+    const reviewable = current?.status === 'awaiting_review' && current.revision === view.revision;
+    if (!reviewable || this.deliveries.has(view.thread_id)) throw new ThreadMovedOn(view.thread_id);
     const delivery: Delivery = {
       ...message,
       status: 'queued',
@@ -67,14 +66,6 @@ export class MemoryDeliveries implements DeliveryStore {
     const delivery = this.deliveries.get(threadId);
     if (delivery?.status !== 'failed') return undefined;
     return this.record(requeued(delivery, at), 'redelivered');
-  }
-
-  async uncheckpointed() {
-    return [...this.deliveries.keys()].filter((threadId) => !this.checkpointed.has(threadId));
-  }
-
-  async markCheckpointed(threadId: string) {
-    this.checkpointed.add(threadId);
   }
 
   async requeueStale(staleMs: number) {

@@ -16,7 +16,8 @@ export function observedDeliveries(
   attempts: Counter<'outcome'>,
 ): DeliveryStore {
   return {
-    commitApproval: (view, message, events) => store.commitApproval(view, message, events),
+    commitApproval: (view, message, events, client) =>
+      store.commitApproval(view, message, events, client),
     get: (threadId) => store.get(threadId),
     attempt: (threadId, attempt) =>
       store.attempt(threadId, async (delivery) => {
@@ -25,8 +26,6 @@ export function observedDeliveries(
         return outcome;
       }),
     redeliver: (threadId, at) => store.redeliver(threadId, at),
-    uncheckpointed: () => store.uncheckpointed(),
-    markCheckpointed: (threadId) => store.markCheckpointed(threadId),
     requeueStale: (staleMs) => store.requeueStale(staleMs),
     start: (handler) => store.start(handler),
     stop: () => store.stop(),
