@@ -24,18 +24,22 @@ export interface AppDeps {
   metrics?: { registry: Registry; public?: boolean };
   /** A server span per request, its trace id in the request's log lines (tracing on). */
   tracing?: boolean;
+  /** How long POST /threads waits for the draft before answering 202 (CREATE_WAIT_MS, default 30 s). */
+  createWaitMs?: number;
 }
+
+const DEFAULT_CREATE_WAIT_MS = 30_000;
 
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 /** The documented API over a thread service: what createApp serves, and what /openapi.json describes. */
-export function emailReviewApi(threads: ThreadService) {
+export function emailReviewApi(threads: ThreadService, options: { createWaitMs?: number } = {}) {
   return {
     title: 'email-review',
     version,
     description:
       'Drafts replies to inbound emails with an LLM and sends them only after a human approves.',
-    routes: threadRoutes(threads),
+    routes: threadRoutes(threads, { createWaitMs: options.createWaitMs ?? DEFAULT_CREATE_WAIT_MS }),
   };
 }
 
@@ -54,6 +58,6 @@ export function createApp(deps: AppDeps): Express {
     publicPaths: REVIEW_INBOX_PATHS,
     configure: reviewInbox(),
     rawBodyTypes: ['message/rfc822'],
-    api: emailReviewApi(deps.threads),
+    api: emailReviewApi(deps.threads, { createWaitMs: deps.createWaitMs }),
   });
 }

@@ -36,8 +36,6 @@ const serviceEnvSchema = httpServiceEnv(3001)
       .default('true')
       .transform((value) => value === 'true'),
     DELIVERY_MAX_ATTEMPTS: intFromEnv(DEFAULT_RETRY_POLICY.maxAttempts),
-    /** How often sent threads a crash left without their checkpoint's `sent` are finished. */
-    DELIVERY_SWEEP_MS: intFromEnv(30_000),
     /** How long a worker may hold a message before another may take it (PostgreSQL mode). */
     DELIVERY_LEASE_SECONDS: intFromEnv(120),
     /** Messages this instance delivers at once. */
@@ -47,6 +45,8 @@ const serviceEnvSchema = httpServiceEnv(3001)
      * Retry-After at worst) comes well before a proxy's typical 60 s timeout.
      */
     LLM_RETRY_BUDGET_MS: intFromEnv(20_000),
+    /** How long POST /threads waits for the draft; then 202 with the thread still drafting. */
+    CREATE_WAIT_MS: intFromEnv(30_000),
     /** How long a thread's lease lasts unless renewed: a dead holder's thread is free again after it. */
     THREAD_LEASE_MS: intFromEnv(30_000),
     /** How often threads a crash left `drafting` are looked for; recoveries per thread before `failed`. */

@@ -96,7 +96,6 @@ describePg('database faults (a PostgreSQL cluster of the test own)', () => {
     DATABASE_SCHEMA: schema,
     PG_CONNECT_TIMEOUT_MS: '3000',
     PG_QUERY_TIMEOUT_MS: '3000',
-    DELIVERY_SWEEP_MS: '1000',
   });
 
   beforeAll(async () => {

@@ -33,7 +33,6 @@ function serviceEnv(emulator: Emulator, databaseUrl: string, schema: string, smt
     DELIVERY_RETRY_DELAY_SECONDS: '1',
     DELIVERY_RETRY_BACKOFF: 'false',
     DELIVERY_MAX_ATTEMPTS: '100',
-    DELIVERY_SWEEP_MS: '500',
     DELIVERY_LEASE_SECONDS: '4',
     // A killed process's thread leases free its threads after this (the sweep then finishes them).
     THREAD_LEASE_MS: '2000',

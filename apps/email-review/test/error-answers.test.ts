@@ -206,11 +206,10 @@ describe.each(modes)('error answers (%s)', (mode) => {
     },
   );
 
+  // Decisions (text edit, approve, reject) take no lease: a concurrent one is refused by the
+  // compare-and-set instead (test/decisions.test.ts).
   test.each([
-    ['a text edit', 'edit', 'awaiting', { draft: 'x' }],
     ['an instruction edit', 'edit', 'awaiting', { instructions: 'x' }],
-    ['an approve', 'approve', 'awaiting', undefined],
-    ['a reject', 'reject', 'awaiting', undefined],
     ['a retry', 'retry', 'failed', undefined],
   ] as const)(
     'when %s targets a thread another request is changing, then 409 thread_busy',

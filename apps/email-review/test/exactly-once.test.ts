@@ -1,13 +1,6 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
-import pg from 'pg';
 import request from 'supertest';
-import {
-  dropSchema,
-  freshSchema,
-  postgresTestsEnabled,
-  TEST_DATABASE_URL,
-  until,
-} from './support/database.js';
+import { dropSchema, freshSchema, postgresTestsEnabled, until } from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
 import { ApprovalGate, startInstance, TestTransport, type Instance } from './support/harness.js';
 
@@ -29,8 +22,8 @@ describe('exactly-once approval', () => {
   });
 
   /**
-   * Sends 20 approves at once. The first to commit is held (holding the thread's lock) until all the
-   * others have been answered, so each of them meets the held lock.
+   * Sends 20 approves at once. The first to commit is held (before it answers) until all the others
+   * have been answered, so each of them meets the committed decision.
    */
   async function approveConcurrently(apps: Instance[], gate: ApprovalGate, threadId: string) {
     const hold = gate.holdNext();
@@ -58,8 +51,8 @@ describe('exactly-once approval', () => {
     expect(answers.filter(([status]) => status === 200)).toHaveLength(1);
     const refused = answers.filter(([status]) => status === 409);
     expect(refused).toHaveLength(CONCURRENT_APPROVES - 1);
-    // Refused by the lock itself, not by a state check after the winner had finished.
-    expect(refused.every(([, code]) => code === 'thread_busy')).toBe(true);
+    // Refused by the status check or the compare-and-set while the winner was still answering.
+    expect(refused.every(([, code]) => code === 'thread_not_awaiting_review')).toBe(true);
   }
 
   test('when 20 approves of one thread arrive at once in memory mode, then exactly one is delivered', async () => {
@@ -107,50 +100,4 @@ describe('exactly-once approval', () => {
       await Promise.all(instances.splice(0).map((instance) => instance.close()));
     },
   );
-
-  (withPostgres ? test : test.skip)(
-    "when the lock holder's lease expires mid-approve, then a second approve is refused and the reply is delivered once",
-    async () => {
-      const instance = await startInstance({ mode: 'postgres', emulator, schema });
-      instances.push(instance);
-      const { thread_id } = (
-        await request(instance.app)
-          .post('/threads')
-          .send({ inbound: BILLING_EMAIL, from: 'ann@example.com' })
-      ).body;
-      const hold = instance.gate.holdNext();
-      const first = request(instance.app)
-        .post(`/threads/${thread_id}/approve`)
-        .then((res) => res);
-      await hold.entered;
-
-      await expireLease(schema, thread_id);
-      const second = await request(instance.app).post(`/threads/${thread_id}/approve`);
-      hold.release();
-
-      expect(second.status).toBe(409);
-      expect(second.body.code).toBe('thread_not_awaiting_review');
-      expect((await first).status).toBe(200);
-      await until(() => instance.transport.delivered.length > 0, 'the delivery');
-      expect(instance.transport.delivered).toEqual([
-        expect.objectContaining({ thread_id, body: (await first).body.draft }),
-      ]);
-      expect((await request(instance.app).get(`/threads/${thread_id}`)).body.status).toBe('sent');
-    },
-  );
 });
-
-/** Ends the thread's lease as a holder that stopped renewing it would (its ttl passed). */
-async function expireLease(schema: string, threadId: string): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    const expired = await client.query(
-      `UPDATE "${schema}".email_thread_leases SET expires_at = now() - interval '1 second' WHERE thread_id = $1`,
-      [threadId],
-    );
-    expect(expired.rowCount).toBe(1);
-  } finally {
-    await client.end();
-  }
-}

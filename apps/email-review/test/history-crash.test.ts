@@ -157,7 +157,6 @@ describePg('history through a crash (real service processes, PostgreSQL)', () =>
       DATABASE_URL: TEST_DATABASE_URL,
       DATABASE_SCHEMA: schema,
       PG_POOL_MAX: '30',
-      DELIVERY_SWEEP_MS: '300',
       // A delivery job the killed process held is handed out again after this (pg-boss's expiry).
       DELIVERY_LEASE_SECONDS: '4',
       SMTP_TIMEOUT_MS: '1000',

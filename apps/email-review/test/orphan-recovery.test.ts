@@ -49,7 +49,6 @@ describePg('orphan recovery', () => {
     PG_POOL_MAX: '4',
     THREAD_LEASE_MS: '2000',
     RECOVERY_INTERVAL_MS: '1000',
-    DELIVERY_SWEEP_MS: '1000',
   });
 
   async function rows(): Promise<Row[]> {
@@ -155,8 +154,9 @@ describePg('orphan recovery', () => {
         inbound: BILLING_EMAIL,
         email: UNKNOWN_EMAIL,
       });
-      const id = created.thread.thread_id;
-      await instance.persistence.threads.save({ ...created.thread, status: 'drafting' });
+      const thread = await created.drafted!;
+      const id = thread.thread_id;
+      await instance.persistence.threads.save({ ...thread, status: 'drafting' });
       for (let i = 0; i < 3; i += 1) await instance.persistence.orphans!.countAttempt(id);
 
       const recovery = instance.startRecovery();

@@ -11,10 +11,8 @@ import type {
   DeliveryOutcome,
   DeliveryStore,
 } from '../delivery/delivery-store.js';
-import { heldLeaseOwner } from '../locks/held-lease.js';
-import { ThreadLeaseLost } from '../locks/lock-errors.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
-import { ThreadNotAwaitingReview } from '../threads/thread-errors.js';
+import { ThreadMovedOn } from '../threads/thread-errors.js';
 import { PostgresThreadHistory } from './postgres-thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import { startQueueWorkers, type QueueWorkers } from './queue-workers.js';
@@ -73,9 +71,6 @@ function fromRow(row: DeliveryRow): Delivery {
   };
 }
 
-/** The thread was no longer awaiting review when the approval's transaction reached it. */
-class ApprovalRefused extends Error {}
-
 const isUniqueViolation = (error: unknown) =>
   typeof error === 'object' && error !== null && 'code' in error && error.code === '23505';
 
@@ -107,7 +102,6 @@ export class PostgresDeliveries implements DeliveryStore {
   ) {
     const deliveries = table(settings.schema, 'email_deliveries');
     const threads = table(settings.schema, 'email_threads');
-    const leases = table(settings.schema, 'email_thread_leases');
     this.history = new PostgresThreadHistory(pool, settings.schema);
     this.boss = new PgBoss({
       connectionString: settings.connectionString,
@@ -122,19 +116,17 @@ export class PostgresDeliveries implements DeliveryStore {
     const columns = `thread_id, message_id, to_address, from_address, subject, in_reply_to, refs, body,
       status, attempts, last_error, delivered_at, server_reply`;
     this.sql = {
-      // Fenced by the approval's lease ($3), as the index's other writes are (postgres-thread-store.ts).
+      // Compare-and-set: only the revision the approval read, still awaiting review.
       approveThread: `UPDATE ${threads} SET status = 'sent', view = $2, delivery_status = $4
                       WHERE thread_id = $1 AND status = 'awaiting_review'
-                        AND ($3::text IS NULL OR EXISTS (
-                          SELECT 1 FROM ${leases} WHERE thread_id = $1 AND owner = $3 FOR SHARE))`,
+                        AND (view->>'revision')::int = $3`,
       insert: `INSERT INTO ${deliveries} (thread_id, message_id, to_address, from_address, subject,
                  in_reply_to, refs, body, status, attempts)
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0)
                RETURNING ${columns}`,
-      thread: `SELECT view FROM ${threads} WHERE thread_id = $1`,
       get: `SELECT ${columns} FROM ${deliveries} WHERE thread_id = $1`,
-      // Waits for the row (not SKIP LOCKED): the job is the message's only one, and a job that found
-      // the row briefly locked (approve's markCheckpointed) and skipped it would end unsent.
+      // Waits for the row (not SKIP LOCKED): the job is the message's only one, and a job that skipped
+      // a row another transaction held for a moment would end with the message unsent.
       take: `SELECT ${columns} FROM ${deliveries} WHERE thread_id = $1
              AND status = 'queued' FOR UPDATE`,
       takeUnsent: `SELECT ${columns} FROM ${deliveries} WHERE thread_id = $1
@@ -144,8 +136,6 @@ export class PostgresDeliveries implements DeliveryStore {
                WHERE thread_id = $1`,
       updateView: `UPDATE ${threads} SET view = jsonb_set(view, '{delivery}', $2), delivery_status = $3
                    WHERE thread_id = $1`,
-      uncheckpointed: `SELECT thread_id FROM ${deliveries} WHERE NOT checkpointed ORDER BY created_at LIMIT 100`,
-      markCheckpointed: `UPDATE ${deliveries} SET checkpointed = true WHERE thread_id = $1`,
     };
   }
 
@@ -153,17 +143,16 @@ export class PostgresDeliveries implements DeliveryStore {
     view: Thread,
     message: OutgoingMessage,
     events: readonly HistoryEvent[],
+    client?: pg.PoolClient,
   ): Promise<Delivery> {
     try {
-      return await this.transaction((client) => this.approve(client, view, message, events));
+      return await (client
+        ? this.approve(client, view, message, events)
+        : this.transaction((own) => this.approve(own, view, message, events)));
     } catch (error) {
-      if (!(error instanceof ApprovalRefused || isUniqueViolation(error))) throw error;
-      const current = await this.pool.query<{ view: Thread }>(this.sql.thread!, [view.thread_id]);
-      const thread = current.rows[0]?.view ?? view;
-      // Still awaiting review, yet refused: the fence did it (the lease passed to another change).
-      if (thread.status === 'awaiting_review' && heldLeaseOwner(view.thread_id))
-        throw new ThreadLeaseLost(view.thread_id);
-      throw new ThreadNotAwaitingReview(thread);
+      // A concurrent approval inserted the record first (it waited for that one's commit).
+      if (isUniqueViolation(error)) throw new ThreadMovedOn(view.thread_id);
+      throw error;
     }
   }
 
@@ -189,10 +178,10 @@ export class PostgresDeliveries implements DeliveryStore {
       const approved = await client.query(this.sql.approveThread!, [
         view.thread_id,
         { ...view, delivery: deliveryView(delivery) },
-        heldLeaseOwner(view.thread_id) ?? null,
+        view.revision,
         delivery.status,
       ]);
-      if (approved.rowCount !== 1) throw new ApprovalRefused();
+      if (approved.rowCount !== 1) throw new ThreadMovedOn(view.thread_id);
       await this.history.appendIn(client, view.thread_id, [
         ...events,
         deliveryEvent(delivery, 'approved', view.sent_at ?? view.updated_at),
@@ -230,15 +219,6 @@ export class PostgresDeliveries implements DeliveryStore {
       await this.enqueue(client, delivery);
       return delivery;
     });
-  }
-
-  async uncheckpointed() {
-    const result = await this.pool.query<{ thread_id: string }>(this.sql.uncheckpointed!);
-    return result.rows.map((row) => row.thread_id);
-  }
-
-  async markCheckpointed(threadId: string) {
-    await this.pool.query(this.sql.markCheckpointed!, [threadId]);
   }
 
   async start(handler: DeliveryHandler) {

@@ -1,4 +1,10 @@
-import { DatabaseHealth, DatabaseUnavailable, openPools, setUpWithRetry } from '@repo/pg-kit';
+import {
+  DatabaseHealth,
+  DatabaseUnavailable,
+  openPools,
+  setUpWithRetry,
+  withTransaction,
+} from '@repo/pg-kit';
 import { redactSecrets } from '@repo/llm-config';
 import type { Logger } from 'pino';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../delivery/retry-policy.js';
@@ -11,6 +17,8 @@ import { PostgresThreadHistory } from './postgres-thread-history.js';
 import { PostgresThreadLocks } from './postgres-thread-locks.js';
 import { PostgresThreadStore } from './postgres-thread-store.js';
 import { setupDatabase } from './setup-database.js';
+import { OneStatementPostgresSaver } from '../patches/langgraph-checkpoint-postgres-one-statement-writes.js';
+import { checkpointTables } from './tables.js';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -91,6 +99,18 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     kind: 'postgres',
     database: { pool, schema: options.schema, connectionString: options.connectionString },
     checkpointer,
+    // The saver on the transaction's client: a decision's checkpoint commits with its view.
+    decide: (work) =>
+      withTransaction(pool, (client) =>
+        work({
+          checkpointer: new OneStatementPostgresSaver(
+            client,
+            options.schema,
+            checkpointTables(options.schema),
+          ),
+          client,
+        }),
+      ),
     threads: new PostgresThreadStore(pool, options.schema),
     history: new PostgresThreadHistory(pool, options.schema),
     deliveries,

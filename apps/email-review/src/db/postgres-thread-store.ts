@@ -13,7 +13,7 @@ interface ViewRow {
 
 /** The thread index in PostgreSQL, beside the checkpoint tables. One round trip per call on the common paths. */
 export class PostgresThreadStore implements ThreadStore {
-  private readonly sql: Record<'insert' | 'byKey' | 'get' | 'save' | 'list', string>;
+  private readonly sql: Record<'insert' | 'byKey' | 'get' | 'save' | 'decide' | 'list', string>;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -38,6 +38,14 @@ export class PostgresThreadStore implements ThreadStore {
         `UPDATE ${threads} SET status = $2, view = $3, delivery_status = $4 WHERE thread_id = $1
            AND ($6::text IS NULL OR EXISTS (
              SELECT 1 FROM ${leases} WHERE thread_id = $1 AND owner = $6 FOR SHARE))
+         RETURNING thread_id`,
+        '$5',
+      ),
+      // Compare-and-set on status and revision: the row lock also orders concurrent decisions.
+      decide: writeRecordingEvents(
+        schema,
+        `UPDATE ${threads} SET status = $2, view = $3, delivery_status = $4 WHERE thread_id = $1
+           AND status = 'awaiting_review' AND (view->>'revision')::int = $6
          RETURNING thread_id`,
         '$5',
       ),
@@ -78,6 +86,23 @@ export class PostgresThreadStore implements ThreadStore {
       owner,
     ]);
     if (saved.rowCount === 0 && owner !== null) throw new ThreadLeaseLost(thread.thread_id);
+  }
+
+  async saveDecision(
+    view: Thread,
+    revision: number,
+    events: readonly HistoryEvent[],
+    client: pg.PoolClient | pg.Pool = this.pool,
+  ) {
+    const saved = await client.query(this.sql.decide, [
+      view.thread_id,
+      view.status,
+      view,
+      view.delivery?.status ?? null,
+      eventsParam(events),
+      revision,
+    ]);
+    return saved.rowCount === 1;
   }
 
   async list(query: ListQuery): Promise<ThreadPage> {

@@ -70,6 +70,5 @@ export function serviceTablesMigration(schema: string): string {
       thread_id text PRIMARY KEY,
       attempts integer NOT NULL
     );
-    CREATE INDEX IF NOT EXISTS email_deliveries_uncheckpointed ON ${table(schema, 'email_deliveries')} (created_at)
-      WHERE NOT checkpointed;`;
+    DROP INDEX IF EXISTS "${schema}".email_deliveries_uncheckpointed;`;
 }

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import type { Delivery, OutgoingMessage } from './delivery.js';
@@ -31,14 +32,16 @@ export class DeliveryDeferred extends Error {
  */
 export interface DeliveryStore {
   /**
-   * Approve's one transaction: the thread's view (now `sent`), its message, the job that will
-   * deliver it, and the history: `events` then `queued`. Throws ThreadNotAwaitingReview (nothing
-   * written) when the thread is not awaiting review any more.
+   * Approve's writes, in the decision's transaction (`client`, PostgreSQL): the thread's view (now
+   * `sent`), its message, the job that will deliver it, and the history: `events` then `queued`.
+   * Throws ThreadMovedOn (nothing written) unless the thread is still awaiting review at
+   * `view.revision`.
    */
   commitApproval(
     view: Thread,
     message: OutgoingMessage,
     events: readonly HistoryEvent[],
+    client?: pg.PoolClient,
   ): Promise<Delivery>;
   get(threadId: string): Promise<Delivery | undefined>;
   /**
@@ -55,9 +58,6 @@ export interface DeliveryStore {
    * undefined when it is neither.
    */
   redeliver(threadId: string, to: string | undefined): Promise<Delivery | undefined>;
-  /** Sent threads whose checkpoint has not recorded `send` yet (approve died in between). */
-  uncheckpointed(): Promise<string[]>;
-  markCheckpointed(threadId: string): Promise<void>;
   /** Starts taking jobs. */
   start(handler: DeliveryHandler): Promise<void>;
   stop(): Promise<void>;

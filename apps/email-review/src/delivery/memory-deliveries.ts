@@ -1,5 +1,5 @@
 import type { HistoryEvent } from '../threads/thread-history.js';
-import { ThreadNotAwaitingReview } from '../threads/thread-errors.js';
+import { ThreadMovedOn } from '../threads/thread-errors.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { Thread } from '../threads/thread.js';
 import { deliveryView, type Delivery, type OutgoingMessage } from './delivery.js';
@@ -15,7 +15,6 @@ import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-po
  */
 export class MemoryDeliveries implements DeliveryStore {
   private readonly deliveries = new Map<string, Delivery>();
-  private readonly checkpointed = new Set<string>();
   private readonly held = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private handler: DeliveryHandler | undefined;
@@ -33,8 +32,8 @@ export class MemoryDeliveries implements DeliveryStore {
     events: readonly HistoryEvent[],
   ): Promise<Delivery> {
     const current = await this.threads.get(view.thread_id);
-    if (current?.status !== 'awaiting_review' || this.deliveries.has(view.thread_id))
-      throw new ThreadNotAwaitingReview(current ?? view);
+    const reviewable = current?.status === 'awaiting_review' && current.revision === view.revision;
+    if (!reviewable || this.deliveries.has(view.thread_id)) throw new ThreadMovedOn(view.thread_id);
     const delivery: Delivery = {
       ...message,
       status: message.to ? 'queued' : 'no_recipient',
@@ -76,14 +75,6 @@ export class MemoryDeliveries implements DeliveryStore {
     const queued = await this.record(requeued(delivery, to), 'redelivered');
     this.enqueue(threadId);
     return queued;
-  }
-
-  async uncheckpointed() {
-    return [...this.deliveries.keys()].filter((threadId) => !this.checkpointed.has(threadId));
-  }
-
-  async markCheckpointed(threadId: string) {
-    this.checkpointed.add(threadId);
   }
 
   async start(handler: DeliveryHandler) {

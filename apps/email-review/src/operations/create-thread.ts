@@ -1,25 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import type { InboundEmail } from '../email/raw-email.js';
-import { withThreadLock } from '../locks/with-thread-lock.js';
+import { runHolding } from '../locks/held-lease.js';
+import { ThreadBusy } from '../locks/lock-errors.js';
 import type { Thread } from '../threads/thread.js';
 import { IdempotencyKeyReused } from '../threads/thread-errors.js';
-import { changeThread } from './change-thread.js';
+import { runThread } from './change-thread.js';
 import { reviewer } from './history-events.js';
 import { log, now, type OperationDeps } from './operation-deps.js';
 
 export interface CreatedThread {
+  /** As stored: `drafting` when just created. */
   thread: Thread;
   /** False when the Idempotency-Key (or the email's Message-ID) already created this thread. */
   created: boolean;
+  /**
+   * A new thread's classify-and-draft run, going on under its lease whether awaited or not:
+   * settles with the thread paused for review, or rejects with the run's failure (502/503, already
+   * recorded on the thread as `failed`).
+   */
+  drafted?: Promise<Thread>;
 }
 
 /** How the email came: JSON fields, or a raw RFC 5322 message. */
 export type EmailSource = 'json' | 'mime';
 
 /**
- * Classifies and drafts; answers with the thread paused for review, or with the thread that the
- * Idempotency-Key already created. Without a key, the email's Message-ID serves as one: the same
- * message posted twice is one thread.
+ * Stores the thread (`drafting`) and starts classifying and drafting it; answers once it is stored,
+ * with the run in `drafted`, or with the thread that the Idempotency-Key already created. Without a
+ * key, the email's Message-ID serves as one: the same message posted twice is one thread.
  */
 export async function createThread(
   deps: OperationDeps,
@@ -36,21 +44,32 @@ export async function createThread(
   };
   const messageKey = received.email.message_id && `message-id:${received.email.message_id}`;
   // Locked before it exists, so a retry can never take a thread whose first run is under way.
-  return withThreadLock(deps.locks, fresh.thread_id, async () => {
-    const { thread, created } = await deps.threads.create(
-      fresh,
-      idempotencyKey ?? messageKey ?? undefined,
-      [createdEvent],
+  const lease = await deps.locks.tryAcquire(fresh.thread_id);
+  if (!lease) throw new ThreadBusy(fresh.thread_id);
+  const holding = <T>(step: () => Promise<T>) => runHolding(fresh.thread_id, lease, step);
+  let stored: { thread: Thread; created: boolean };
+  try {
+    stored = await holding(() =>
+      deps.threads.create(fresh, idempotencyKey ?? messageKey ?? undefined, [createdEvent]),
     );
-    if (!created)
-      return { thread: idempotencyKey ? sameEmail(thread, received.inbound) : thread, created };
-    log(deps).info({ thread_id: thread.thread_id }, 'thread created');
-    const drafted = await changeThread(deps, thread, {
-      altersDraft: true,
-      checkpoint: [{ run: { inbound: received.inbound, subject: received.email.subject } }],
-    });
-    return { thread: drafted, created: true };
-  });
+  } catch (error) {
+    await lease.release();
+    throw error;
+  }
+  const { thread, created } = stored;
+  if (!created) {
+    await lease.release();
+    return { thread: idempotencyKey ? sameEmail(thread, received.inbound) : thread, created };
+  }
+  log(deps).info({ thread_id: thread.thread_id }, 'thread created');
+  const drafted = holding(() =>
+    runThread(deps, thread, {
+      run: { inbound: received.inbound, subject: received.email.subject },
+    }),
+  ).finally(() => lease.release());
+  // Whoever stops waiting (202) leaves the failure to the thread (`failed`) and the log.
+  drafted.catch(() => {});
+  return { thread, created: true, drafted };
 }
 
 /** In the index before the first run: `drafting`, so not reviewable until the run's view is saved. */

@@ -1,9 +1,12 @@
 import type { Thread } from '../threads/thread.js';
-import { changeThread, type ThreadChange } from './change-thread.js';
+import { ThreadMovedOn } from '../threads/thread-errors.js';
+import { runThread } from './change-thread.js';
+import { decideThread } from './decide-thread.js';
+import { stateConfig } from './graph-config.js';
 import { reviewer } from './history-events.js';
 import { withLockedThread } from './locked-thread.js';
 import { now, type OperationDeps } from './operation-deps.js';
-import { requireAwaitingReview, requireRevision, type RevisionCondition } from './status-rules.js';
+import type { RevisionCondition } from './status-rules.js';
 
 export type ThreadEdit = { draft: string } | { instructions: string };
 
@@ -17,40 +20,64 @@ export function editThread(
   edit: ThreadEdit,
   condition?: RevisionCondition,
 ): Promise<Thread> {
-  return withLockedThread(deps, threadId, (thread) => {
-    requireRevision(thread, condition);
-    requireAwaitingReview(thread);
-    const actor = reviewer();
-    const change =
-      'draft' in edit ? replaceDraft(deps, edit.draft, actor) : redraft(edit.instructions, actor);
-    return changeThread(deps, thread, change);
+  return 'draft' in edit
+    ? replaceDraft(deps, threadId, edit.draft, condition)
+    : redraft(deps, threadId, edit.instructions, condition);
+}
+
+/** One decision: the new text at the next revision, recorded as the draft step's output (still paused before `send`). */
+function replaceDraft(
+  deps: OperationDeps,
+  threadId: string,
+  draft: string,
+  condition?: RevisionCondition,
+): Promise<Thread> {
+  return decideThread(deps, threadId, condition, async (thread, decision) => {
+    const view = { ...thread, draft, revision: thread.revision + 1, updated_at: now(deps) };
+    const edited = {
+      type: 'edited' as const,
+      at: view.updated_at,
+      actor: reviewer(),
+      revision: view.revision,
+      text: draft,
+    };
+    if (!(await deps.threads.saveDecision(view, thread.revision, [edited], decision.client)))
+      throw new ThreadMovedOn(threadId);
+    await decision.graph.updateState(stateConfig(threadId), { reply: draft, revision: 1 }, 'draft');
+    return view;
   });
 }
 
-/** Recorded as the draft step's output, so the graph stays paused before `send`. */
-function replaceDraft(deps: OperationDeps, draft: string, actor: string): ThreadChange {
-  return {
-    altersDraft: true,
-    checkpoint: [{ record: { reply: draft, revision: 1 }, asNode: 'draft' }],
-    view: (thread): Thread => ({
-      ...thread,
-      draft,
-      revision: thread.revision + 1,
-      updated_at: now(deps),
-    }),
-    history: (view) => [
-      { type: 'edited', at: view.updated_at, actor, revision: view.revision, text: draft },
-    ],
-  };
-}
-
-/** Recorded as the classify step's output, so `draft` is what runs next; then the graph pauses again. */
-function redraft(instructions: string, actor: string): ThreadChange {
-  return {
-    altersDraft: true,
-    checkpoint: [{ record: { instructions }, asNode: 'classify' }, { run: null }],
-    history: (view) => [
-      { type: 'redrafted', at: view.updated_at, actor, revision: view.revision, instructions },
-    ],
-  };
+/**
+ * A decision marks the thread `drafting` and records the instructions as the classify step's
+ * output (so `draft` runs next); then the model redrafts, holding the thread's lease, and the thread
+ * pauses again.
+ */
+function redraft(
+  deps: OperationDeps,
+  threadId: string,
+  instructions: string,
+  condition?: RevisionCondition,
+): Promise<Thread> {
+  return withLockedThread(deps, threadId, async () => {
+    const marked = await decideThread(deps, threadId, condition, async (thread, decision) => {
+      const view: Thread = { ...thread, status: 'drafting', updated_at: now(deps) };
+      if (!(await deps.threads.saveDecision(view, thread.revision, [], decision.client)))
+        throw new ThreadMovedOn(threadId);
+      await decision.graph.updateState(stateConfig(threadId), { instructions }, 'classify');
+      return view;
+    });
+    return runThread(deps, marked, {
+      run: null,
+      history: (view) => [
+        {
+          type: 'redrafted',
+          at: view.updated_at,
+          actor: reviewer(),
+          revision: view.revision,
+          instructions,
+        },
+      ],
+    });
+  });
 }

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { ReplySender } from '../email/reply.js';
 import type { ThreadLocks } from '../locks/thread-locks.js';
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { Persistence } from '../persistence/persistence.js';
 import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { EmailGraph } from '../workflow/graph.js';
@@ -14,6 +16,10 @@ export interface OperationDeps {
   history: ThreadHistory;
   deliveries: DeliveryStore;
   locks: ThreadLocks;
+  /** One transaction for a reviewer's decision (see decideThread). */
+  decide: Persistence['decide'];
+  /** The graph over another saver: a decision's, on its transaction. */
+  graphOn: (checkpointer: BaseCheckpointSaver) => EmailGraph;
   outbound: ReplySender;
   logger: Logger;
   clock?: () => Date;

@@ -1,9 +1,10 @@
 import type { Thread } from '../threads/thread.js';
-import { changeThread } from './change-thread.js';
+import { ThreadMovedOn } from '../threads/thread-errors.js';
+import { decideThread } from './decide-thread.js';
+import { stateConfig } from './graph-config.js';
 import { reviewer } from './history-events.js';
-import { withLockedThread } from './locked-thread.js';
 import { now, type OperationDeps } from './operation-deps.js';
-import { requireAwaitingReview, requireRevision, type RevisionCondition } from './status-rules.js';
+import type { RevisionCondition } from './status-rules.js';
 
 export interface Rejection {
   /** Why, for the history. */
@@ -11,9 +12,8 @@ export interface Rejection {
 }
 
 /**
- * Ends the workflow without sending: recorded as the outcome of the `send` step, which never runs.
- * The draft stays, so no `drafting` mark: a crash between the two writes leaves a finished graph,
- * and approving a finished graph sends nothing.
+ * Ends the workflow without sending, in one decision: the view `rejected`, and the outcome recorded
+ * as the `send` step's, which never runs. The draft stays.
  */
 export function rejectThread(
   deps: OperationDeps,
@@ -21,16 +21,18 @@ export function rejectThread(
   rejection: Rejection = {},
   condition?: RevisionCondition,
 ): Promise<Thread> {
-  return withLockedThread(deps, threadId, (thread) => {
-    requireRevision(thread, condition);
-    requireAwaitingReview(thread);
+  return decideThread(deps, threadId, condition, async (thread, decision) => {
     const at = now(deps);
-    const actor = reviewer();
-    return changeThread(deps, thread, {
-      altersDraft: false,
-      checkpoint: [{ record: { rejected_at: at }, asNode: 'send' }],
-      view: (thread) => ({ ...thread, status: 'rejected', updated_at: at }),
-      history: () => [{ type: 'rejected', at, actor, reason: rejection.reason ?? null }],
-    });
+    const view: Thread = { ...thread, status: 'rejected', updated_at: at };
+    const rejected = {
+      type: 'rejected' as const,
+      at,
+      actor: reviewer(),
+      reason: rejection.reason ?? null,
+    };
+    if (!(await deps.threads.saveDecision(view, thread.revision, [rejected], decision.client)))
+      throw new ThreadMovedOn(threadId);
+    await decision.graph.updateState(stateConfig(threadId), { rejected_at: at }, 'send');
+    return view;
   });
 }

@@ -2,7 +2,7 @@ import type { StateSnapshot } from '@langchain/langgraph';
 import type { Thread } from '../threads/thread.js';
 import { projectThread } from '../threads/thread-projection.js';
 import type { EmailStateValues } from '../workflow/state.js';
-import { changeThread, type ThreadChange } from './change-thread.js';
+import { runThread, type ThreadRun } from './change-thread.js';
 import { stateConfig } from './graph-config.js';
 import { reviewer } from './history-events.js';
 import { withLockedThread } from './locked-thread.js';
@@ -24,30 +24,25 @@ export function retryThread(deps: OperationDeps, threadId: string): Promise<Thre
 export async function resumeThread(deps: OperationDeps, thread: Thread): Promise<Thread> {
   const snapshot = await deps.graph.getState(stateConfig(thread.thread_id));
   const retried = { type: 'retried' as const, at: now(deps), actor: reviewer() };
-  return changeThread(deps, thread, { ...resumption(deps, thread, snapshot), lead: [retried] });
+  return runThread(deps, thread, { ...resumption(deps, thread, snapshot), lead: [retried] });
 }
 
-function resumption(deps: OperationDeps, thread: Thread, snapshot: StateSnapshot): ThreadChange {
+function resumption(deps: OperationDeps, thread: Thread, snapshot: StateSnapshot): ThreadRun {
   const values = snapshot.values as Partial<EmailStateValues>;
   // Nothing was checkpointed (the first run died early): start again from the email the index kept.
   if (values.inbound === undefined)
-    return {
-      altersDraft: true,
-      checkpoint: [{ run: { inbound: thread.inbound, subject: thread.email.subject } }],
-    };
+    return { run: { inbound: thread.inbound, subject: thread.email.subject } };
   // Nothing left to run without a reviewer, but the index missed it (the process died between the
   // two writes): only the view is re-derived. Resuming here would run `send` without an approval.
   if (isSettled(snapshot))
     return {
-      altersDraft: false,
-      checkpoint: [],
       view: (thread) => projectThread(thread, values, now(deps)),
       // The change whose view the crash lost was not recorded; the history says the view caught up.
       history: (view) => [
         { type: 'recovered', at: view.updated_at, actor: 'system', revision: view.revision },
       ],
     };
-  return { altersDraft: true, checkpoint: [{ run: null }] };
+  return { run: null };
 }
 
 /** Whether the checkpoint is at rest: no failed step, and nothing to run but an unapproved `send`. */

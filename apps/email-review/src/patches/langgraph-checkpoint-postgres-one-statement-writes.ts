@@ -14,6 +14,9 @@
  * read back by it) and apps/email-review/test/durability.test.ts (the stock PostgresSaver reads the
  * service's threads).
  * Applied in src/db/postgres-persistence.ts; `oneStatementCheckpointWrites: false` uses the stock saver.
+ * Because every write is one statement, the saver also runs on one client inside its caller's
+ * transaction (a decision's: src/db/postgres-persistence.ts `decide`): the stock reads
+ * (`getTuple`, `list`) only call `query`, and nothing here checks a connection out.
  */
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type {
@@ -39,11 +42,13 @@ export class OneStatementPostgresSaver extends PostgresSaver {
   private readonly putWritesSql: Record<'upsert' | 'insert', string>;
 
   constructor(
-    private readonly db: pg.Pool,
+    /** The pool, or one client whose transaction every read and write then joins. */
+    private readonly db: pg.Pool | pg.PoolClient,
     schema: string,
     { blobs, checkpoints, writes }: CheckpointTableNames,
   ) {
-    super(db, undefined, { schema });
+    // The stock saver keeps it as its `pool` but, for what is not overridden here, only queries it.
+    super(db as pg.Pool, undefined, { schema });
     this.putSql = `
       WITH blobs AS (
         INSERT INTO ${blobs} (thread_id, checkpoint_ns, channel, version, type, blob)

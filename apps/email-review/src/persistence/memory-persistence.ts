@@ -9,9 +9,17 @@ import type { Persistence } from './persistence.js';
 export function createMemoryPersistence(options: { retry?: RetryPolicy } = {}): Persistence {
   const threads = new MemoryThreadStore();
   const deliveries = new MemoryDeliveries(threads, options.retry);
+  const checkpointer = new MemorySaver();
+  let decisions: Promise<unknown> = Promise.resolve();
   return {
     kind: 'memory',
-    checkpointer: new MemorySaver(),
+    checkpointer,
+    // One decision at a time: each reads and writes the maps without another one in between.
+    decide: (work) => {
+      const decided = decisions.then(() => work({ checkpointer }));
+      decisions = decided.catch(() => undefined);
+      return decided;
+    },
     threads,
     history: threads.history,
     deliveries,

@@ -15,6 +15,18 @@ export interface OrphanedThreads {
   forget(threadId: string): Promise<void>;
 }
 
+/**
+ * One decision's transaction. PostgreSQL: BEGIN…COMMIT on one client, which the checkpointer and
+ * the stores' writes share, so the view, its history and the checkpoint commit together or not at
+ * all. Memory: decisions run one at a time (nothing else changes a thread awaiting review).
+ */
+export interface DecisionTransaction {
+  /** LangGraph's saver, reading and writing inside the transaction. */
+  checkpointer: BaseCheckpointSaver;
+  /** PostgreSQL: the transaction's client, for the stores' writes. */
+  client?: pg.PoolClient;
+}
+
 /** Everything the service keeps, in one of two flavours: PostgreSQL, or memory (lost on restart). */
 export interface Persistence {
   kind: 'postgres' | 'memory';
@@ -25,6 +37,8 @@ export interface Persistence {
   /** Delivery records and their queue. */
   deliveries: DeliveryStore;
   locks: ThreadLocks;
+  /** Runs `work` as one transaction (see DecisionTransaction): committed when it returns. */
+  decide<T>(work: (tx: DecisionTransaction) => Promise<T>): Promise<T>;
   /** Absent in memory mode, where a crash takes every thread with it. */
   orphans?: OrphanedThreads;
   /** Throws when the store cannot serve, for `/readyz`. */

@@ -66,6 +66,26 @@ async function inboundEmailOf(
   };
 }
 
+/** RFC 7240 `Prefer: respond-async`: the client does not wait for the draft. */
+function prefersAsync(req: Request): boolean {
+  return (req.get('Prefer') ?? '')
+    .split(',')
+    .some((preference) => preference.split(';')[0]!.trim().toLowerCase() === 'respond-async');
+}
+
+/** What `promise` settles with within `ms`; undefined when it takes longer (it goes on). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A change to a paused thread: the same parameters and error answers for edit, approve, reject, retry. */
 function threadChange<B extends z.ZodType>(spec: {
   action: 'edit' | 'approve' | 'reject' | 'retry' | 'redeliver';
@@ -105,7 +125,7 @@ function threadChange<B extends z.ZodType>(spec: {
 }
 
 /** The API over the thread service, each route declared once: registered, validated, documented. */
-export function threadRoutes(threads: ThreadService): Route[] {
+export function threadRoutes(threads: ThreadService, options: { createWaitMs: number }): Route[] {
   return [
     defineRoute({
       method: 'post',
@@ -120,9 +140,16 @@ export function threadRoutes(threads: ThreadService): Route[] {
         'Idempotency-Key': {
           description: 'Repeating a request with the same key returns the same thread.',
         },
+        Prefer: {
+          description:
+            '`respond-async`: answer 202 as soon as the thread is stored, without waiting for the draft.',
+        },
       },
       responses: {
         201: thread('Created, awaiting review.'),
+        202: thread(
+          'Accepted, still `drafting`: asked with `Prefer: respond-async`, or the draft took longer than CREATE_WAIT_MS (default 30 s). The draft goes on; GET the Location until the thread is awaiting review (or failed).',
+        ),
         200: thread(
           'The thread this Idempotency-Key (or, without one, this Message-ID) already created.',
         ),
@@ -143,9 +170,16 @@ export function threadRoutes(threads: ThreadService): Route[] {
         const key = idempotencyKeyOf(req);
         const received = await inboundEmailOf(body, raw);
         const source = raw ? 'mime' : 'json';
-        const { thread, created } = await threads.createThread(received, key, source);
+        const { thread, created, drafted } = await threads.createThread(received, key, source);
         res.location(`/threads/${thread.thread_id}`);
-        sendThread(res, thread, created ? 201 : 200);
+        if (!drafted) return sendThread(res, thread, created ? 201 : 200);
+        if (prefersAsync(req)) {
+          res.set('Preference-Applied', 'respond-async');
+          return sendThread(res, thread, 202);
+        }
+        // A slow model answers 202 (the thread goes on drafting), never a gateway's 5xx.
+        const done = await within(drafted, options.createWaitMs);
+        sendThread(res, done ?? thread, done ? 201 : 202);
       },
     }),
     defineRoute({

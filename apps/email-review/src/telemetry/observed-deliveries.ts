@@ -17,7 +17,8 @@ export function observedDeliveries(
   attempts: Counter<'outcome'>,
 ): DeliveryStore {
   return {
-    commitApproval: (view, message, events) => store.commitApproval(view, message, events),
+    commitApproval: (view, message, events, client) =>
+      store.commitApproval(view, message, events, client),
     get: (threadId) => store.get(threadId),
     attempt: (threadId, attempt) =>
       store.attempt(threadId, async (delivery) => {
@@ -26,8 +27,6 @@ export function observedDeliveries(
         return outcome;
       }),
     redeliver: (threadId, to) => store.redeliver(threadId, to),
-    uncheckpointed: () => store.uncheckpointed(),
-    markCheckpointed: (threadId) => store.markCheckpointed(threadId),
     start: (handler) => store.start(handler),
     stop: () => store.stop(),
   };

@@ -36,6 +36,13 @@ export class MemoryThreadStore implements ThreadStore {
     this.history.append(thread.thread_id, events);
   }
 
+  async saveDecision(view: Thread, revision: number, events: readonly HistoryEvent[]) {
+    const current = this.threads.get(view.thread_id);
+    if (current?.status !== 'awaiting_review' || current.revision !== revision) return false;
+    await this.save(view, events);
+    return true;
+  }
+
   async list(query: ListQuery): Promise<ThreadPage> {
     const threads: Thread[] = [];
     let last = 0;

@@ -92,10 +92,9 @@ export class WorkflowStepFailed extends HttpError {
 
 /**
  * The reviewer acted on a revision that is no longer the current one (someone changed the draft
- * since): the request changed nothing. 412 when the revision came in If-Match, 409 otherwise (the
- * body's revision, or approve finding in the checkpoint a text the view did not show, which it
- * then shows at a revision of its own); both carry the current revision (and its ETag) so the
- * client can show the draft as it now is.
+ * since, possibly while this request was on its way: the decision's compare-and-set): the request
+ * changed nothing. 412 when the revision came in If-Match, 409 otherwise; both carry the current
+ * revision (and its ETag) so the client can show the draft as it now is.
  */
 export class RevisionMismatch extends HttpError {
   constructor(thread: Thread, status: 409 | 412) {
@@ -106,5 +105,16 @@ export class RevisionMismatch extends HttpError {
       { thread_id: thread.thread_id, revision: thread.revision },
       { ETag: `"${thread.revision}"` },
     );
+  }
+}
+
+/**
+ * A decision's compare-and-set found the thread no longer awaiting review at the revision it read
+ * (another decision or a run changed it meanwhile): nothing was written. The operation reads the
+ * thread again to answer with the right error.
+ */
+export class ThreadMovedOn extends Error {
+  constructor(readonly threadId: string) {
+    super(`thread ${threadId} changed while a decision on it was being written`);
   }
 }

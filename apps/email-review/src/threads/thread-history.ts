@@ -60,7 +60,7 @@ export const historyEventSchema = z.discriminatedUnion('type', [
   event(
     'recovered',
     { revision },
-    'The thread’s view was re-derived from the workflow’s checkpoint (by retry or approve) after a change was cut short.',
+    'The thread’s view was re-derived from the workflow’s checkpoint (by retry) after a run was cut short.',
   ),
   event('queued', deliveryFields, 'The reply was queued for delivery (again after a deferral).'),
   event('delivered', deliveryFields, 'The mail server accepted the reply.'),

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { DeliveryStatus } from '../delivery/delivery.js';
 import type { HistoryEvent } from './thread-history.js';
 import type { Thread, ThreadStatus } from './thread.js';
@@ -39,6 +40,17 @@ export interface ThreadStore {
   get(threadId: string): Promise<Thread | undefined>;
   /** Replaces the stored view of an existing thread. */
   save(thread: Thread, events?: readonly HistoryEvent[]): Promise<void>;
+  /**
+   * A decision's compare-and-set: replaces the view of a thread still awaiting review at `revision`
+   * with `view` and appends `events`, in `client`'s transaction (PostgreSQL). False, with nothing
+   * written, when the thread has moved on meanwhile.
+   */
+  saveDecision(
+    view: Thread,
+    revision: number,
+    events: readonly HistoryEvent[],
+    client?: pg.PoolClient,
+  ): Promise<boolean>;
   /** Newest first. */
   list(query: ListQuery): Promise<ThreadPage>;
 }

@@ -25,7 +25,15 @@ export function buildEmailGraph(deps: WorkflowDeps) {
  * pauses before `send`.
  */
 export function createEmailGraph(deps: WorkflowDeps, checkpointer?: BaseCheckpointSaver) {
-  return buildEmailGraph(deps).compile({
+  return compileEmailGraph(buildEmailGraph(deps), checkpointer);
+}
+
+/** Compiles the built graph over `checkpointer` (a decision compiles it over its transaction's saver). */
+export function compileEmailGraph(
+  builder: ReturnType<typeof buildEmailGraph>,
+  checkpointer?: BaseCheckpointSaver,
+) {
+  return builder.compile({
     ...(checkpointer ? { checkpointer } : {}),
     interruptBefore: [...PAUSE_BEFORE],
     name: 'email_review',

@@ -11,7 +11,6 @@ import type { Emulator } from '@repo/llm-emulator';
 import { createEmailReview } from '../../src/email-review.js';
 import { createOpenAiClient } from '../../src/llm/openai-client.js';
 import type { OutgoingMessage } from '../../src/delivery/delivery.js';
-import type { DeliveryStore } from '../../src/delivery/delivery-store.js';
 import type { MailTransport } from '../../src/delivery/mail-transport.js';
 import type { RetryPolicy } from '../../src/delivery/retry-policy.js';
 import { createMemoryPersistence } from '../../src/persistence/memory-persistence.js';
@@ -43,8 +42,8 @@ export class TestTransport implements MailTransport {
 }
 
 /**
- * Holds the next approval right after its transaction committed (its thread lock still held), until
- * the test releases it. Share one between instances to hold whichever approve wins.
+ * Holds the next decision (approve, edit, reject) right after its transaction committed, before it
+ * answers, until the test releases it. Share one between instances to hold whichever approve wins.
  */
 export class ApprovalGate {
   private held: { entered: () => void; released: Promise<void> } | undefined;
@@ -65,15 +64,13 @@ export class ApprovalGate {
     }
   }
 
-  /** Makes `store`'s approvals pass through the gate once committed. */
-  wrap(store: DeliveryStore): DeliveryStore {
-    const commitApproval = store.commitApproval.bind(store);
-    store.commitApproval = async (view, message, events) => {
-      const delivery = await commitApproval(view, message, events);
+  /** Makes `persistence`'s decisions pass through the gate once committed. */
+  wrap(decide: Persistence['decide']): Persistence['decide'] {
+    return async (work) => {
+      const decided = await decide(work);
       await this.pass();
-      return delivery;
+      return decided;
     };
-    return store;
   }
 }
 
@@ -85,7 +82,7 @@ export interface Instance extends ReturnType<typeof createEmailReview> {
   persistence: Persistence;
   /** Where this instance's worker delivers (a TestTransport unless one was given). */
   transport: TestTransport;
-  /** Holds approvals after their commit (see ApprovalGate). */
+  /** Holds decisions after their commit (see ApprovalGate). */
   gate: ApprovalGate;
   /** Listens on 127.0.0.1 (once) and returns the base URL, for truly concurrent clients. */
   listen(): Promise<string>;
@@ -112,7 +109,6 @@ export async function startInstance(options: {
   mailTransport?: MailTransport;
   mailFrom?: string;
   retryPolicy?: RetryPolicy;
-  sweepMs?: number;
   /** Share one between instances to hold whichever approval wins. */
   gate?: ApprovalGate;
   /** The delivery queue's lease and concurrency (postgres mode). */
@@ -159,7 +155,7 @@ export async function startInstance(options: {
   const persistence: Persistence = {
     ...opened,
     threads: options.wrapThreads ? options.wrapThreads(opened.threads) : opened.threads,
-    deliveries: gate.wrap(opened.deliveries),
+    decide: gate.wrap(opened.decide.bind(opened)),
   };
   const llm = createOpenAiClient({
     apiKey: 'test-key',
@@ -179,7 +175,6 @@ export async function startInstance(options: {
     logger,
     transport: options.mailTransport ?? transport,
     ...(options.mailFrom ? { mailFrom: options.mailFrom } : {}),
-    sweepMs: options.sweepMs ?? 250,
     ...(options.apiToken ? { apiToken: options.apiToken } : {}),
     ...(options.auth ? { auth: options.auth } : {}),
     onResponse: recordResponse,

@@ -1,0 +1,45 @@
+import type { DecisionTransaction } from '../persistence/persistence.js';
+import type { Thread } from '../threads/thread.js';
+import { RevisionMismatch, ThreadMovedOn } from '../threads/thread-errors.js';
+import type { EmailGraph } from '../workflow/graph.js';
+import { getThread } from './get-thread.js';
+import type { OperationDeps } from './operation-deps.js';
+import { requireAwaitingReview, requireRevision, type RevisionCondition } from './status-rules.js';
+
+/** What a decision writes with: the transaction, and the graph over its saver. */
+export interface Decision extends DecisionTransaction {
+  graph: EmailGraph;
+}
+
+/**
+ * A reviewer's decision on a paused thread (edit by text, approve, reject, the start of a redraft):
+ * read once, checked, then written in one transaction — the new view and its history by
+ * compare-and-set (still `awaiting_review` at the revision read), and the checkpoint through a
+ * saver on the same transaction — so the view and the checkpoint never disagree. When the
+ * compare-and-set finds the thread moved on, nothing was written and the thread is read again to
+ * answer: 412/409 `revision_mismatch` for another revision, 409 `thread_not_awaiting_review` for
+ * another status.
+ */
+export async function decideThread(
+  deps: OperationDeps,
+  threadId: string,
+  condition: RevisionCondition | undefined,
+  decide: (thread: Thread, decision: Decision) => Promise<Thread>,
+): Promise<Thread> {
+  const thread = await getThread(deps, threadId);
+  requireRevision(thread, condition);
+  requireAwaitingReview(thread);
+  try {
+    return await deps.decide((tx) =>
+      decide(thread, { ...tx, graph: deps.graphOn(tx.checkpointer) }),
+    );
+  } catch (error) {
+    if (!(error instanceof ThreadMovedOn)) throw error;
+    const current = await getThread(deps, threadId);
+    requireRevision(current, condition);
+    if (current.revision !== thread.revision)
+      throw new RevisionMismatch(current, condition?.ifMatch ? 412 : 409);
+    requireAwaitingReview(current);
+    throw error;
+  }
+}
