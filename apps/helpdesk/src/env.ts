@@ -18,9 +18,16 @@ const serviceEnvSchema = httpServiceEnv(3002)
     MAX_SESSIONS: intFromEnv(10_000),
     /**
      * With DATABASE_URL, sessions live in PostgreSQL (`sessions=postgres`); otherwise in process
-     * memory. PG_POOL_MAX: connections holding session locks, i.e. sessions in a turn at once.
+     * memory. PG_POOL_MAX: connections for queries (a turn holds none while the model runs).
      */
     ...databaseEnv({ poolMax: 20 }),
+    /**
+     * How long a session's lease lasts unless its turn renews it (every third of it): a turn
+     * whose process died keeps its session busy this long at most (PostgreSQL mode).
+     */
+    SESSION_LEASE_MS: intFromEnv(30_000),
+    /** How long start-up keeps trying an unreachable database (serving 503 meanwhile) before exit 1. */
+    DATABASE_STARTUP_TIMEOUT_MS: intFromEnv(300_000),
   })
   .superRefine(authEnvRules);
 

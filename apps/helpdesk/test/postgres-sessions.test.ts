@@ -23,13 +23,14 @@ const schema = testSchema('hd_pg_sessions');
 let emulator: Emulator;
 const running: ServiceProcess[] = [];
 
-async function instance(): Promise<ServiceProcess> {
+async function instance(env: Record<string, string> = {}): Promise<ServiceProcess> {
   const service = await startService({
     AGENT_LLM_BASE_URL: emulator.url,
     DATABASE_URL: TEST_DATABASE_URL,
     DATABASE_SCHEMA: schema,
     // The shared database serves other suites too: a few connections are plenty here.
     PG_POOL_MAX: '4',
+    ...env,
   });
   running.push(service);
   await waitUntilReady(service);
@@ -52,6 +53,21 @@ async function storedEvents(sessionId: string) {
       [sessionId],
     );
     return result.rows[0]?.events ?? [];
+  } finally {
+    await client.end();
+  }
+}
+
+/** Leases of a session left in the table: none once its turns are over. */
+async function leasesOf(sessionId: string): Promise<number> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    const result = await client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${schema}".helpdesk_session_leases WHERE session_id = $1`,
+      [sessionId],
+    );
+    return result.rows[0]!.n;
   } finally {
     await client.end();
   }
@@ -166,8 +182,10 @@ describe('sessions in PostgreSQL, real service processes', () => {
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
   }, 120_000);
 
-  it('when an instance is killed mid-turn, then the other answers the next message at once and the history holds no half turn', async () => {
-    const [doomed, survivor] = [await instance(), await instance()];
+  it('when an instance is killed mid-turn, then the other answers the next message once the dead turn’s lease expires and the history holds no half turn', async () => {
+    // A short lease: the dead turn keeps its session busy for 2 s at most.
+    const lease = { SESSION_LEASE_MS: '2000' };
+    const [doomed, survivor] = [await instance(lease), await instance(lease)];
     expect((await doomed.chat('killed-1', INVOICE_QUESTION)).status).toBe(200);
     emulator.setLatency(300);
     const pendingBefore = emulator.requests.list().length;
@@ -184,7 +202,7 @@ describe('sessions in PostgreSQL, real service processes', () => {
     const tookMs = Date.now() - started;
 
     expect(res.status).toBe(200);
-    // With four model calls of 300 ms the turn itself takes about 1.2 s; no wait for a lock.
+    // The lease's 2 s at most, then four model calls of 300 ms: well under the 60 s a turn waits.
     expect(tookMs).toBeLessThan(10_000);
     const turns = await transcriptOf(survivor, 'killed-1');
     expect(turns.map((t) => [t.role, t.role === 'user' ? t.text : t.agent])).toEqual([
@@ -195,6 +213,7 @@ describe('sessions in PostgreSQL, real service processes', () => {
     ]);
     const events = await storedEvents('killed-1');
     expect(JSON.stringify(events)).not.toContain(OUTAGE_QUESTION);
+    expect(await leasesOf('killed-1')).toBe(0);
     console.log(`next message after SIGKILL answered in ${tookMs} ms`);
   }, 60_000);
 });

@@ -1,8 +1,5 @@
-import { createLogger } from '@repo/http-kit';
 import pg from 'pg';
-import { sessionSettings } from '../src/chat/chat-service.js';
-import { SESSION_LOCK_SPACE, SWEEP_LOCK } from '../src/db/lock-keys.js';
-import { openPostgresSessions, type PostgresSessions } from '../src/db/postgres-sessions.js';
+import { SWEEP_LOCK } from '../src/db/lock-keys.js';
 import {
   INVOICE_QUESTION,
   ManualClock,
@@ -14,9 +11,8 @@ import { dropSchema, TEST_DATABASE_URL, testSchema } from './support/service-pro
 const TTL_MS = 60_000;
 const schema = testSchema('hd_sweep');
 const clock = new ManualClock();
-let sessions: PostgresSessions;
 let helpdesk: HelpdeskUnderTest;
-/** Another instance, as far as locks go: a connection of the test's own. */
+/** Another instance, as far as leases and locks go: a connection of the test's own. */
 let other: pg.Client;
 
 async function storedIds(): Promise<string[]> {
@@ -27,17 +23,9 @@ async function storedIds(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  const options = { appName: 'helpdesk', sessionTtlMs: TTL_MS, clock: clock.read };
-  sessions = openPostgresSessions({
-    connectionString: TEST_DATABASE_URL,
-    schema,
-    poolMax: 4,
-    settings: sessionSettings(options),
-    logger: createLogger({ name: 'sweep-test', level: 'silent' }),
-  });
-  await sessions.start();
   helpdesk = await startHelpdesk({
-    chat: { ...options, sessionService: sessions.sessionService, sessionTurns: sessions.turns },
+    chat: { sessionTtlMs: TTL_MS, clock: clock.read },
+    database: { connectionString: TEST_DATABASE_URL, schema, poolMax: 4 },
   });
   other = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await other.connect();
@@ -46,7 +34,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await other?.end();
   await helpdesk?.close();
-  await sessions?.close();
   await dropSchema(schema);
 });
 
@@ -61,18 +48,15 @@ describe('the TTL sweep of sessions in PostgreSQL', () => {
     clock.advance(30_000);
     await helpdesk.send('recent-1', INVOICE_QUESTION).expect(200);
     clock.advance(40_000);
-    // A turn of in-turn-1 running on another instance holds its lock.
-    await other.query('SELECT pg_advisory_lock($1, hashtext($2))', [
-      SESSION_LOCK_SPACE,
-      'in-turn-1',
-    ]);
+    // A turn of in-turn-1 running on another instance holds its lease.
+    await other.query(
+      `INSERT INTO "${schema}".helpdesk_session_leases (app_name, user_id, session_id, owner, expires_at)
+       VALUES ('helpdesk', 'helpdesk', 'in-turn-1', gen_random_uuid(), now() + interval '1 minute')`,
+    );
     try {
       expect(await helpdesk.chat.evictExpired()).toBe(1);
     } finally {
-      await other.query('SELECT pg_advisory_unlock($1, hashtext($2))', [
-        SESSION_LOCK_SPACE,
-        'in-turn-1',
-      ]);
+      await other.query(`DELETE FROM "${schema}".helpdesk_session_leases`);
     }
 
     expect(await storedIds()).toEqual(['in-turn-1', 'recent-1']);

@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
@@ -55,6 +55,16 @@ async function startKeyRecorder(target: string) {
         server.closeAllConnections();
       }),
   };
+}
+
+/** A port nothing listens on: taken from the system, then let go. */
+async function closedPort(): Promise<number> {
+  const server = createTcpServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return port;
 }
 
 async function waitUntilListening(output: { stdout: string }): Promise<string> {
@@ -170,5 +180,32 @@ describe('start-up', () => {
       await exited;
       await recorder.close();
     }
+  }, 30_000);
+
+  it('when the database stays unreachable past DATABASE_STARTUP_TIMEOUT_MS, then the service answers healthz 200 and readyz 503 meanwhile, then logs one line naming it, without its password, and exits 1', async () => {
+    const port = await closedPort();
+    const { output, exited } = runServer({
+      AGENT_LLM_API_KEY: 'k',
+      AGENT_LLM_BASE_URL: emulator.url,
+      DATABASE_URL: `postgres://postgres:hunter2-secret@127.0.0.1:${port}/test`,
+      DATABASE_STARTUP_TIMEOUT_MS: '3000',
+    });
+    const url = await waitUntilListening(output);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${url}/readyz`)).status).toBe(503);
+
+    expect(await exited).toBe(1);
+
+    const lines = output.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    const fatal = lines.filter((line) => line.level >= 50);
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]!.msg).toContain('cannot open the database postgres://postgres:');
+    expect(fatal[0]!.msg).toContain(`127.0.0.1:${port}`);
+    expect(output.stdout + output.stderr).not.toContain('hunter2-secret');
+    // One clear line, not an unhandled rejection's stack trace.
+    expect(output.stderr).toBe('');
   }, 30_000);
 });

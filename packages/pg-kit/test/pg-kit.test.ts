@@ -8,6 +8,7 @@ import {
   DatabaseHealth,
   DatabaseUnavailable,
   databaseEnv,
+  exitDatabaseUnreachable,
   isDatabaseUnreachable,
   openPools,
 } from '../src/index.js';
@@ -139,5 +140,38 @@ describe('databaseEnv', () => {
   test('when the URL is not postgres:// or the schema not an identifier, then parsing fails', () => {
     expect(schema.safeParse({ DATABASE_URL: 'mysql://x' }).success).toBe(false);
     expect(schema.safeParse({ DATABASE_SCHEMA: 'Robert"); DROP' }).success).toBe(false);
+  });
+});
+
+describe('exitDatabaseUnreachable', () => {
+  test('when a start-up gives up on its database, then it logs one fatal line naming it without its password and exits 1', () => {
+    const { logger, lines } = capturedLogger();
+    const realExit = process.exit;
+    let exitCode: unknown;
+    process.exit = ((code?: number) => {
+      exitCode = code;
+    }) as typeof process.exit;
+    try {
+      exitDatabaseUnreachable(
+        logger,
+        {
+          connectionString: 'postgres://app:hunter2@db.internal:5432/app',
+          schema: 'helpdesk',
+          redact: (text) => text.replaceAll('hunter2', '***'),
+        },
+        refused(),
+      );
+
+      expect(exitCode).toBe(1);
+    } finally {
+      process.exit = realExit;
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 60,
+      msg: 'cannot open the database postgres://app:***@db.internal:5432/app: connect ECONNREFUSED 127.0.0.1:1',
+      schema: 'helpdesk',
+    });
+    expect(JSON.stringify(lines)).not.toContain('hunter2');
   });
 });

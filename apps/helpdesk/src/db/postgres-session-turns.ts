@@ -1,6 +1,6 @@
 import type { Session } from '@google/adk';
-import type { Logger } from '@repo/http-kit';
 import type pg from 'pg';
+import { sessionTakenOver } from '../sessions/session-busy.js';
 import { SessionQueues } from '../sessions/session-queues.js';
 import type { SessionTurns, TurnTranscript } from '../sessions/session-turns.js';
 import { Transcript, type TranscriptLimits, type Turn } from '../sessions/transcript.js';
@@ -10,14 +10,15 @@ import {
   type PostgresSessionService,
   type SessionRow,
 } from './postgres-session-service.js';
-import { lockSession, type SessionLock } from './session-lock.js';
+import { releasing, type SessionLease, type SessionLeases } from './session-leases.js';
 import { storableJson } from './storable-json.js';
 import { sweepIdleSessions } from './sweep-idle-sessions.js';
 import { sessionsTable } from './tables.js';
 
 export interface PostgresSessionTurnsOptions {
   pool: pg.Pool;
-  lockPool: pg.Pool;
+  /** Turns of one session one at a time across instances. */
+  leases: SessionLeases;
   schema: string;
   sessionService: PostgresSessionService;
   appName: string;
@@ -31,7 +32,6 @@ export interface PostgresSessionTurnsOptions {
   health: DatabaseHealth;
   /** False until the schema is set up (start-up waits for the database): requests get 503. */
   isReady: () => boolean;
-  logger: Logger;
 }
 
 type StoredRow = SessionRow & { transcript: Turn[]; created_at: Date };
@@ -40,14 +40,16 @@ type StoredRow = SessionRow & { transcript: Turn[]; created_at: Date };
  * Sessions in PostgreSQL, any number of instances serving them. A turn runs in three steps:
  * 1. its place in this process's queue for the session (one request per session per instance
  *    waits on the database; more than the limit → 429);
- * 2. the session's advisory lock (lockSession), held across instances for the whole turn;
- * 3. read the row, run the turn on it, write the row back, all through the lock's connection.
- * A turn writes once, after it succeeded: one that fails or dies leaves the row as it was.
+ * 2. the session's lease (SessionLeases#claim), one statement, renewed while the turn runs;
+ * 3. read the row, run the turn on it, then one statement that writes the row back and gives
+ *    the lease back, only if the lease is still this turn's (`releasing`).
+ * No connection is held between these statements, so the model's time costs none. A turn
+ * writes once, after it succeeded: one that fails or dies leaves the row as it was.
  */
 export class PostgresSessionTurns implements SessionTurns {
   private readonly queues: SessionQueues;
   private readonly sql: Record<
-    'read' | 'save' | 'touch' | 'transcript' | 'delete' | 'count',
+    'read' | 'saveAndRelease' | 'touchAndRelease' | 'deleteAndRelease' | 'transcript' | 'count',
     string
   >;
 
@@ -55,16 +57,22 @@ export class PostgresSessionTurns implements SessionTurns {
     this.queues = new SessionQueues(options.maxQueuedPerSession);
     const sessions = sessionsTable(options.schema);
     const key = 'app_name = $1 AND user_id = $2 AND session_id = $3';
+    // $1–$4: the session and the lease's owner (LeaseKey).
+    const released = releasing(options.schema);
     this.sql = {
       read: `SELECT state, events, transcript, created_at, updated_at FROM ${sessions} WHERE ${key} AND updated_at >= $4`,
-      save: `INSERT INTO ${sessions} (app_name, user_id, session_id, state, events, transcript, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-             ON CONFLICT (app_name, user_id, session_id) DO UPDATE SET state = EXCLUDED.state,
-               events = EXCLUDED.events, transcript = EXCLUDED.transcript,
-               created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`,
-      touch: `UPDATE ${sessions} SET updated_at = $4 WHERE ${key}`,
+      saveAndRelease: `${released}
+        INSERT INTO ${sessions} (app_name, user_id, session_id, state, events, transcript, created_at, updated_at)
+        SELECT $1, $2, $3, $5::jsonb, $6::jsonb, $7::jsonb, $8::timestamptz, $9::timestamptz FROM released
+        ON CONFLICT (app_name, user_id, session_id) DO UPDATE SET state = EXCLUDED.state,
+          events = EXCLUDED.events, transcript = EXCLUDED.transcript,
+          created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`,
+      touchAndRelease: `${released}
+        UPDATE ${sessions} SET updated_at = $5 WHERE ${key} AND EXISTS (SELECT 1 FROM released)`,
+      deleteAndRelease: `${released}, deleted AS (
+          DELETE FROM ${sessions} WHERE ${key} AND EXISTS (SELECT 1 FROM released))
+        SELECT EXISTS (SELECT 1 FROM released) AS held`,
       transcript: `SELECT transcript FROM ${sessions} WHERE ${key} AND updated_at >= $4`,
-      delete: `DELETE FROM ${sessions} WHERE ${key}`,
       count: `SELECT count(*)::int AS n FROM ${sessions} WHERE app_name = $1 AND user_id = $2 AND updated_at >= $3`,
     };
   }
@@ -85,8 +93,8 @@ export class PostgresSessionTurns implements SessionTurns {
 
   runTurn<T>(sessionId: string, turn: (transcript: TurnTranscript) => Promise<T>): Promise<T> {
     return this.queues.run(sessionId, () =>
-      this.locked(sessionId, async (lock) => {
-        const stored = await this.read(lock, sessionId);
+      this.leased(sessionId, async (lease) => {
+        const stored = await this.read(sessionId);
         const session = this.sessionOf(sessionId, stored);
         const transcript = new Transcript(this.options.transcript, stored?.transcript);
         const { sessionService } = this.options;
@@ -95,12 +103,12 @@ export class PostgresSessionTurns implements SessionTurns {
         try {
           result = await turn(transcript);
         } catch (error) {
-          await this.touch(lock, sessionId, stored);
+          await this.touchAndRelease(lease, stored);
           throw error;
         } finally {
           sessionService.checkIn(session);
         }
-        await this.save(lock, session, transcript, stored?.created_at);
+        await this.saveAndRelease(lease, session, transcript, stored?.created_at);
         return result;
       }),
     );
@@ -119,8 +127,13 @@ export class PostgresSessionTurns implements SessionTurns {
 
   delete(sessionId: string): Promise<void> {
     return this.queues.run(sessionId, () =>
-      this.locked(sessionId, async (lock) => {
-        await this.options.health.guard(() => lock.query(this.sql.delete, this.ids(sessionId)));
+      this.leased(sessionId, async (lease) => {
+        lease.stop();
+        const { rows } = await this.options.health.guard(() =>
+          this.options.pool.query<{ held: boolean }>(this.sql.deleteAndRelease, lease.key),
+        );
+        lease.given = true;
+        if (!rows[0]?.held) throw sessionTakenOver(sessionId);
       }),
     );
   }
@@ -132,20 +145,27 @@ export class PostgresSessionTurns implements SessionTurns {
     return health.guard(() => sweepIdleSessions(pool, schema, { appName, userId }, this.cutoff()));
   }
 
-  private async locked<T>(sessionId: string, task: (lock: SessionLock) => Promise<T>): Promise<T> {
+  /** Runs `task` holding the session's lease; a task that throws without giving it back, gives it back. */
+  private async leased<T>(
+    sessionId: string,
+    task: (lease: SessionLease) => Promise<T>,
+  ): Promise<T> {
     this.requireReady();
-    const { lockPool, health, logger } = this.options;
-    const lock = await health.guard(() => lockSession(lockPool, sessionId, logger));
+    const { leases, appName, userId } = this.options;
+    const lease = await leases.claim(appName, userId, sessionId);
     try {
-      return await task(lock);
+      return await task(lease);
+    } catch (error) {
+      if (!lease.given) await leases.give(lease);
+      throw error;
     } finally {
-      await lock.release();
+      lease.stop();
     }
   }
 
-  private async read(lock: SessionLock, sessionId: string): Promise<StoredRow | undefined> {
+  private async read(sessionId: string): Promise<StoredRow | undefined> {
     const result = await this.options.health.guard(() =>
-      lock.query<StoredRow>(this.sql.read, [...this.ids(sessionId), this.cutoff()]),
+      this.options.pool.query<StoredRow>(this.sql.read, [...this.ids(sessionId), this.cutoff()]),
     );
     return result.rows[0];
   }
@@ -156,17 +176,19 @@ export class PostgresSessionTurns implements SessionTurns {
     return sessionFromRow({ appName, userId, sessionId }, row);
   }
 
-  private async save(
-    lock: SessionLock,
+  /** The turn's one write, and the lease given back, if the lease is still this turn's. */
+  private async saveAndRelease(
+    lease: SessionLease,
     session: Session,
     transcript: Transcript,
     createdAt: Date | undefined,
   ): Promise<void> {
+    lease.stop();
     const now = new Date(this.options.clock());
     const events = this.options.sessionService.condensed(session.events);
-    await this.options.health.guard(() =>
-      lock.query(this.sql.save, [
-        ...this.ids(session.id),
+    const saved = await this.options.health.guard(() =>
+      this.options.pool.query(this.sql.saveAndRelease, [
+        ...lease.key,
         storableJson(session.state),
         storableJson(events),
         storableJson(transcript.turns),
@@ -174,13 +196,20 @@ export class PostgresSessionTurns implements SessionTurns {
         now,
       ]),
     );
+    lease.given = true;
+    if (saved.rowCount !== 1) throw sessionTakenOver(session.id);
   }
 
   /** A failed turn changes nothing but still counts as a use of a session that exists. */
-  private async touch(lock: SessionLock, sessionId: string, stored: StoredRow | undefined) {
-    if (!stored) return;
-    const now = new Date(this.options.clock());
-    await lock.query(this.sql.touch, [...this.ids(sessionId), now]).catch(() => undefined);
+  private async touchAndRelease(lease: SessionLease, stored: StoredRow | undefined) {
+    const { pool, clock, leases } = this.options;
+    if (!stored) return leases.give(lease);
+    lease.stop();
+    lease.given = true;
+    // The turn's own failure is what its client hears; an unreleased lease expires by itself.
+    await pool
+      .query(this.sql.touchAndRelease, [...lease.key, new Date(clock())])
+      .catch(() => undefined);
   }
 
   private ids(sessionId: string): [string, string, string] {

@@ -10,18 +10,24 @@ import {
 } from '@repo/pg-kit';
 import { PostgresSessionService } from './postgres-session-service.js';
 import { PostgresSessionTurns } from './postgres-session-turns.js';
+import { SessionLeases } from './session-leases.js';
 import { setupDatabase } from './setup-database.js';
 
 export interface PostgresSessionsOptions {
   connectionString: string;
   schema: string;
-  /** Connections holding session locks: sessions in a turn at once on this instance. */
+  /** Connections for queries. A turn holds none while the model runs, so this bounds queries, not turns. */
   poolMax: number;
   /** The chat service's session settings (sessionSettings), defaults applied. */
   settings: SessionSettings;
   logger: Logger;
+  /**
+   * How long a session's lease lasts unless its turn renews it (default 30 s; renewed every
+   * third of it): a turn whose process died holds its session no longer than this.
+   */
+  leaseMs?: number;
   /** How long a turn waits for another instance's turn of the same session (default 60 s). */
-  lockWaitMs?: number;
+  leaseWaitMs?: number;
   /** How long to wait for a connection before 503 (default 5 s). */
   connectTimeoutMs?: number;
   /** Start-up retries while the database is away: first delay, doubling up to 30 s. */
@@ -37,35 +43,41 @@ export interface PostgresSessions {
   readiness(): Promise<void>;
   /**
    * Sets the schema up, trying again with backoff while the database is away (the service
-   * listens meanwhile: /healthz 200, /readyz and every session request 503). Resolves once ready.
+   * listens meanwhile: /healthz 200, /readyz and every session request 503). Resolves once
+   * ready; with `untilMs`, rejects with the last error once the next try would start later than
+   * that (DATABASE_STARTUP_TIMEOUT_MS). A shutdown ends the tries quietly.
    */
-  start(): Promise<void>;
+  start(retry?: { untilMs?: number }): Promise<void>;
   close(): Promise<void>;
 }
 
 const MAX_RETRY_DELAY_MS = 30_000;
+const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_LEASE_WAIT_MS = 60_000;
 
 /** Sessions in PostgreSQL: pools, ADK's session service and the turns store over one schema. */
 export function openPostgresSessions(options: PostgresSessionsOptions): PostgresSessions {
   const { logger, settings } = options;
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
-  const lockWaitMs = options.lockWaitMs ?? 60_000;
+  // Turns hold no connection between statements, so one pool serves them all; the lock pool
+  // only holds the schema set-up's advisory lock.
   const pools = openPools({
     connectionString: options.connectionString,
-    query: {
-      max: Math.max(2, Math.ceil(options.poolMax / 4)),
-      connectTimeoutMs,
-      statementTimeoutMs: 10_000,
-    },
-    locks: {
-      max: options.poolMax,
-      connectTimeoutMs,
-      lockTimeoutMs: lockWaitMs,
-      statementTimeoutMs: lockWaitMs + 5_000,
-    },
+    query: { max: options.poolMax, connectTimeoutMs, statementTimeoutMs: 10_000 },
+    locks: { max: 1, connectTimeoutMs },
     logger,
   });
   const health = new DatabaseHealth(logger);
+  const leases = new SessionLeases(
+    pools.pool,
+    options.schema,
+    {
+      ttlMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+      waitMs: options.leaseWaitMs ?? DEFAULT_LEASE_WAIT_MS,
+    },
+    health,
+    logger,
+  );
   let ready = false;
   let closed = false;
   const sessionService = new PostgresSessionService(
@@ -76,13 +88,12 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
   );
   const turns = new PostgresSessionTurns({
     pool: pools.pool,
-    lockPool: pools.lockPool,
+    leases,
     schema: options.schema,
     sessionService,
     ...settings,
     health,
     isReady: () => ready,
-    logger,
   });
 
   const setUp = async () => {
@@ -90,13 +101,13 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
     ready = true;
     health.markUp();
   };
-  // No time bound: the service keeps answering 503 until the database comes, however long.
-  const start = () =>
+  const start = (retry: { untilMs?: number } = {}) =>
     setUpWithRetry(setUp, {
       connectionString: options.connectionString,
       redact: redactSecrets,
       logger,
-      ...(options.retryBaseMs !== undefined ? { firstDelayMs: options.retryBaseMs } : {}),
+      untilMs: retry.untilMs,
+      firstDelayMs: options.retryBaseMs,
       maxDelayMs: MAX_RETRY_DELAY_MS,
       stopped: () => closed,
     }).catch((error: unknown) => {

@@ -1,15 +1,18 @@
 import type pg from 'pg';
-import { SESSION_LOCK_SPACE, SWEEP_LOCK } from './lock-keys.js';
-import { sessionsTable } from './tables.js';
+import { SWEEP_LOCK } from './lock-keys.js';
+import { sessionLeasesTable, sessionsTable } from './tables.js';
 
-/** Rows deleted per statement: each holds one advisory lock until the statement commits. */
+/** Rows deleted per statement. */
 const BATCH = 200;
+/** A lease expired this long ago is a crashed turn's leftover, not a slow holder's. */
+const LEFTOVER_LEASE_AGE = "interval '1 hour'";
 
 /**
  * Deletes sessions unused since `cutoff`, run by one instance at a time (a session-level
- * advisory lock the others fail to take, and skip). Only idle sessions go: a session whose lock
- * a turn holds is skipped (`pg_try_advisory_xact_lock` fails), and a row written after the
- * candidates were picked is re-checked by the DELETE itself. Returns how many went.
+ * advisory lock the others fail to take, and skip). Only idle sessions go: a session with a live
+ * lease (a turn running) is skipped, and a row written after the candidates were picked is
+ * re-checked by the DELETE itself. Leases left by crashed turns go too. Returns how many
+ * sessions went.
  */
 export async function sweepIdleSessions(
   pool: pg.Pool,
@@ -18,16 +21,19 @@ export async function sweepIdleSessions(
   cutoff: Date,
 ): Promise<number> {
   const sessions = sessionsTable(schema);
+  const leases = sessionLeasesTable(schema);
   const sweep = `
-    WITH stale AS MATERIALIZED (
-      SELECT session_id FROM ${sessions}
-      WHERE app_name = $1 AND user_id = $2 AND updated_at < $3
-      ORDER BY updated_at LIMIT ${BATCH}
-    ), idle AS MATERIALIZED (
-      SELECT session_id FROM stale WHERE pg_try_advisory_xact_lock(${SESSION_LOCK_SPACE}, hashtext(session_id))
+    WITH idle AS MATERIALIZED (
+      SELECT s.session_id FROM ${sessions} AS s
+      WHERE s.app_name = $1 AND s.user_id = $2 AND s.updated_at < $3
+        AND NOT EXISTS (
+          SELECT 1 FROM ${leases} AS l
+          WHERE l.app_name = $1 AND l.user_id = $2 AND l.session_id = s.session_id AND l.expires_at > now())
+      ORDER BY s.updated_at LIMIT ${BATCH}
     )
     DELETE FROM ${sessions} AS s USING idle
     WHERE s.app_name = $1 AND s.user_id = $2 AND s.session_id = idle.session_id AND s.updated_at < $3`;
+  const leftovers = `DELETE FROM ${leases} WHERE app_name = $1 AND user_id = $2 AND expires_at < now() - ${LEFTOVER_LEASE_AGE}`;
   const client = await pool.connect();
   let failure: Error | undefined;
   try {
@@ -43,6 +49,7 @@ export async function sweepIdleSessions(
         deleted += result.rowCount ?? 0;
         if ((result.rowCount ?? 0) < BATCH) break;
       }
+      await client.query(leftovers, [ids.appName, ids.userId]);
     } finally {
       await client.query('SELECT pg_advisory_unlock($1, $2)', [...SWEEP_LOCK]);
     }

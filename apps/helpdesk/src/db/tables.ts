@@ -4,11 +4,13 @@ export function table(schema: string, name: string): string {
 }
 
 export const sessionsTable = (schema: string) => table(schema, 'helpdesk_sessions');
+export const sessionLeasesTable = (schema: string) => table(schema, 'helpdesk_session_leases');
 
 /**
  * One row per session: ADK's side (state and the condensed history the model sees next turn)
  * and the transcript GET /sessions/{id} shows, written together once per finished turn.
- * `updated_at` is the last use, for the TTL.
+ * `updated_at` is the last use, for the TTL. Beside it, one row per session with a turn running:
+ * its lease (session-leases.ts), owner and expiry on the database's clock.
  */
 export function sessionTablesMigration(schema: string): string {
   const sessions = sessionsTable(schema);
@@ -25,5 +27,13 @@ export function sessionTablesMigration(schema: string): string {
       updated_at timestamptz NOT NULL,
       PRIMARY KEY (app_name, user_id, session_id)
     );
-    CREATE INDEX IF NOT EXISTS helpdesk_sessions_updated_at ON ${sessions} (updated_at);`;
+    CREATE INDEX IF NOT EXISTS helpdesk_sessions_updated_at ON ${sessions} (updated_at);
+    CREATE TABLE IF NOT EXISTS ${sessionLeasesTable(schema)} (
+      app_name text NOT NULL,
+      user_id text NOT NULL,
+      session_id text NOT NULL,
+      owner uuid NOT NULL,
+      expires_at timestamptz NOT NULL,
+      PRIMARY KEY (app_name, user_id, session_id)
+    );`;
 }

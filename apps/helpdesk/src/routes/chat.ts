@@ -34,7 +34,9 @@ export const chatRoute = (chat: ChatService, options: ChatRouteOptions = {}) => 
         },
       },
       429: {
-        description: 'Too many messages waiting on this session.',
+        description:
+          'Too many messages waiting on this session, another instance’s turn of it not done in ' +
+          'time, or this turn’s lease lost to another turn (nothing recorded).',
         schema: turnProblemSchema,
       },
       502: {

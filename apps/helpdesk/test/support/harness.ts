@@ -15,15 +15,9 @@ import type { LlmAgent, Runner } from '@google/adk';
 import type { Express } from 'express';
 import request from 'supertest';
 import { routeAdkLogsTo } from '../../src/agents/adk-logging.js';
-import { createRootAgent } from '../../src/agents/agent-tree.js';
 import type { ModelSettings } from '../../src/llm/model.js';
-import { helpdeskTelemetry } from '../../src/telemetry/helpdesk-telemetry.js';
-import { createApp } from '../../src/app.js';
-import {
-  createChatService,
-  type ChatService,
-  type ChatServiceOptions,
-} from '../../src/chat/chat-service.js';
+import type { ChatService, ChatServiceOptions } from '../../src/chat/chat-service.js';
+import { createHelpdesk, type HelpdeskDatabase } from '../../src/helpdesk.js';
 
 export const INVOICE_QUESTION = 'What is the amount due on invoice INV-1001?';
 export const OUTAGE_QUESTION = 'Is the API down?';
@@ -82,6 +76,8 @@ export interface HarnessOptions {
   metrics?: { public?: boolean };
   /** Spans for requests and model calls (a started startTracing); ADK's join them. */
   tracing?: Tracing;
+  /** Sessions in PostgreSQL (set up before startHelpdesk resolves); default in memory. */
+  database?: HelpdeskDatabase;
 }
 
 const silent = createLogger({ name: 'helpdesk-test', level: 'silent' });
@@ -92,9 +88,10 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
   const emulator = await startEmulator({ port: 0, latencyMs: options.latencyMs ?? 0 });
   const provider = options.provider ?? 'gemini';
   const registry = options.metrics && createMetricsRegistry();
-  const telemetry = helpdeskTelemetry({ registry, provider, tracing: options.tracing });
-  const agent = createRootAgent(
-    {
+  const responses: ResponseEvent[] = [];
+  // The service's own wiring (src/helpdesk.ts), as server.ts runs it, with the test's settings.
+  const service = createHelpdesk({
+    model: {
       provider,
       apiKey: 'test-key',
       ...(provider === 'openai'
@@ -105,29 +102,18 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
       retryBaseDelayMs: 10,
       ...options.model,
     },
-    {},
-    telemetry.model,
-  );
-  const service = createChatService({
-    agent,
-    appName: 'helpdesk',
-    sessionTtlMs: 3_600_000,
-    maxSessions: 1_000,
-    ...(options.runner ? { runner: options.runner(agent) } : {}),
-    plugins: telemetry.plugins,
-    ...options.chat,
-  });
-  const chat = telemetry.chat(service);
-  const responses: ResponseEvent[] = [];
-  const app = createApp({
-    chat,
     logger: options.logger ?? silent,
+    database: options.database,
+    chat: { maxSessions: 1_000, ...options.chat },
+    runner: options.runner,
     apiToken: options.apiToken,
-    ...(options.sseHeartbeatMs ? { sseHeartbeatMs: options.sseHeartbeatMs } : {}),
+    sseHeartbeatMs: options.sseHeartbeatMs,
     onResponse: (event) => responses.push(event),
-    ...(registry ? { metrics: { registry, ...options.metrics } } : {}),
-    ...(options.tracing?.enabled ? { tracing: true } : {}),
+    metrics: registry && { registry, ...options.metrics },
+    tracing: options.tracing,
   });
+  await service.start();
+  const { app, chat, agent } = service;
   let server: Server | undefined;
   const url = async () => {
     server ??= app.listen(0, '127.0.0.1');
@@ -163,6 +149,7 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
       emulator.requests.list().filter((r) => onWire(r) && r.status === 0).length,
     close: async () => {
       await closeServer();
+      await service.close();
       await emulator.close();
     },
   };

@@ -67,8 +67,18 @@ export async function startService(env: Record<string, string>): Promise<Service
   child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
   const exited = once(child, 'exit');
-  // The start-up line is at info; the tests keep the rest of the log quiet.
-  await waitFor(() => /helpdesk listening/.test(output.stdout), 20_000, 'the server to listen');
+  // The start-up line is at info; the tests keep the rest of the log quiet. A server that never
+  // listens is killed, not left running after the suite.
+  await waitFor(
+    () => /helpdesk listening/.test(output.stdout),
+    // Generous: on a loaded machine the import of ADK alone has taken over 20 s.
+    60_000,
+    'the server to listen',
+  ).catch(async (error: unknown) => {
+    child.kill('SIGKILL');
+    await exited;
+    throw error;
+  });
   const line = output.stdout.split('\n').find((l) => l.includes('helpdesk listening'))!;
   const url = (JSON.parse(line) as { url: string }).url;
   const post = (path: string, body: unknown) =>

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '@repo/http-kit';
+import type { DatabaseHealth } from '@repo/pg-kit';
+import type pg from 'pg';
+import { sessionBusy } from '../sessions/session-busy.js';
+import { sessionLeasesTable } from './tables.js';
+
+export interface LeaseSettings {
+  /** How long a lease lasts unless renewed: a dead holder's session is free again after it. */
+  ttlMs: number;
+  /** How long a turn waits for another instance's turn of the same session before 429. */
+  waitMs: number;
+  /** How often a live holder renews its lease (default a third of the ttl). */
+  renewEveryMs?: number;
+}
+
+/** A session's key and a lease's owner: $1–$4 of every statement on a lease. */
+export type LeaseKey = [appName: string, userId: string, sessionId: string, owner: string];
+
+/** A turn's claim on its session, renewed until `stop`; the turn's last statement gives it back. */
+export interface SessionLease {
+  readonly key: LeaseKey;
+  /** Set once a statement gave the lease back (or found it was no longer this turn's). */
+  given: boolean;
+  stop(): void;
+}
+
+const KEY = 'app_name = $1 AND user_id = $2 AND session_id = $3';
+const FIRST_RETRY_MS = 10;
+const MAX_RETRY_MS = 250;
+
+/**
+ * The head of a statement that gives the lease `$1…$4` back and writes only if it still held it:
+ * `${releasing(schema)} INSERT … SELECT … FROM released`. Deleting the lease row locks it, so
+ * the write and the release commit together, and a claim by another instance either came first
+ * (the row's owner changed: nothing released, nothing written) or waits for this commit (and the
+ * new holder then reads what was written).
+ */
+export const releasing = (schema: string) =>
+  `WITH released AS (DELETE FROM ${sessionLeasesTable(schema)} WHERE ${KEY} AND owner = $4 RETURNING 1)`;
+
+/**
+ * Leases on sessions, one row per session with a turn running (`helpdesk_session_leases`), so
+ * turns of one session run one at a time across every instance without holding a connection:
+ * a claim is one statement, a renewal one every `renewEveryMs`, and the turn's write gives the
+ * lease back (`releasing`). A holder that dies stops renewing; its session is free again once
+ * the lease expires (on the database's clock, so instances' clocks do not matter).
+ */
+export class SessionLeases {
+  private readonly sql: Record<'claim' | 'renew' | 'give', string>;
+  private readonly renewEveryMs: number;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    schema: string,
+    private readonly settings: LeaseSettings,
+    private readonly health: DatabaseHealth,
+    private readonly logger: Logger,
+  ) {
+    const leases = sessionLeasesTable(schema);
+    const expiry = 'now() + make_interval(secs => $5::double precision / 1000)';
+    this.renewEveryMs = settings.renewEveryMs ?? Math.max(50, Math.floor(settings.ttlMs / 3));
+    this.sql = {
+      // Free or expired: taken, in one statement. Someone else's live lease: left alone.
+      claim: `INSERT INTO ${leases} AS l (app_name, user_id, session_id, owner, expires_at)
+              VALUES ($1, $2, $3, $4, ${expiry})
+              ON CONFLICT (app_name, user_id, session_id) DO UPDATE
+                SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+                WHERE l.expires_at <= now()`,
+      renew: `UPDATE ${leases} SET expires_at = ${expiry} WHERE ${KEY} AND owner = $4`,
+      give: `DELETE FROM ${leases} WHERE ${KEY} AND owner = $4`,
+    };
+  }
+
+  /**
+   * Claims the session, waiting (polling with backoff) while another turn holds it, at most
+   * `waitMs`; then 429 `session_busy`.
+   */
+  async claim(appName: string, userId: string, sessionId: string): Promise<SessionLease> {
+    const key: LeaseKey = [appName, userId, sessionId, randomUUID()];
+    const deadline = Date.now() + this.settings.waitMs;
+    for (let delay = FIRST_RETRY_MS; ; delay = Math.min(delay * 2, MAX_RETRY_MS)) {
+      const taken = await this.health.guard(() =>
+        this.pool.query(this.sql.claim, [...key, this.settings.ttlMs]),
+      );
+      if (taken.rowCount === 1) return this.renewing(key);
+      if (Date.now() + delay > deadline) {
+        throw sessionBusy(
+          sessionId,
+          `Session ${sessionId} is busy on another instance; retry later.`,
+        );
+      }
+      await sleep(delay * (0.5 + Math.random()));
+    }
+  }
+
+  /** Gives the lease back without writing (if this fails, the lease expires after its ttl). */
+  async give(lease: SessionLease): Promise<void> {
+    lease.stop();
+    lease.given = true;
+    await this.pool.query(this.sql.give, lease.key).catch(() => undefined);
+  }
+
+  private renewing(key: LeaseKey): SessionLease {
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
+      clearInterval(renewal);
+    };
+    const renewal = setInterval(() => {
+      this.pool
+        .query(this.sql.renew, [...key, this.settings.ttlMs])
+        .then((renewed) => {
+          // A renewal that crossed the turn's last statement finds the lease given back: no loss.
+          if (renewed.rowCount === 1 || stopped) return;
+          stop();
+          this.logger.warn({ session_id: key[2] }, 'session lease lost to another turn');
+        })
+        // The database away: its outage is logged once elsewhere; the next renewal tries again.
+        .catch(() => undefined);
+    }, this.renewEveryMs);
+    renewal.unref();
+    return { key, given: false, stop };
+  }
+}

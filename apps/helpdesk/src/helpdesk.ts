@@ -1,0 +1,140 @@
+import type { LlmAgent, Runner } from '@google/adk';
+import type { AuthSettings, Logger, ResponseEvent, Tracing } from '@repo/http-kit';
+import type { Registry } from 'prom-client';
+import { createRootAgent, type AgentTreePatches } from './agents/agent-tree.js';
+import { createApp } from './app.js';
+import {
+  createChatService,
+  sessionSettings,
+  type ChatServiceOptions,
+} from './chat/chat-service.js';
+import { openPostgresSessions } from './db/postgres-sessions.js';
+import type { ModelSettings } from './llm/model.js';
+import { helpdeskTelemetry } from './telemetry/helpdesk-telemetry.js';
+
+/** Sessions in PostgreSQL (DATABASE_URL): where, and how turns share them. */
+export interface HelpdeskDatabase {
+  connectionString: string;
+  schema: string;
+  poolMax: number;
+  /** SESSION_LEASE_MS (default 30 s). */
+  leaseMs?: number;
+  /** How long a turn waits for another instance's turn of its session (default 60 s). */
+  leaseWaitMs?: number;
+  /** First delay of the start-up retries while the database is away (default 500 ms). */
+  retryBaseMs?: number;
+}
+
+export interface HelpdeskDeps {
+  /** The agents' model (AGENT_LLM_*). */
+  model: ModelSettings;
+  /** Passed to ADK's Runner (AGENT_APP_NAME, default helpdesk). */
+  appName?: string;
+  logger: Logger;
+  /** Unset: sessions in process memory. */
+  database?: HelpdeskDatabase;
+  /** The chat service's settings (default TTL 1 h, 10 000 sessions), or parts of it injected. */
+  chat?: Partial<Omit<ChatServiceOptions, 'agent' | 'runner' | 'plugins'>>;
+  /** A Runner of the caller's own over the agent tree (default: the chat service's). */
+  runner?: (agent: LlmAgent) => Runner;
+  patches?: AgentTreePatches;
+  apiToken?: string;
+  auth?: AuthSettings;
+  /** Comment lines on event streams this often (default 15 s). */
+  sseHeartbeatMs?: number;
+  /** Called for every finished HTTP response (tests check the OpenAPI document lists it). */
+  onResponse?: (event: ResponseEvent) => void;
+  /** Serve GET /metrics from this registry (behind the token unless `public`), fed by every part. */
+  metrics?: { registry: Registry; public?: boolean };
+  /** Spans for requests, model calls and (PostgreSQL) queries, when enabled. */
+  tracing?: Tracing;
+}
+
+const DEFAULT_TTL_MS = 3_600_000;
+const DEFAULT_MAX_SESSIONS = 10_000;
+const MAX_SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Wires the agent tree, the chat service over its sessions (memory or PostgreSQL), telemetry and
+ * the HTTP app. Nothing listens and nothing connects until the caller says so: `start()` sets the
+ * session database up, `startSweep()` starts the TTL sweep, `close()` ends both.
+ */
+export function createHelpdesk(deps: HelpdeskDeps) {
+  const telemetry = helpdeskTelemetry({
+    registry: deps.metrics?.registry,
+    provider: deps.model.provider ?? 'gemini',
+    tracing: deps.tracing,
+  });
+  const agent = createRootAgent(deps.model, deps.patches, telemetry.model);
+  const chatOptions: ChatServiceOptions = {
+    agent,
+    appName: deps.appName ?? 'helpdesk',
+    sessionTtlMs: DEFAULT_TTL_MS,
+    maxSessions: DEFAULT_MAX_SESSIONS,
+    ...deps.chat,
+    plugins: telemetry.plugins,
+    ...(deps.runner ? { runner: deps.runner(agent) } : {}),
+  };
+  const postgres =
+    deps.database &&
+    openPostgresSessions({
+      ...deps.database,
+      settings: sessionSettings(chatOptions),
+      logger: deps.logger,
+      traceQueries: deps.tracing?.enabled ?? false,
+    });
+  const chat = telemetry.chat(
+    createChatService({
+      ...chatOptions,
+      ...(postgres
+        ? { sessionService: postgres.sessionService, sessionTurns: postgres.turns }
+        : {}),
+    }),
+  );
+  const app = createApp({
+    chat,
+    logger: deps.logger,
+    apiToken: deps.apiToken,
+    auth: deps.auth,
+    sseHeartbeatMs: deps.sseHeartbeatMs,
+    onResponse: deps.onResponse,
+    metrics: deps.metrics,
+    tracing: deps.tracing?.enabled,
+    database: postgres && { readiness: postgres.readiness },
+  });
+  let sweep: NodeJS.Timeout | undefined;
+  let closed: Promise<void> | undefined;
+  return {
+    app,
+    chat,
+    agent,
+    /** `sessions=postgres` or `sessions=memory`. */
+    sessions: postgres ? ('postgres' as const) : ('memory' as const),
+    /** Sets the session database up (nothing to do in memory mode): PostgresSessions#start. */
+    start: async (retry?: { untilMs?: number }) => {
+      await postgres?.start(retry);
+    },
+    /**
+     * Requests evict expired sessions as they come; this sweep frees what is idle (in
+     * PostgreSQL, one instance at a time), every TTL or minute, whichever is shorter.
+     */
+    startSweep: () => {
+      sweep ??= setInterval(
+        () => {
+          chat
+            .evictExpired()
+            .catch((error: unknown) => deps.logger.warn({ err: error }, 'session sweep failed'));
+        },
+        Math.min(chatOptions.sessionTtlMs, MAX_SWEEP_EVERY_MS),
+      );
+      sweep.unref();
+    },
+    close: () =>
+      (closed ??= (async () => {
+        clearInterval(sweep);
+        await postgres?.close();
+      })()),
+  };
+}
+
+export type Helpdesk = ReturnType<typeof createHelpdesk>;
