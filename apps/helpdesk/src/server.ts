@@ -7,6 +7,7 @@ import {
   tracingSettingsFromEnv,
 } from '@repo/http-kit';
 import { loadOrExit, redactSecrets } from '@repo/llm-config';
+import pg from 'pg';
 import { routeAdkLogsTo } from './agents/adk-logging.js';
 import { createRootAgent } from './agents/agent-tree.js';
 import { createApp } from './app.js';
@@ -19,7 +20,7 @@ const env = loadOrExit(() => loadServiceEnv(), 'helpdesk');
 const logger = createLogger({ name: 'helpdesk', level: env.LOG_LEVEL });
 routeAdkLogsTo(logger);
 const registry = createMetricsRegistry();
-const tracing = await startTracing(tracingSettingsFromEnv('helpdesk', env));
+const tracing = await startTracing(tracingSettingsFromEnv('helpdesk', env), { pg });
 const telemetry = helpdeskTelemetry({ registry, provider: env.agentModel.provider, tracing });
 
 const sessionTtlMs = env.SESSION_TTL_SECONDS * 1000;
@@ -37,7 +38,6 @@ const postgres = env.DATABASE_URL
       poolMax: env.PG_POOL_MAX,
       settings: sessionSettings(chatOptions),
       logger,
-      traceQueries: tracing.enabled,
     })
   : undefined;
 const chat = telemetry.chat(

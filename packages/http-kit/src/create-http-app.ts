@@ -52,8 +52,8 @@ export interface HttpAppOptions {
    */
   metrics?: { registry: Registry; public?: boolean };
   /**
-   * A server span per request (OpenTelemetry, see startTracing), its trace id in each log line of
-   * the request. Off: no middleware at all.
+   * The request's server span (the HTTP instrumentation startTracing applies) named after its
+   * route template, its trace id in each log line of the request. Off: no middleware at all.
    */
   tracing?: boolean;
   /** Called for every finished response (tests use it to check the document lists every answer). */

@@ -32,6 +32,7 @@ export {
   TRACING_OFF,
   type Tracing,
   type TracingSettings,
+  type TracedLibraries,
 } from './tracing/start-tracing.js';
 export { startOtlpReceiver, type ReceivedSpan } from './tracing/otlp-receiver.js';
 export { modelCallSpan, type ModelCallSpan, type ModelSpanEnd } from './tracing/model-call-span.js';

@@ -3,5 +3,4 @@ export { openPools, type PoolOptions, type PoolLimits, type Pools } from './pool
 export { DatabaseHealth } from './database-health.js';
 export { DatabaseUnavailable, isDatabaseUnreachable } from './database-unavailable.js';
 export { setUpWithRetry, type SetUpRetry } from './set-up-with-retry.js';
-export { traceQueries } from './traced-queries.js';
 export { withTransaction } from './with-transaction.js';
