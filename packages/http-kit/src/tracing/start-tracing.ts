@@ -1,5 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
 import { patchModules } from './library-instrumentations.js';
 
 /** Where spans go: the standard OTLP endpoints (OTEL_EXPORTER_OTLP_ENDPOINT, …_TRACES_ENDPOINT). */
@@ -55,13 +53,16 @@ export async function startTracing(
     settings.tracesEndpoint ??
     (settings.endpoint ? `${settings.endpoint.replace(/\/+$/, '')}/v1/traces` : undefined);
   if (!url) return TRACING_OFF;
-  const [{ NodeSDK, resources, tracing }, { OTLPTraceExporter }, { HttpInstrumentation }, pg] =
+  const [sdkNode, { OTLPTraceExporter }, { HttpInstrumentation }, pg, http, https] =
     await Promise.all([
       import('@opentelemetry/sdk-node'),
       import('@opentelemetry/exporter-trace-otlp-http'),
       import('@opentelemetry/instrumentation-http'),
       libraries.pg && import('@opentelemetry/instrumentation-pg'),
+      import('node:http'),
+      import('node:https'),
     ]);
+  const { NodeSDK, resources, tracing } = sdkNode;
   const processor = new tracing.BatchSpanProcessor(new OTLPTraceExporter({ url }));
   const sdk = new NodeSDK({
     // Under what the environment detector finds: OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win.
@@ -76,7 +77,13 @@ export async function startTracing(
   // constructed. Unset, their default is the old conventions (`http.method`, `db.statement`); this
   // project's spans have always had the stable ones (`http.request.method`, `db.query.text`).
   process.env[SEMCONV_OPT_IN] ??= 'http,database';
-  const unpatch = [patchModules(new HttpInstrumentation({ enabled: false }), { http, https })];
+  // The modules' own objects (what `require` returns), not their ESM namespaces.
+  const unpatch = [
+    patchModules(new HttpInstrumentation({ enabled: false }), {
+      http: http.default,
+      https: https.default,
+    }),
+  ];
   if (pg && libraries.pg)
     unpatch.push(
       // Queries outside any trace (the queue's polling, the sweeps) would each be a trace of one span.
