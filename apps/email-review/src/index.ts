@@ -7,6 +7,5 @@
 export { createEmailGraph, type EmailGraph } from './workflow/graph.js';
 export { createOpenAiClient } from './llm/openai-client.js';
 export { openPostgresPersistence } from './db/postgres-persistence.js';
-export { FRAMEWORK_PATCHES } from './patches/index.js';
 export { createEmailReview } from './email-review.js';
 export { createMemoryPersistence } from './persistence/memory-persistence.js';

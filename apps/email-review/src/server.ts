@@ -8,6 +8,7 @@ import {
   type Logger,
 } from '@repo/http-kit';
 import { loadOrExit, redactSecrets } from '@repo/llm-config';
+import pg from 'pg';
 import { createLogTransport } from './delivery/mail-transport.js';
 import { createSmtpTransport } from './delivery/smtp-transport.js';
 import { createEmailReview } from './email-review.js';
@@ -18,7 +19,7 @@ import { createPostgresPersistence } from './db/postgres-persistence.js';
 
 const env = loadOrExit(() => loadServiceEnv(), 'email-review');
 const logger = createLogger({ name: 'email-review', level: env.LOG_LEVEL });
-const tracing = await startTracing(tracingSettingsFromEnv('email-review', env));
+const tracing = await startTracing(tracingSettingsFromEnv('email-review', env), { pg });
 
 function persistenceOf(env: ServiceEnv) {
   const retry = {

@@ -1,15 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Checkpoint, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { emptyCheckpoint } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
-import { installedVersion } from '@repo/http-kit';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import pg from 'pg';
 import request from 'supertest';
 import { checkpointTables } from '../src/db/tables.js';
-import { FRAMEWORK_PATCHES } from '../src/patches/index.js';
 import { OneStatementPostgresSaver } from '../src/patches/langgraph-checkpoint-postgres-one-statement-writes.js';
 import {
   dropSchema,
@@ -131,24 +126,4 @@ describePg('framework patches', () => {
       await emulator.close();
     }
   });
-});
-
-describe('the register of framework patches', () => {
-  const repoDir = fileURLToPath(new URL('../../../', import.meta.url));
-  const appDir = fileURLToPath(new URL('../', import.meta.url));
-
-  test.each(FRAMEWORK_PATCHES.map((patch) => [patch.id, patch] as const))(
-    'when %s is listed, then the installed library is the version it was checked against, and its file says so and names its test',
-    (_id, patch) => {
-      expect(`${patch.library}@${installedVersion(patch.library, appDir)}`).toBe(
-        `${patch.library}@${patch.version}`,
-      );
-      const source = readFileSync(join(repoDir, patch.file), 'utf8');
-      expect(source).toContain(`${patch.library}@${patch.version}`);
-      for (const test of patch.guardedBy.split(', ')) {
-        expect(existsSync(join(repoDir, test))).toBe(true);
-        expect(source).toContain(test);
-      }
-    },
-  );
 });

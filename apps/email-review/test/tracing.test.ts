@@ -1,5 +1,6 @@
 import { startOtlpReceiver, startTracing, type Tracing } from '@repo/http-kit';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
+import pg from 'pg';
 import request from 'supertest';
 import { dropSchema, freshSchema, postgresTestsEnabled, until } from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
@@ -14,7 +15,7 @@ let emulator: Emulator;
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
-  tracing = await startTracing({ serviceName: 'email-review', endpoint: receiver.url });
+  tracing = await startTracing({ serviceName: 'email-review', endpoint: receiver.url }, { pg });
   emulator = await startEmulator();
 });
 afterAll(async () => {
@@ -47,12 +48,15 @@ describe.each([false, true])('traces (OTEL_CAPTURE_CONTENT=%s)', (captureContent
     // This request's: the last one answered.
     const http = receiver.spans.findLast((s) => s.name === 'POST /threads');
     expect(http).toBeDefined();
+    // No OTEL_SERVICE_NAME here: the service's own name is the default.
+    expect(http?.resource['service.name']).toBe('email-review');
     const trace = receiver.spans.filter((s) => s.traceId === http!.traceId);
     const models = trace.filter((s) => s.name === `chat ${TEST_MODEL}`);
     expect(models).toHaveLength(2);
+    // …under the test's own request, a client span (HTTP instrumentation) whose traceparent it sent.
     expect(models.map((s) => receiver.ancestry(s))).toEqual([
-      [`chat ${TEST_MODEL}`, 'node classify', 'graph email_review', 'POST /threads'],
-      [`chat ${TEST_MODEL}`, 'node draft', 'graph email_review', 'POST /threads'],
+      [`chat ${TEST_MODEL}`, 'node classify', 'graph email_review', 'POST /threads', 'POST'],
+      [`chat ${TEST_MODEL}`, 'node draft', 'graph email_review', 'POST /threads', 'POST'],
     ]);
     for (const model of models) {
       expect(model.attributes).toMatchObject({

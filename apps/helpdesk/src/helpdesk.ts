@@ -81,7 +81,6 @@ export function createHelpdesk(deps: HelpdeskDeps) {
       ...deps.database,
       settings: sessionSettings(chatOptions),
       logger: deps.logger,
-      traceQueries: deps.tracing?.enabled ?? false,
     });
   const chat = telemetry.chat(
     createChatService({

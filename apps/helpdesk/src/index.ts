@@ -3,4 +3,3 @@
  * that reads env or listens. The service itself starts from server.ts.
  */
 export { createRootAgent, type AgentTreePatches } from './agents/agent-tree.js';
-export { FRAMEWORK_PATCHES } from './patches/index.js';

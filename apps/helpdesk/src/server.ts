@@ -8,6 +8,7 @@ import {
 } from '@repo/http-kit';
 import { loadOrExit, redactSecrets } from '@repo/llm-config';
 import { exitDatabaseUnreachable } from '@repo/pg-kit';
+import pg from 'pg';
 import { routeAdkLogsTo } from './agents/adk-logging.js';
 import { loadServiceEnv } from './env.js';
 import { createHelpdesk } from './helpdesk.js';
@@ -15,7 +16,7 @@ import { createHelpdesk } from './helpdesk.js';
 const env = loadOrExit(() => loadServiceEnv(), 'helpdesk');
 const logger = createLogger({ name: 'helpdesk', level: env.LOG_LEVEL });
 routeAdkLogsTo(logger);
-const tracing = await startTracing(tracingSettingsFromEnv('helpdesk', env));
+const tracing = await startTracing(tracingSettingsFromEnv('helpdesk', env), { pg });
 
 const helpdesk = createHelpdesk({
   model: env.agentModel,

@@ -28,13 +28,14 @@ afterAll(async () => {
   await dropSchema(schema);
 });
 
-test('when the service runs with OTEL_EXPORTER_OTLP_ENDPOINT and sessions in PostgreSQL, then a chat’s trace holds the request, ADK’s agents, the model calls and the session queries', async () => {
+test('when the service runs with OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME and sessions in PostgreSQL, then a chat’s trace, under that service name, holds the request, ADK’s agents, the model calls and the session queries', async () => {
   service = await startService({
     AGENT_LLM_BASE_URL: emulator.url,
     DATABASE_URL: TEST_DATABASE_URL,
     DATABASE_SCHEMA: schema,
     PG_POOL_MAX: '4',
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_SERVICE_NAME: 'helpdesk-eu',
   });
   await waitUntilReady(service);
 
@@ -54,6 +55,7 @@ test('when the service runs with OTEL_EXPORTER_OTLP_ENDPOINT and sessions in Pos
     'the rest of the trace',
   );
   const trace = receiver.spans.filter((s) => s.traceId === http.traceId);
+  expect(new Set(trace.map((s) => s.resource['service.name']))).toEqual(new Set(['helpdesk-eu']));
   const names = new Set(trace.map((s) => s.name));
   expect([...names]).toEqual(
     expect.arrayContaining([

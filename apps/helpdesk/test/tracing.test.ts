@@ -45,13 +45,15 @@ describe.each(PROVIDERS)('traces (%s)', (provider) => {
     const calls = trace.filter((s) => s.name === `chat ${model}`);
     expect(calls.length).toBe(helpdesk.modelCalls().length);
     const chains = calls.map((call) => receiver.ancestry(call));
-    // The coordinator's call, and (after its transfer, inside that call_llm) the billing agent's.
+    // The coordinator's call, and (after its transfer, inside that call_llm) the billing agent's;
+    // the test's own request is the client span (HTTP instrumentation) above the server's.
     expect(chains).toContainEqual([
       `chat ${model}`,
       'call_llm',
       'invoke_agent coordinator',
       'invocation',
       'POST /chat',
+      'POST',
     ]);
     expect(chains).toContainEqual([
       `chat ${model}`,
@@ -61,6 +63,7 @@ describe.each(PROVIDERS)('traces (%s)', (provider) => {
       'invoke_agent coordinator',
       'invocation',
       'POST /chat',
+      'POST',
     ]);
     for (const call of calls)
       expect(call.attributes).toMatchObject({

@@ -1,4 +1,4 @@
-import { FRAMEWORK_PATCHES } from 'email-review';
+import { FRAMEWORK_PATCHES } from '@repo/http-kit';
 import type { FrameworkPatchesResult, PatchMeasure } from '../scenarios/results.js';
 import { median } from '../stats/percentiles.js';
 import type { Section, Table, TargetCheck } from './report-model.js';

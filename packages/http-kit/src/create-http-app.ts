@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import express, { Router, type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { httpMetrics, metricsHandler } from './metrics/http-metrics.js';
@@ -6,6 +7,7 @@ import { routerOf, type Route } from './routes/define-route.js';
 import type { ResponseEvent } from './routes/undocumented-responses.js';
 import { pinoHttp } from 'pino-http';
 import { errorHandler } from './errors/error-handler.js';
+import { problemOf } from './errors/problem.js';
 import { healthRoutes, type ReadinessCheck } from './health.js';
 import { createLogger, type Logger } from './logger.js';
 import { authConfigured, createAuthenticator, type AuthSettings } from './auth/authenticator.js';
@@ -50,8 +52,8 @@ export interface HttpAppOptions {
    */
   metrics?: { registry: Registry; public?: boolean };
   /**
-   * A server span per request (OpenTelemetry, see startTracing), its trace id in each log line of
-   * the request. Off: no middleware at all.
+   * The request's server span (the HTTP instrumentation startTracing applies) named after its
+   * route template, its trace id in each log line of the request. Off: no middleware at all.
    */
   tracing?: boolean;
   /** Called for every finished response (tests use it to check the document lists every answer). */
@@ -102,13 +104,14 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(
     pinoHttp({
       logger,
-      // Its logger is bound before httpSpans runs: the ids join its line here.
-      ...(options.tracing
-        ? {
-            customSuccessObject: (_req, res, value) => ({ ...value, ...traceIdsOf(res) }),
-            customErrorObject: (_req, res, _error, value) => ({ ...value, ...traceIdsOf(res) }),
-          }
-        : {}),
+      // The access line: its logger is bound before httpSpans runs, so the trace ids join it here,
+      // and a problem answer's code (the error handler writes no line of its own for it).
+      customSuccessObject: (_req, res, value) => ({
+        ...value,
+        ...traceIdsOf(res),
+        ...problemOf(res),
+      }),
+      customErrorObject: (_req, res, _error, value) => accessLineOfError(res, value),
       genReqId: (req, res) => {
         const id = requestIdOf(req);
         res.setHeader('x-request-id', id);
@@ -160,6 +163,18 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(methodNotAllowed(routers));
   app.use(errorHandler);
   return app;
+}
+
+/**
+ * The access line of a 5xx answer. pino-http adds an `err` of its own making ("failed with status
+ * code 503", with its stack) when the response is a 5xx without an error: a problem answer's code
+ * says more, and its cause, when it needs one, is on the error handler's line.
+ */
+function accessLineOfError(res: ServerResponse, value: Record<string, unknown>): object {
+  const problem = problemOf(res);
+  const line: Record<string, unknown> = { ...value, ...traceIdsOf(res), ...problem };
+  if (problem.problem) delete line.err;
+  return line;
 }
 
 /** The API's routes and GET /openapi.json, built once from the same declarations. */

@@ -3,19 +3,20 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /**
- * One entry of a service's register of framework patches (its `src/patches/index.ts`): where the
- * service reaches into a library's internals, which version that was checked against, what it buys
- * (the bench's scenario 5 measures the speed ones), and the test that guards it.
+ * One entry of the repository's register of framework patches (FRAMEWORK_PATCHES): where code
+ * reaches into a library's internals, which version that was checked against, what it buys (the
+ * bench's scenario 5 measures the speed ones), and the tests that guard it. Paths are from the
+ * repository root.
  */
 export interface FrameworkPatch {
   id: string;
   library: string;
-  /** The installed version the patch was checked against; each app's test fails when it moves. */
+  /** The installed version the patch was checked against; the register's test fails when it moves. */
   version: string;
   file: string;
   touches: string;
   gain: string;
-  guardedBy: string;
+  guardedBy: string[];
 }
 
 /**

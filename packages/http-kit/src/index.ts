@@ -32,12 +32,13 @@ export {
   TRACING_OFF,
   type Tracing,
   type TracingSettings,
+  type TracedLibraries,
 } from './tracing/start-tracing.js';
 export { startOtlpReceiver, type ReceivedSpan } from './tracing/otlp-receiver.js';
 export { modelCallSpan, type ModelCallSpan, type ModelSpanEnd } from './tracing/model-call-span.js';
 export { readPackageVersion } from './package-version.js';
 export { installedVersion, type FrameworkPatch } from './framework-patch.js';
-export { PROM_CLIENT_DEFAULT_METRICS_PATCH } from './patches/prom-client-default-metrics-without-gc.js';
+export { FRAMEWORK_PATCHES } from './framework-patches.js';
 export { authSettingsFromEnv, authEnvRules, tracingSettingsFromEnv } from './service-env.js';
 export { currentActor } from './request-context.js';
 export {

@@ -1,5 +1,7 @@
 import { Writable } from 'node:stream';
+import { Router } from 'express';
 import { pino } from 'pino';
+import { HttpError } from '../src/index.js';
 import request from 'supertest';
 import { redactUrl } from '../src/redact-url.js';
 import { testApp } from './fixtures.js';
@@ -40,6 +42,75 @@ describe('what reaches the log', () => {
     ['/a', '/a'],
   ])('when the URL is %s, then it is logged as %s', (url, logged) => {
     expect(redactUrl(url)).toBe(logged);
+  });
+});
+
+describe('one access line per request', () => {
+  const linesOf = (lines: string[]) =>
+    lines.map(
+      (line) =>
+        JSON.parse(line) as {
+          level: number;
+          msg: string;
+          problem?: string;
+          res?: { status: number };
+          err?: { stack?: string };
+        },
+    );
+
+  test('when a request is rejected, then its one log line is the access line, with its status and problem code', async () => {
+    const { logger, lines } = capturedLogger();
+    const app = testApp({ logger });
+
+    await request(app).get('/items/7').expect(404);
+    await request(app).post('/echo').send({ name: '' }).expect(400);
+    await request(app).delete('/echo').expect(405);
+
+    expect(linesOf(lines).map((line) => [line.msg, line.res?.status, line.problem])).toEqual([
+      ['request completed', 404, 'item_not_found'],
+      ['request completed', 400, 'validation_failed'],
+      ['request completed', 405, 'method_not_allowed'],
+    ]);
+  });
+
+  test('when a dependency is away (503), then one access line with the problem code, and no error of pino-http’s making', async () => {
+    const { logger, lines } = capturedLogger();
+    const routes = Router().get('/away', () => {
+      throw new HttpError(
+        503,
+        'database_unavailable',
+        'The database is away.',
+        {},
+        { 'Retry-After': '2' },
+      );
+    });
+    const app = testApp({ logger, routes });
+
+    await request(app).get('/away').expect(503);
+
+    const logged = linesOf(lines);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ res: { status: 503 }, problem: 'database_unavailable' });
+    expect(logged[0]).not.toHaveProperty('err');
+  });
+
+  test('when a route throws unexpectedly, then an error line with the stack, and the access line with internal_error', async () => {
+    const { logger, lines } = capturedLogger();
+    const app = testApp({ logger });
+
+    await request(app).get('/boom').expect(500);
+
+    const logged = linesOf(lines);
+    expect(logged).toHaveLength(2);
+    const [failure, access] = logged;
+    expect(failure).toMatchObject({
+      level: 50,
+      msg: 'unexpected error',
+      problem: 'internal_error',
+    });
+    expect(failure?.err?.stack).toContain('hunter2');
+    expect(access).toMatchObject({ res: { status: 500 }, problem: 'internal_error' });
+    expect(access).not.toHaveProperty('err');
   });
 });
 

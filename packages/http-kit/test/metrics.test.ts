@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import request from 'supertest';
@@ -9,10 +8,8 @@ import {
   defineRoute,
   HttpError,
   httpServiceEnv,
-  installedVersion,
   metricSample,
   modelCallMetrics,
-  PROM_CLIENT_DEFAULT_METRICS_PATCH,
 } from '../src/index.js';
 
 const routes = [
@@ -152,12 +149,5 @@ describe('Node’s default metrics (the prom-client patch)', () => {
     );
     expect(served).toContain('nodejs_eventloop_lag_seconds');
     expect(served).toContain('process_cpu_user_seconds_total');
-  });
-
-  test('when prom-client is installed, then it is the version the patch was checked against', () => {
-    const packageDir = fileURLToPath(new URL('../', import.meta.url));
-    expect(`prom-client@${installedVersion('prom-client', packageDir)}`).toBe(
-      `prom-client@${PROM_CLIENT_DEFAULT_METRICS_PATCH.version}`,
-    );
   });
 });

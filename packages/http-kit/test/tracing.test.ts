@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
@@ -12,9 +13,13 @@ import {
 } from '../src/index.js';
 
 describe('tracing', () => {
-  test('when no endpoint is set, then tracing is off and nothing is loaded', async () => {
+  // What the HTTP instrumentation wraps: every server's request event.
+  const stockEmit = http.Server.prototype.emit;
+
+  test('when no endpoint is set, then tracing is off and nothing is patched', async () => {
     const tracing = await startTracing({ serviceName: 'test' });
     expect(tracing.enabled).toBe(false);
+    expect(http.Server.prototype.emit).toBe(stockEmit);
   });
 
   describe('with an OTLP/HTTP receiver', () => {
@@ -22,6 +27,8 @@ describe('tracing', () => {
     let tracing: Tracing;
     beforeAll(async () => {
       receiver = await startOtlpReceiver();
+      // The standard variable, as an operator sets it (jest gives each test file its own env).
+      process.env.OTEL_SERVICE_NAME = 'items-eu';
       tracing = await startTracing({ serviceName: 'test', endpoint: receiver.url });
     });
     afterAll(async () => {
@@ -68,7 +75,9 @@ describe('tracing', () => {
       await tracing.flush();
 
       const span = receiver.spans.find((s) => s.name === 'GET /items/{item_id}');
+      expect(span?.scope).toBe('@opentelemetry/instrumentation-http');
       expect(span?.attributes).toMatchObject({
+        'http.request.method': 'GET',
         'http.route': '/items/{item_id}',
         'http.response.status_code': 200,
       });
@@ -77,6 +86,21 @@ describe('tracing', () => {
       );
       expect(requestLines).toHaveLength(2);
       for (const line of requestLines) expect(line.trace_id).toBe(span?.traceId);
+    });
+
+    test('when OTEL_SERVICE_NAME is set, then it is the spans’ service.name, not the name in the code', async () => {
+      const app = createHttpApp({ name: 'test', tracing: true, logger: pino({ level: 'silent' }) });
+      await request(app).get('/healthz').expect(200);
+      await tracing.flush();
+
+      const span = receiver.spans.findLast((s) => s.name.startsWith('GET'));
+      expect(span?.resource['service.name']).toBe('items-eu');
+    });
+
+    test('when tracing shuts down, then the HTTP module is as it was', async () => {
+      expect(http.Server.prototype.emit).not.toBe(stockEmit);
+      await tracing.shutdown();
+      expect(http.Server.prototype.emit).toBe(stockEmit);
     });
   });
 });

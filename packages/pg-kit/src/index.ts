@@ -4,5 +4,4 @@ export { DatabaseHealth } from './database-health.js';
 export { DatabaseUnavailable, isDatabaseUnreachable } from './database-unavailable.js';
 export { setUpWithRetry, type SetUpRetry } from './set-up-with-retry.js';
 export { exitDatabaseUnreachable, type StartupDatabase } from './exit-database-unreachable.js';
-export { traceQueries } from './traced-queries.js';
 export { withTransaction } from './with-transaction.js';

@@ -1,36 +1,12 @@
-import {
-  context,
-  INVALID_SPAN_CONTEXT,
-  trace,
-  type Span,
-  type Tracer,
-  type TracerProvider,
-} from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
+import { startOtlpReceiver, startTracing, type Tracing } from '@repo/http-kit';
 import pg from 'pg';
-import { traceQueries, withTransaction } from '../src/index.js';
+import { withTransaction } from '../src/index.js';
 
 const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/** The spans started through the API, by name and attributes: a provider of the test's own. */
-function recordingProvider() {
-  const started: Array<{ name: string; attributes: Record<string, unknown>; ended: boolean }> = [];
-  const tracer = {
-    startSpan(name: string, options?: { attributes?: Record<string, unknown> }) {
-      const entry = { name, attributes: options?.attributes ?? {}, ended: false };
-      started.push(entry);
-      return {
-        end: () => (entry.ended = true),
-        setStatus: () => undefined,
-        spanContext: () => INVALID_SPAN_CONTEXT,
-      } as unknown as Span;
-    },
-  } as unknown as Tracer;
-  const provider = { getTracer: () => tracer } as TracerProvider;
-  return { provider, started };
-}
-
-describe('withTransaction and traceQueries', () => {
+describe('withTransaction, and the spans of its queries', () => {
   const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
   const table = `pgkit_tx_${process.pid}`;
 
@@ -40,8 +16,6 @@ describe('withTransaction and traceQueries', () => {
   afterAll(async () => {
     await pool.query(`DROP TABLE IF EXISTS ${table}`);
     await pool.end();
-    trace.disable();
-    context.disable();
   });
 
   test('when the work returns, then its writes are committed', async () => {
@@ -61,27 +35,66 @@ describe('withTransaction and traceQueries', () => {
     expect(rows[0].n).toBe(0);
   });
 
-  test('when queries run on a traced pool, then each is an ended span with its statement and not its values', async () => {
-    const { provider, started } = recordingProvider();
-    trace.setGlobalTracerProvider(provider);
-    traceQueries(pool);
+  describe('with tracing on (the pg instrumentation, patching this pg module)', () => {
+    let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+    let tracing: Tracing;
+    // What the instrumentation wraps: Client#query and #connect, and pg-pool's Pool#connect.
+    const stockQuery = pg.Client.prototype.query;
+    const poolPrototype = (Object.getPrototypeOf(pg.Pool) as typeof pg.Pool).prototype;
+    const stockConnect = poolPrototype.connect;
+    beforeAll(async () => {
+      receiver = await startOtlpReceiver();
+      tracing = await startTracing({ serviceName: 'pg-kit', endpoint: receiver.url }, { pg });
+    });
+    afterAll(async () => {
+      await tracing?.shutdown();
+      await receiver?.close();
+    });
 
-    await pool.query(`SELECT n FROM ${table} WHERE n = $1`, [12345]);
-    await withTransaction(pool, (client) => client.query(`INSERT INTO ${table} VALUES ($1)`, [3]));
+    test('when queries run inside a trace, then each is a span of it with its statement and not its values', async () => {
+      const tracer = trace.getTracer('test');
+      const parent = tracer.startSpan('work');
+      await context.with(trace.setSpan(context.active(), parent), async () => {
+        await pool.query(`SELECT n FROM ${table} WHERE n = $1`, [12345]);
+        await withTransaction(pool, (client) =>
+          client.query(`INSERT INTO ${table} VALUES ($1)`, [3]),
+        );
+      });
+      parent.end();
+      await tracing.flush();
 
-    const statements = started.map((span) => [
-      span.name,
-      span.attributes['db.query.text'],
-      span.ended,
-    ]);
-    expect(statements).toEqual(
-      expect.arrayContaining([
-        ['SELECT', `SELECT n FROM ${table} WHERE n = $1`, true],
-        ['BEGIN', 'BEGIN', true],
-        ['INSERT', `INSERT INTO ${table} VALUES ($1)`, true],
-        ['COMMIT', 'COMMIT', true],
-      ]),
-    );
-    expect(JSON.stringify(started)).not.toContain('12345');
+      const queries = receiver.spans.filter(
+        (span) =>
+          span.parentSpanId === parent.spanContext().spanId &&
+          span.attributes['db.system.name'] === 'postgresql',
+      );
+      expect(queries.map((span) => span.attributes['db.query.text'])).toEqual(
+        expect.arrayContaining([
+          `SELECT n FROM ${table} WHERE n = $1`,
+          'BEGIN',
+          `INSERT INTO ${table} VALUES ($1)`,
+          'COMMIT',
+        ]),
+      );
+      expect(JSON.stringify(receiver.spans)).not.toContain('12345');
+    });
+
+    test('when a query runs outside any trace (a poll, a sweep), then it makes no span', async () => {
+      const before = receiver.spans.length;
+      await pool.query(`SELECT n FROM ${table} WHERE n = $1`, [54321]);
+      await tracing.flush();
+
+      const queries = receiver.spans
+        .slice(before)
+        .filter((span) => span.attributes['db.system.name'] === 'postgresql');
+      expect(queries).toEqual([]);
+    });
+
+    test('when tracing shuts down, then pg is as it was', async () => {
+      expect(pg.Client.prototype.query).not.toBe(stockQuery);
+      await tracing.shutdown();
+      expect(pg.Client.prototype.query).toBe(stockQuery);
+      expect(poolPrototype.connect).toBe(stockConnect);
+    });
   });
 });

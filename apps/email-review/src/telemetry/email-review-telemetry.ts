@@ -1,5 +1,4 @@
 import type { Tracing } from '@repo/http-kit';
-import { traceQueries } from '@repo/pg-kit';
 import type OpenAI from 'openai';
 import type { Registry } from 'prom-client';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
@@ -23,8 +22,6 @@ export function emailReviewTelemetry(options: {
   const metrics = options.registry && emailReviewMetrics(options.registry, options.persistence);
   const tracing = options.tracing?.enabled ? options.tracing : undefined;
   const graphSpans = tracing && new GraphSpans();
-  const { database } = options.persistence;
-  if (tracing && database) traceQueries(database.pool);
   return {
     model(llm: OpenAI): OpenAI {
       if (!metrics && !graphSpans) return llm;

@@ -3,7 +3,7 @@ import { createModel, type ModelPatches, type ModelSettings } from '../llm/model
 import { createCoordinator } from './coordinator.js';
 import { createSpecialist, SPECIALISTS } from './specialists.js';
 
-/** The framework patches the tree applies, each on by default (src/patches/index.ts). */
+/** The framework patches the tree applies, each on by default (the register: packages/http-kit/src/framework-patches.ts). */
 export type AgentTreePatches = ModelPatches;
 
 /**

@@ -1,13 +1,7 @@
 import type { Logger } from '@repo/http-kit';
 import { redactSecrets } from '@repo/llm-config';
 import type { SessionSettings } from '../chat/chat-service.js';
-import {
-  DatabaseHealth,
-  DatabaseUnavailable,
-  openPools,
-  setUpWithRetry,
-  traceQueries,
-} from '@repo/pg-kit';
+import { DatabaseHealth, DatabaseUnavailable, openPools, setUpWithRetry } from '@repo/pg-kit';
 import { PostgresSessionService } from './postgres-session-service.js';
 import { PostgresSessionTurns } from './postgres-session-turns.js';
 import { SessionLeases } from './session-leases.js';
@@ -32,8 +26,6 @@ export interface PostgresSessionsOptions {
   connectTimeoutMs?: number;
   /** Start-up retries while the database is away: first delay, doubling up to 30 s. */
   retryBaseMs?: number;
-  /** A span for each query (tracing on): @repo/pg-kit's traceQueries on both pools. */
-  traceQueries?: boolean;
 }
 
 export interface PostgresSessions {
@@ -115,10 +107,6 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
       if (!closed) throw error;
     });
 
-  if (options.traceQueries) {
-    traceQueries(pools.pool);
-    traceQueries(pools.lockPool);
-  }
   return {
     sessionService,
     turns,

@@ -16,7 +16,7 @@ export type ModelSettings = Pick<
   retryBaseDelayMs?: number;
 };
 
-/** The framework patches applied to the Gemini model, each on by default (src/patches/index.ts). */
+/** The framework patches applied to the Gemini model, each on by default (the register: packages/http-kit/src/framework-patches.ts). */
 export interface ModelPatches {
   geminiBaseUrl?: boolean;
   geminiCallPolicy?: boolean;

@@ -49,8 +49,11 @@ function toProblem(error: unknown): Problem | undefined {
 }
 
 /**
- * The one error middleware: everything thrown in a request leaves here as problem details.
- * Unexpected errors get a generic 500 body; the full error goes only to the log.
+ * The one error middleware: everything thrown in a request leaves here as problem details, and the
+ * request's access-log line carries its `problem` code (problemOf). Unexpected errors get a generic
+ * 500 body; the full error goes only to the log, on an error line of its own. So do other 5xx but
+ * 503: a 503 is a designed answer ("a dependency is away, come back after Retry-After") whose cause
+ * is logged once by whoever detects it, where a line per refused request would flood the log.
  */
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   if (res.headersSent) {
@@ -61,14 +64,11 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const problem = toProblem(error);
   if (problem) {
     if (error instanceof HttpError) res.set(error.headers);
-    // A 503 is a designed answer ("a dependency is away, come back after Retry-After") whose cause is
-    // logged once by whoever detects it: one error line per refused request would flood the log.
     if (problem.status >= 500 && problem.status !== 503)
-      req.log.error({ err: error }, 'request failed');
-    else req.log.info({ code: problem.code }, 'request rejected');
+      req.log.error({ err: error, problem: problem.code }, 'request failed');
     sendProblem(res, problem);
     return;
   }
-  req.log.error({ err: error }, 'unexpected error');
+  req.log.error({ err: error, problem: 'internal_error' }, 'unexpected error');
   sendProblem(res, problemBody(500, 'internal_error', 'An unexpected error occurred.'));
 };

@@ -32,7 +32,14 @@ export function problemBody(
   };
 }
 
+/** The answer's problem code, for its access-log line: `problem` (empty unless it was a problem). */
+export function problemOf(res: unknown): { problem?: string } {
+  const problem = (res as Response).locals?.problem as string | undefined;
+  return problem === undefined ? {} : { problem };
+}
+
 export function sendProblem(res: Response, problem: Problem): void {
+  res.locals.problem = problem.code;
   const requestId = res.getHeader('x-request-id');
   if (typeof requestId === 'string') problem.request_id = requestId;
   res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem));

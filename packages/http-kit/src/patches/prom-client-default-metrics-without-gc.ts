@@ -10,11 +10,10 @@
  * `collectDefaultMetrics` gives it.
  *
  * Guarded by packages/http-kit/test/metrics.test.ts (every default metric but
- * `nodejs_gc_duration_seconds` is served; the version is the one checked here).
+ * `nodejs_gc_duration_seconds` is served). Listed in src/framework-patches.ts.
  */
 import { createRequire } from 'node:module';
 import { collectDefaultMetrics, type Registry } from 'prom-client';
-import type { FrameworkPatch } from '../framework-patch.js';
 
 const require = createRequire(import.meta.url);
 
@@ -31,14 +30,3 @@ export function collectDefaultMetricsWithoutGc(registry: Registry): void {
     (require(`prom-client/lib/metrics/${name}.js`) as Collector)(registry, config);
   }
 }
-
-export const PROM_CLIENT_DEFAULT_METRICS_PATCH: FrameworkPatch = {
-  id: 'prom-client-default-metrics-without-gc',
-  library: 'prom-client',
-  version: '15.1.3',
-  file: 'packages/http-kit/src/patches/prom-client-default-metrics-without-gc.ts',
-  touches:
-    'the per-metric collectors under prom-client/lib/metrics/ (internal paths), named by the public collectDefaultMetrics.metricsList; gc is not started',
-  gain: 'bench scenario 8: metrics on at 91–95 % of metrics off with the GC observer, 94–105 % without it (2026-11-24)',
-  guardedBy: 'packages/http-kit/test/metrics.test.ts',
-};

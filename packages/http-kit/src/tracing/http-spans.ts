@@ -1,38 +1,32 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
 import type { RequestHandler, Response } from 'express';
+import { routeOf } from '../metrics/http-metrics.js';
 
 /** The ids of the request's span, for its log lines: `trace_id`, `span_id`. */
 export function traceIdsOf(res: unknown): Record<string, string> {
   return ((res as Response).locals?.traceIds as Record<string, string> | undefined) ?? {};
 }
-import { routeOf } from '../metrics/http-metrics.js';
 
 /**
- * One server span per request, the root of the request's trace (or a child of the caller's, from
- * its `traceparent`), named after the route template once it is known; everything the request
- * does runs in its context. Mounted after the request logger: the request's logger (and so every
- * line logged while serving it) gets `trace_id` and `span_id`, and the request logger's own line
- * adds traceIdsOf(res).
+ * Joins the request's server span, which the HTTP instrumentation (startTracing) started around
+ * the request, to the service: the request's logger (and so every line logged while serving it)
+ * gets `trace_id` and `span_id`, the request logger's own line adds traceIdsOf(res), and the span
+ * is named after the route template (`GET /threads/{thread_id}`, `http.route`) once it is known.
+ * The instrumentation ends the span on the response's `close`, after its `finish`.
  */
 export function httpSpans(): RequestHandler {
-  const tracer = trace.getTracer('@repo/http-kit');
   return (req, res, next) => {
-    const parent = propagation.extract(context.active(), req.headers);
-    const span = tracer.startSpan(
-      req.method,
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } },
-      parent,
-    );
+    const span = trace.getSpan(context.active());
+    if (!span) return next();
     const { traceId, spanId } = span.spanContext();
     res.locals.traceIds = { trace_id: traceId, span_id: spanId };
     req.log = req.log.child(res.locals.traceIds as Record<string, string>);
     res.on('finish', () => {
       const route = routeOf(req, res);
+      if (route === 'unmatched') return;
+      span.setAttribute('http.route', route);
       span.updateName(`${req.method} ${route}`);
-      span.setAttributes({ 'http.route': route, 'http.response.status_code': res.statusCode });
-      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
     });
-    context.with(trace.setSpan(parent, span), next);
+    next();
   };
 }

@@ -10,6 +10,8 @@ export interface ReceivedSpan {
   name: string;
   scope: string;
   attributes: Record<string, unknown>;
+  /** The attributes of the resource that sent it: `service.name`, … */
+  resource: Record<string, unknown>;
 }
 
 interface OtlpValue {
@@ -19,8 +21,10 @@ interface OtlpValue {
   boolValue?: boolean;
   arrayValue?: { values?: OtlpValue[] };
 }
+type OtlpAttributes = Array<{ key: string; value: OtlpValue }>;
 interface OtlpExport {
   resourceSpans?: Array<{
+    resource?: { attributes?: OtlpAttributes };
     scopeSpans?: Array<{
       scope?: { name?: string };
       spans?: Array<{
@@ -28,11 +32,14 @@ interface OtlpExport {
         spanId: string;
         parentSpanId?: string;
         name: string;
-        attributes?: Array<{ key: string; value: OtlpValue }>;
+        attributes?: OtlpAttributes;
       }>;
     }>;
   }>;
 }
+
+const plain = (attributes: OtlpAttributes = []) =>
+  Object.fromEntries(attributes.map((a) => [a.key, valueOf(a.value)]));
 
 function valueOf(value: OtlpValue): unknown {
   if (value.intValue !== undefined) return Number(value.intValue);
@@ -55,8 +62,9 @@ export async function startOtlpReceiver() {
         return;
       }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpExport;
-      for (const resource of body.resourceSpans ?? [])
-        for (const scope of resource.scopeSpans ?? [])
+      for (const resourceSpans of body.resourceSpans ?? []) {
+        const resource = plain(resourceSpans.resource?.attributes);
+        for (const scope of resourceSpans.scopeSpans ?? [])
           for (const span of scope.spans ?? [])
             spans.push({
               traceId: span.traceId,
@@ -64,10 +72,10 @@ export async function startOtlpReceiver() {
               parentSpanId: span.parentSpanId || undefined,
               name: span.name,
               scope: scope.scope?.name ?? '',
-              attributes: Object.fromEntries(
-                (span.attributes ?? []).map((a) => [a.key, valueOf(a.value)]),
-              ),
+              attributes: plain(span.attributes),
+              resource,
             });
+      }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });

@@ -1,0 +1,120 @@
+import type { FrameworkPatch } from './framework-patch.js';
+
+/**
+ * The repository's one register of framework patches: every place where code of this repository
+ * reaches into a library's internals (or leans on behaviour the library does not promise), in any
+ * app or package. Paths are from the repository root; `library` resolves from the package that
+ * holds `file`. packages/http-kit/test/framework-patches.test.ts fails when a file or a guarding
+ * test is gone, when an installed version moves away from `version` (re-check the patch, then
+ * update it here), or when a file in a `src/patches/` folder is not listed. It lives in http-kit
+ * because both services, the bench and that one test already depend on http-kit.
+ */
+export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
+  {
+    id: 'langgraph-checkpoint-postgres-one-statement-writes',
+    library: '@langchain/langgraph-checkpoint-postgres',
+    version: '1.0.5',
+    file: 'apps/email-review/src/patches/langgraph-checkpoint-postgres-one-statement-writes.ts',
+    touches:
+      'PostgresSaver#put and #putWrites (overridden), through the protected _dumpBlobs, _dumpMetadata, _dumpCheckpoint and _dumpWrites helpers and the column positions of the rows they return',
+    gain: 'bench scenario 5: +75.0 % lifecycles/s at concurrency 8 (89.8 vs 51.3, graph on the PostgreSQL checkpointer; quiet full run of 2026-11-24)',
+    guardedBy: [
+      'apps/email-review/test/framework-patches.test.ts',
+      'apps/email-review/test/durability.test.ts',
+    ],
+  },
+  {
+    id: 'pg-pool-outage-guard',
+    library: 'pg',
+    version: '8.23.1',
+    file: 'apps/email-review/src/db/database-outage.ts',
+    touches:
+      'guardPool replaces pool.query and pool.connect on the Pool instance, and query and release on each client it hands out (pg-pool calls its own client in callback style, which passes through)',
+    gain: 'function: a database that cannot be reached answers 503 database_unavailable with Retry-After wherever it is met, the outage is logged once, and a client whose connection dropped is destroyed rather than reused',
+    guardedBy: ['apps/email-review/test/database-faults.test.ts'],
+  },
+  {
+    id: 'pg-boss-queue-workers',
+    library: 'pg-boss',
+    version: '10.4.2',
+    file: 'apps/email-review/src/db/queue-workers.ts',
+    touches:
+      'replaces PgBoss#work (whose manager.js onFetch neither awaits nor catches the complete/fail after a job) with loops on the public fetch, complete and fail',
+    gain: 'function: a database outage during a delivery or a retention pass no longer ends the process with an unhandled rejection',
+    guardedBy: ['apps/email-review/test/delivery-crash.test.ts'],
+  },
+  {
+    id: 'langchain-core-graph-spans',
+    library: '@langchain/core',
+    version: '1.4.0',
+    file: 'apps/email-review/src/telemetry/graph-spans.ts',
+    touches:
+      'BaseCallbackHandler#handleChainStart as @langchain/core calls it (runName eighth, not in the order its type declares), the langgraph_node/langgraph_step metadata, and AsyncLocalStorageProviderSingleton.getRunnableConfig().callbacks.getParentRunId() to find the running node',
+    gain: 'function: graph and node spans, with each model call under the node that made it',
+    guardedBy: ['apps/email-review/test/tracing.test.ts'],
+  },
+  {
+    id: 'adk-gemini-base-url',
+    library: '@google/adk',
+    version: '1.2.0',
+    file: 'apps/helpdesk/src/patches/adk-gemini-base-url.ts',
+    touches: 'Gemini.getHttpOptions (protected; adds baseUrl)',
+    gain: 'function, not speed: ADK 1.2.0 has no option for the Gemini base URL, so without it the agents cannot reach AGENT_LLM_BASE_URL (an emulator, a proxy, Vertex-compatible gateways)',
+    guardedBy: ['apps/helpdesk/test/startup.test.ts'],
+  },
+  {
+    id: 'adk-gemini-call-policy',
+    library: '@google/adk',
+    version: '1.2.0',
+    file: 'apps/helpdesk/src/patches/adk-gemini-call-policy.ts',
+    touches: 'Gemini.generateContentAsync (deadline, retries, typed error response)',
+    gain: 'function, not speed: the deadline, bounded retries and 502/504 answers; without it a hung model holds a turn forever and every failure is a 502',
+    guardedBy: [
+      'apps/helpdesk/test/model-faults.test.ts',
+      'apps/helpdesk/test/model-retry.test.ts',
+    ],
+  },
+  {
+    id: 'adk-span-content',
+    library: '@google/adk',
+    version: '1.2.0',
+    file: 'apps/helpdesk/src/telemetry/adk-span-content.ts',
+    touches:
+      'the ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS environment variable, read by ADK on each span (telemetry/tracing.js, shouldAddRequestResponseToSpans; default "true"), set process-wide to follow OTEL_CAPTURE_CONTENT',
+    gain: 'function: no prompt, reply or tool text on ADK’s spans unless OTEL_CAPTURE_CONTENT=true',
+    guardedBy: ['apps/helpdesk/test/tracing.test.ts'],
+  },
+  {
+    id: 'express-router-stack',
+    library: 'express',
+    version: '5.3.0',
+    file: 'packages/http-kit/src/middleware/method-not-allowed.ts',
+    touches:
+      'Router#stack (undocumented): each layer’s match(path) and route.methods, to find the methods a path has',
+    gain: 'function: 405 with Allow for a known path and a wrong method, where Express answers 404',
+    guardedBy: ['packages/http-kit/test/define-route.test.ts'],
+  },
+  {
+    id: 'prom-client-default-metrics-without-gc',
+    library: 'prom-client',
+    version: '15.1.3',
+    file: 'packages/http-kit/src/patches/prom-client-default-metrics-without-gc.ts',
+    touches:
+      'the per-metric collectors under prom-client/lib/metrics/ (internal paths), named by the public collectDefaultMetrics.metricsList; gc is not started',
+    gain: 'bench scenario 8: metrics on at 91–95 % of metrics off with the GC observer, 94–105 % without it (2026-11-24)',
+    guardedBy: ['packages/http-kit/test/metrics.test.ts'],
+  },
+  {
+    id: 'opentelemetry-instrumentation-module-patches',
+    library: '@opentelemetry/instrumentation',
+    version: '0.205.0',
+    file: 'packages/http-kit/src/tracing/library-instrumentations.ts',
+    touches:
+      'InstrumentationBase#getModuleDefinitions (public, marked experimental): each definition’s patch/unpatch applied to the http, https and pg module objects (and pg-pool’s Pool, as the superclass of pg’s Pool) instead of through require/import hooks',
+    gain: 'function: the standard HTTP and PostgreSQL spans for ESM services started with node dist/server.js and for apps built inside jest, without a loader flag',
+    guardedBy: [
+      'packages/http-kit/test/tracing.test.ts',
+      'packages/pg-kit/test/transactions-and-spans.test.ts',
+    ],
+  },
+];
