@@ -43,6 +43,8 @@ export interface BenchOutcome {
   chartFile?: string;
   /** Scenarios that threw (their section says why). */
   failed: number[];
+  /** In the name of every schema and database the run made (`bench_<tag>_…`), all dropped by its end. */
+  runTag: string;
 }
 
 /** The chart's file beside the report: `latest.md` → `latest-throughput.svg`. */
@@ -108,5 +110,6 @@ export async function runBench(config: BenchConfig, command: string): Promise<Be
     markdown: rendered.markdown,
     ...(rendered.chartSvg ? { chartFile } : {}),
     failed,
+    runTag,
   };
 }

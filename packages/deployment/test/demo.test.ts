@@ -7,7 +7,12 @@ import { promisify } from 'node:util';
 import { startEmulator } from '@repo/llm-emulator';
 import { HELPDESK_MESSAGES, SAMPLE_EDITED_DRAFT } from '../src/try-it.js';
 import type pg from 'pg';
-import { connectOrSkip, freshSchemaName, TEST_DATABASE_URL } from './support/postgres.js';
+import {
+  connectOrSkip,
+  dropTestSchema,
+  freshSchemaName,
+  TEST_DATABASE_URL,
+} from './support/postgres.js';
 import {
   descendantsOf,
   freePort,
@@ -99,7 +104,7 @@ describe('pnpm demo (the built runner)', () => {
   });
 
   afterAll(async () => {
-    await pool?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    if (pool) await dropTestSchema(pool, schema);
     await pool?.end();
   });
 
