@@ -81,7 +81,7 @@ export async function runBench(config: BenchConfig, command: string): Promise<Be
         scenarios.push({ id, result, profiles });
       } catch (err) {
         failed.push(id);
-        ctx.log(`scenario ${id} failed: ${(err as Error).stack ?? String(err)}`);
+        ctx.warn(`scenario ${id} failed: ${(err as Error).stack ?? String(err)}`);
         scenarios.push({ id, title: scenario.title, error: (err as Error).message });
       } finally {
         await ctx.cleanup();
