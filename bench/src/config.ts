@@ -62,9 +62,11 @@ export interface BenchConfig {
   /** Keep systems running across scenarios (smoke only: the peers' CLIs are slow to start). */
   reuseSystems: boolean;
   profileIterations: number;
+  /** Progress lines on stderr (`--progress`, `BENCH_PROGRESS=true`); off unless asked, e.g. in the test run. */
+  progress: boolean;
 }
 
-const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl'> = {
+const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl' | 'progress'> = {
   maxRunMs: 20_000,
   warmup: 5,
   concurrencies: [1, 8, 32],
@@ -194,17 +196,23 @@ const envSchema = z.object({
   BENCH_HELPDESK_SESSIONS: z.coerce.number().int().positive().optional(),
   BENCH_EMAIL_THREADS: z.coerce.number().int().positive().optional(),
   BENCH_MAX_RUN_MS: z.coerce.number().int().positive().optional(),
+  BENCH_PROGRESS: z.enum(['true', 'false', '1', '0']).optional(),
 });
 
 /**
- * Settings from flags (`--scale smoke|full|<factor>`, `--out file`, `--only 1,3`) over env
+ * Settings from flags (`--scale smoke|full|<factor>`, `--out file`, `--only 1,3`, `--progress`) over env
  * (`BENCH_SCALE`, `BENCH_OUT`, `BENCH_ONLY`, `BENCH_DATABASE_URL`, `BENCH_HELPDESK_SESSIONS`,
- * `BENCH_EMAIL_THREADS`, `BENCH_MAX_RUN_MS`).
+ * `BENCH_EMAIL_THREADS`, `BENCH_MAX_RUN_MS`, `BENCH_PROGRESS`).
  */
 export function loadConfig(argv: string[], env: Record<string, string | undefined>): BenchConfig {
   const { values } = parseArgs({
     args: argv,
-    options: { scale: { type: 'string' }, out: { type: 'string' }, only: { type: 'string' } },
+    options: {
+      scale: { type: 'string' },
+      out: { type: 'string' },
+      only: { type: 'string' },
+      progress: { type: 'boolean' },
+    },
     allowPositionals: false,
   });
   const e = envSchema.parse(env);
@@ -237,5 +245,6 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     only,
     databaseUrl:
       e.BENCH_DATABASE_URL ?? e.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    progress: values.progress ?? ['true', '1'].includes(e.BENCH_PROGRESS ?? ''),
   };
 }

@@ -43,6 +43,8 @@ export interface BenchOutcome {
   chartFile?: string;
   /** Scenarios that threw (their section says why). */
   failed: number[];
+  /** In the name of every schema and database the run made (`bench_<tag>_…`), all dropped by its end. */
+  runTag: string;
 }
 
 /** The chart's file beside the report: `latest.md` → `latest-throughput.svg`. */
@@ -79,7 +81,7 @@ export async function runBench(config: BenchConfig, command: string): Promise<Be
         scenarios.push({ id, result, profiles });
       } catch (err) {
         failed.push(id);
-        ctx.log(`scenario ${id} failed: ${(err as Error).stack ?? String(err)}`);
+        ctx.warn(`scenario ${id} failed: ${(err as Error).stack ?? String(err)}`);
         scenarios.push({ id, title: scenario.title, error: (err as Error).message });
       } finally {
         await ctx.cleanup();
@@ -108,5 +110,6 @@ export async function runBench(config: BenchConfig, command: string): Promise<Be
     markdown: rendered.markdown,
     ...(rendered.chartSvg ? { chartFile } : {}),
     failed,
+    runTag,
   };
 }

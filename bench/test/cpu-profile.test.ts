@@ -8,14 +8,14 @@ const profile = {
     { id: 1, callFrame: frame('(root)', ''), children: [2, 4, 5] },
     {
       id: 2,
-      callFrame: frame('handler', 'file:///work/main/apps/email-review/dist/routes/threads.js'),
+      callFrame: frame('handler', 'file:///srv/checkout/apps/email-review/dist/routes/threads.js'),
       children: [3],
     },
     {
       id: 3,
       callFrame: frame(
         'query',
-        'file:///work/main/node_modules/.pnpm/pg@8/node_modules/pg/lib/client.js',
+        'file:///srv/checkout/node_modules/.pnpm/pg@8/node_modules/pg/lib/client.js',
       ),
     },
     { id: 4, callFrame: frame('(idle)', '') },
@@ -30,7 +30,7 @@ describe('cpu profile summary', () => {
     expect(placeOf('file:///x/node_modules/.pnpm/a/node_modules/@scope/pkg/index.js', 'f')).toBe(
       '@scope/pkg',
     );
-    expect(placeOf('file:///work/main/apps/helpdesk/dist/app.js', 'f')).toBe('apps/helpdesk');
+    expect(placeOf('file:///srv/checkout/apps/helpdesk/dist/app.js', 'f')).toBe('apps/helpdesk');
     expect(placeOf('node:internal/timers', 'f')).toBe('node:internal');
   });
 

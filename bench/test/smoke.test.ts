@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import pg from 'pg';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
@@ -80,6 +81,21 @@ describe('bench smoke run', () => {
     if (!outcome) return;
     for (const target of outcome.sections.flatMap((s) => s.targets)) {
       if (!target.met) expect(target.shortfall).toBeTruthy();
+    }
+  });
+
+  it("when the smoke run ends, then none of its schemas is left in the database (email-review's `_pgboss` ones included)", async () => {
+    if (!outcome) return;
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ nspname: string }>(
+        'SELECT nspname FROM pg_namespace WHERE nspname LIKE $1',
+        [`bench\\_${outcome.runTag.toLowerCase()}\\_%`],
+      );
+      expect(rows.map((row) => row.nspname)).toEqual([]);
+    } finally {
+      await client.end();
     }
   });
 });

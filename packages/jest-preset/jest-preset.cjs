@@ -15,4 +15,7 @@ module.exports = {
     ],
   },
   testTimeout: 30000,
+  // Schemas the run's helpers record (schema-ledger.mjs) must be gone when it ends.
+  globalSetup: require.resolve('./schema-ledger-setup.mjs'),
+  globalTeardown: require.resolve('./schema-ledger-teardown.mjs'),
 };

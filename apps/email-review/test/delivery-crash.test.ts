@@ -122,7 +122,6 @@ function obeysInvariant(state: ThreadState | undefined): boolean {
 function report(name: string, values: Record<string, unknown>): void {
   mkdirSync('test-output', { recursive: true });
   writeFileSync(`test-output/${name}.json`, JSON.stringify(values, null, 2));
-  console.log(`${name}: ${JSON.stringify(values)}`);
 }
 
 describePg('delivery through crashes (real service processes, PostgreSQL)', () => {

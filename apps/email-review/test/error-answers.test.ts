@@ -92,6 +92,20 @@ describe.each(modes)('error answers (%s)', (mode) => {
     expect(res.body).toEqual(problem(400));
   });
 
+  test('when a thread is created without inbound, then 400 says "`inbound` is required"', async () => {
+    const res = await request(instance.app).post('/threads').send({ subject: 'Hello' });
+    expect(res.body).toEqual(problem(400, 'validation_failed'));
+    expect(res.body.detail).toBe('`inbound` is required');
+  });
+
+  test('when the body is larger than the limit, then 413 states its size and the limit', async () => {
+    const res = await request(instance.app)
+      .post('/threads')
+      .send({ inbound: 'x'.repeat(2_200_000) });
+    expect(res.body).toEqual(problem(413, 'payload_too_large'));
+    expect(res.body.detail).toBe('The body is 2.1 MB; the limit is 1 MB.');
+  });
+
   test('when the body is not valid JSON, then 400', async () => {
     const res = await request(instance.app)
       .post('/threads')

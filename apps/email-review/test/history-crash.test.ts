@@ -234,6 +234,5 @@ describePg('history through a crash (real service processes, PostgreSQL)', () =>
       settled: counts(audited.threads),
     };
     writeFileSync('test-output/history-crash-sigkill.json', JSON.stringify(report, null, 2));
-    console.log(`history-crash-sigkill: ${JSON.stringify(report)}`);
   }, 180_000);
 });

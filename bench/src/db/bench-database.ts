@@ -159,6 +159,8 @@ export class BenchDatabase {
   async drop(): Promise<void> {
     try {
       await this.pool.query(`DROP SCHEMA IF EXISTS "${this.schema}" CASCADE`);
+      // email-review's pg-boss keeps its queues beside the schema it is given, in `<schema>_pgboss`.
+      await this.pool.query(`DROP SCHEMA IF EXISTS "${this.schema}_pgboss" CASCADE`);
     } finally {
       await this.pool.end();
     }

@@ -104,7 +104,7 @@ export async function helpdeskSessionsScenario(
   } finally {
     await ctx.cleanup();
     await dropDatabase(config.databaseUrl, adkDatabase).catch((err: unknown) =>
-      ctx.log(`dropping database ${adkDatabase} failed: ${String(err)}`),
+      ctx.warn(`dropping database ${adkDatabase} failed: ${String(err)}`),
     );
   }
 }

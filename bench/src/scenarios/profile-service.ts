@@ -37,7 +37,7 @@ async function profileService(
     // Start-up and warm-up (module loading, JIT) are cut off: the profile shows the steady state.
     return await summarizeProfileDir(dir, { skipMs: measuredFrom });
   } catch (err) {
-    ctx.log(`profiling failed: ${String(err)}`);
+    ctx.warn(`profiling failed: ${String(err)}`);
     return undefined;
   } finally {
     await rm(dir, { recursive: true, force: true });

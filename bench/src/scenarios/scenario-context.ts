@@ -24,7 +24,13 @@ export class ScenarioContext {
     return true;
   }
 
+  /** A progress line, printed only when asked for (`--progress`). */
   log(message: string): void {
+    if (this.config.progress) this.warn(message);
+  }
+
+  /** A line that is printed whatever the settings: something went wrong. */
+  warn(message: string): void {
     process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
   }
 
@@ -69,12 +75,12 @@ export class ScenarioContext {
     for (const system of this.systems.splice(0).reverse()) {
       await system
         .stop()
-        .catch((err: unknown) => this.log(`stopping ${system.label} failed: ${String(err)}`));
+        .catch((err: unknown) => this.warn(`stopping ${system.label} failed: ${String(err)}`));
     }
     for (const db of this.databases.splice(0)) {
       await db
         .drop()
-        .catch((err: unknown) => this.log(`dropping schema ${db.schema} failed: ${String(err)}`));
+        .catch((err: unknown) => this.warn(`dropping schema ${db.schema} failed: ${String(err)}`));
     }
   }
 }

@@ -85,6 +85,13 @@ if (catcherSettings) {
 }
 
 let exitCode: number | undefined;
+let stoppingSince = 0;
+/**
+ * One Ctrl-C without a terminal in raw mode reaches the demo twice: the terminal sends SIGINT to the whole
+ * process group, and pnpm, in that group too, relays it to its script. Signals this close to the first are that
+ * one keypress; a person's second Ctrl-C comes later.
+ */
+const SAME_KEYPRESS_MS = 1_000;
 const group = new ServiceGroup(terminal, (service, exit) => {
   complain(`${service.spec.name} exited unexpectedly (${describeExit(exit)}); stopping the others`);
   void stop(1);
@@ -93,11 +100,13 @@ const group = new ServiceGroup(terminal, (service, exit) => {
 /** Stops every child, then exits; a second call (another Ctrl-C) kills whatever is left at once. */
 async function stop(code: number): Promise<void> {
   if (exitCode !== undefined) {
+    if (Date.now() - stoppingSince < SAME_KEYPRESS_MS) return;
     say('stopping now');
     group.killAll();
     return;
   }
   exitCode = code;
+  stoppingSince = Date.now();
   say('stopping all services…');
   await group.stopAll();
   await catcher?.close();

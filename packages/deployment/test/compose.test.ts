@@ -2,6 +2,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { appEnv, emulatorEnv } from './support/app-env.js';
+import {
+  interpolate,
+  interpolateDocument,
+  InterpolationError,
+  readDotEnv,
+} from './support/compose-interpolation.js';
 import { IMAGES } from './support/images.js';
 import { readRepoFile, repoRoot } from './support/repo.js';
 
@@ -32,11 +38,13 @@ const service = (name: string): ComposeService => {
   return found;
 };
 
-/** Resolves `${VAR:-default}` to its default, as Compose does with nothing set. */
-const withDefaults = (value: string) => value.replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1');
+/** The environment Compose sees after `cp .env.example .env`, with nothing exported in the shell. */
+const exampleEnv = readDotEnv(readRepoFile('.env.example'));
+/** A value as Compose resolves it after `cp .env.example .env`. */
+const withExampleEnv = (value: string) => interpolate(value, exampleEnv);
 
 /** "HOST:CONTAINER" → CONTAINER. */
-const containerPort = (mapping: string) => Number(withDefaults(mapping).split(':').at(-1));
+const containerPort = (mapping: string) => Number(withExampleEnv(mapping).split(':').at(-1));
 
 const APPS = ['email-review', 'helpdesk'] as const;
 /** Left to the image's defaults on purpose: inside a container the service listens on all interfaces. */
@@ -66,7 +74,7 @@ describe('docker-compose.yml', () => {
 
   test('when email-review is read, then its DATABASE_URL names the postgres service and it waits for postgres to be healthy', () => {
     const emailReview = service('email-review');
-    const url = new URL(withDefaults(emailReview.environment?.DATABASE_URL ?? ''));
+    const url = new URL(withExampleEnv(emailReview.environment?.DATABASE_URL ?? ''));
     expect(url.protocol).toBe('postgres:');
     expect(url.hostname).toBe('postgres');
     expect(compose.services[url.hostname]).toBeDefined();
@@ -176,6 +184,67 @@ describe('docker-compose.yml', () => {
       expect(readRepoFile('Dockerfile')).toMatch(new RegExp(`^FROM \\S+ AS ${target}$`, 'm'));
     },
   );
+});
+
+describe('docker compose after `cp .env.example .env`', () => {
+  const effective = interpolateDocument(compose, exampleEnv);
+  const environmentOf = (name: string) => effective.services[name]?.environment ?? {};
+
+  test.each(APPS)(
+    "when %s's effective environment is read, then its DATABASE_URL is the compose file's postgres service",
+    (app) => {
+      const url = new URL(environmentOf(app).DATABASE_URL ?? '');
+      expect(url.protocol).toBe('postgres:');
+      expect(`${url.username}:${url.password}@${url.host}${url.pathname}`).toBe(
+        'postgres:postgres@postgres:5432/email_review',
+      );
+    },
+  );
+
+  test("when helpdesk's effective environment is read, then its sessions live in the helpdesk schema", () => {
+    expect(environmentOf('helpdesk').DATABASE_SCHEMA).toBe('helpdesk');
+  });
+
+  test('when every value of the compose file is resolved with the example, then none is an error', () => {
+    expect(() => interpolateDocument(compose, exampleEnv)).not.toThrow();
+  });
+});
+
+describe("Compose's interpolation, as the tests read it", () => {
+  const env = new Map([
+    ['EMPTY', ''],
+    ['SET', 'value'],
+  ]);
+
+  test.each([
+    ['${EMPTY:-d}', 'd'],
+    ['${EMPTY-d}', ''],
+    ['${UNSET-d}', 'd'],
+    ['${UNSET:-d}', 'd'],
+    ['${SET-d}', 'value'],
+    ['${SET:+x}', 'x'],
+    ['${EMPTY:+x}', ''],
+    ['${EMPTY+x}', 'x'],
+    ['$SET and ${UNSET}', 'value and '],
+    ['${UNSET-a${EMPTY:-b}c}', 'abc'],
+    ['$${SET}', '${SET}'],
+  ])('when %s is resolved with EMPTY= and SET=value, then it reads %p', (template, expected) => {
+    expect(interpolate(template, env)).toBe(expected);
+  });
+
+  test('when a required variable is empty, then resolving it fails with its message', () => {
+    expect(() => interpolate('${EMPTY:?needed}', env)).toThrow(InterpolationError);
+    expect(interpolate('${EMPTY?needed}', env)).toBe('');
+  });
+
+  test('when a .env file is read, then `KEY=` sets KEY to the empty string and comments are skipped', () => {
+    const read = readDotEnv('# A=1\nA=\nB="two words"\nC=3 # note\n');
+    expect([...read.entries()]).toEqual([
+      ['A', ''],
+      ['B', 'two words'],
+      ['C', '3'],
+    ]);
+  });
 });
 
 describe('.env.example', () => {

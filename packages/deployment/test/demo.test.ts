@@ -7,7 +7,12 @@ import { promisify } from 'node:util';
 import { startEmulator } from '@repo/llm-emulator';
 import { HELPDESK_MESSAGES, SAMPLE_EDITED_DRAFT } from '../src/try-it.js';
 import type pg from 'pg';
-import { connectOrSkip, freshSchemaName, TEST_DATABASE_URL } from './support/postgres.js';
+import {
+  connectOrSkip,
+  dropTestSchema,
+  freshSchemaName,
+  TEST_DATABASE_URL,
+} from './support/postgres.js';
 import {
   descendantsOf,
   freePort,
@@ -16,7 +21,7 @@ import {
   waitFor,
   WatchedProcess,
 } from './support/processes.js';
-import { repoRoot } from './support/repo.js';
+import { pnpmCommand, repoRoot } from './support/repo.js';
 
 const run = promisify(execFile);
 /** Where the demos of this file have their mail catcher write. */
@@ -99,7 +104,7 @@ describe('pnpm demo (the built runner)', () => {
   });
 
   afterAll(async () => {
-    await pool?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    if (pool) await dropTestSchema(pool, schema);
     await pool?.end();
   });
 
@@ -264,6 +269,31 @@ describe('pnpm demo (the built runner)', () => {
     for (const port of Object.values(ports)) await expectPortFree(port);
     demo = undefined;
   }, 120_000);
+
+  test('when the root demo script runs under pnpm and its process group gets SIGINT (Ctrl-C without a raw terminal), then it stops everything, pnpm exits 0 and prints no error line', async () => {
+    const ports = await demoPorts();
+    const [command, args] = pnpmCommand(['demo']);
+    demo = new WatchedProcess(command, args, {
+      cwd: repoRoot,
+      detached: true,
+      env: minimalEnv({
+        ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
+        LLM_A_API_KEY: 'sk-real-key-that-must-not-be-used',
+        DEMO_MAIL_DIR: mailDir,
+      }),
+    });
+    await demo.waitForOutput(READY, 120_000);
+    const children = descendantsOf(demo.child.pid!);
+    // What a terminal does on Ctrl-C: SIGINT to every process of the foreground group (pnpm, its script, the demo, the services).
+    process.kill(-demo.child.pid!, 'SIGINT');
+    const exit = await demo.exited;
+    expect(demo.stdout).toContain('all services stopped');
+    expect(demo.stdout).not.toContain('stopping now');
+    expect(demo.output).not.toMatch(/ELIFECYCLE|Command failed/);
+    expect(exit).toEqual({ code: 0, signal: null });
+    await expectAllGone(children);
+    demo = undefined;
+  }, 180_000);
 
   test('when pnpm start (--real) runs without the keys, then it names the missing key and starts nothing', async () => {
     demo = startDemo(await demoPorts(), { args: ['--real'], env: { LLM_A_API_KEY: '' } });

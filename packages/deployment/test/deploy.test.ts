@@ -9,7 +9,12 @@ import {
   pruneLikeDockerfile,
   removeBundle,
 } from './support/deploy.js';
-import { connectOrSkip, freshSchemaName, TEST_DATABASE_URL } from './support/postgres.js';
+import {
+  connectOrSkip,
+  dropTestSchema,
+  freshSchemaName,
+  TEST_DATABASE_URL,
+} from './support/postgres.js';
 import { freePort, minimalEnv, waitForHealthy, WatchedProcess } from './support/processes.js';
 import { readPackageJson, readRepoFile, repoRoot } from './support/repo.js';
 
@@ -158,7 +163,7 @@ describe('deploy bundles (what the Dockerfile copies into its runtime stages)', 
         }
         expect((await service.stop()).code).toBe(0);
       } finally {
-        if (pool) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        if (pool) await dropTestSchema(pool, schema);
       }
     },
     DEPLOY_TIMEOUT_MS,

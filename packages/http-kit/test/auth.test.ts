@@ -69,6 +69,21 @@ describe('actors from tokens', () => {
   });
 });
 
+describe('the OpenAPI document behind a token', () => {
+  test('when API_TOKEN is set, then GET /openapi.json answers 401 without it and the document with it', async () => {
+    const target = app({ apiToken: 'single-token-1' });
+    expect((await request(target).get('/openapi.json')).status).toBe(401);
+    const res = await request(target)
+      .get('/openapi.json')
+      .set('authorization', 'Bearer single-token-1');
+    expect([res.status, (res.body as { openapi?: string }).openapi]).toEqual([200, '3.1.0']);
+  });
+
+  test('when no token is configured, then GET /openapi.json is open', async () => {
+    expect((await request(app({})).get('/openapi.json')).status).toBe(200);
+  });
+});
+
 describe('actors from JWTs', () => {
   let server: Server;
   let jwksUrl: string;

@@ -88,6 +88,30 @@ describe('defineRoute', () => {
     expect(res.body.errors).toEqual([expect.objectContaining({ path: 'name' })]);
   });
 
+  test('when a required field is missing, then 400 validation_failed says "`name` is required"', async () => {
+    const res = await request(app).post('/items/a1/rename').send({});
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: 'validation_failed',
+      detail: '`name` is required',
+      errors: [{ path: 'name', message: '`name` is required' }],
+    });
+  });
+
+  test('when a route that takes a body gets none, then 400 says a request body is required', async () => {
+    const res = await request(app).post('/items/a1/rename');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      code: 'validation_failed',
+      detail: 'A request body is required',
+    });
+  });
+
+  test('when a field has the wrong type, then 400 keeps naming the type expected', async () => {
+    const res = await request(app).post('/items/a1/rename').send({ name: 42 });
+    expect(res.body.detail).toMatch(/^name: .*expected string/);
+  });
+
   test('when an empty-body route gets no body or {}, then it runs; with a field, then 400', async () => {
     expect((await request(app).post('/items/a1/archive')).status).toBe(204);
     expect((await request(app).post('/items/a1/archive').send({})).status).toBe(204);

@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { testApp } from './fixtures.js';
 
@@ -19,6 +21,39 @@ describe('errors as problem details', () => {
       .set('content-type', 'application/json')
       .send(JSON.stringify({ name: 'x'.repeat(2000) }));
     expectProblem(res, 413, 'payload_too_large');
+    // 2 011 bytes of JSON against the fixture's "1kb".
+    expect(res.body.detail).toBe('The body is 1.96 KB; the limit is 1 KB.');
+  });
+
+  test('when a chunked body (no Content-Length) passes the limit, then 413 names the limit', async () => {
+    const res = await new Promise<{ status: number; body: { detail: string } }>(
+      (resolve, reject) => {
+        const server = app.listen(0, '127.0.0.1', () => {
+          const { port } = server.address() as AddressInfo;
+          const req = httpRequest(
+            {
+              port,
+              method: 'POST',
+              path: '/echo',
+              headers: { 'content-type': 'application/json' },
+            },
+            (response) => {
+              let text = '';
+              response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+              response.on('end', () => {
+                server.close();
+                resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) });
+              });
+            },
+          );
+          req.on('error', reject);
+          req.write(`{"name":"${'x'.repeat(1500)}`);
+          req.end('"}');
+        });
+      },
+    );
+    expect(res.status).toBe(413);
+    expect(res.body.detail).toBe('The body is over the limit of 1 KB.');
   });
 
   test('when the body is not JSON by content type, then 415', async () => {

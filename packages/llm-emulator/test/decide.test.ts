@@ -1,5 +1,6 @@
 import { decide } from '../src/model/decide.js';
 import type { JsonSchema, ModelTask, Turn } from '../src/model/task.js';
+import { EMAIL_REVIEW_CATEGORIES } from './support/email-review-categories.js';
 
 function task(overrides: Partial<ModelTask> & { user?: string }): ModelTask {
   const turns: Turn[] = overrides.turns ?? [{ role: 'user', text: overrides.user ?? '' }];
@@ -59,16 +60,7 @@ describe('structured output enum picking', () => {
         properties: {
           category: {
             type: 'string',
-            enum: [
-              'billing',
-              'technical_support',
-              'account',
-              'sales',
-              'complaint',
-              'feedback',
-              'spam',
-              'other',
-            ],
+            enum: EMAIL_REVIEW_CATEGORIES,
           },
         },
       };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { recordSchema } from '@repo/jest-preset/schema-ledger.mjs';
 import pg from 'pg';
 import { queueSchema } from '../../src/db/tables.js';
 
@@ -40,9 +41,11 @@ export async function postgresTestsEnabled(): Promise<boolean> {
   return (await testModes()).includes('postgres');
 }
 
-/** A schema name no other test file (or run) uses. */
+/** A schema name no other test file (or run) uses; the run checks at its end that it is gone. */
 export function freshSchema(label: string): string {
-  return `er_test_${label}_${randomBytes(4).toString('hex')}`;
+  const schema = `er_test_${label}_${randomBytes(4).toString('hex')}`;
+  recordSchema(schema);
+  return schema;
 }
 
 export async function dropSchema(schema: string): Promise<void> {

@@ -2,6 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { recordSchema } from '@repo/jest-preset/schema-ledger.mjs';
 import pg from 'pg';
 import { waitFor } from './harness.js';
 
@@ -21,7 +22,9 @@ export async function buildService(): Promise<void> {
 
 /** A fresh schema name for one test file; `dropSchema` removes it afterwards. */
 export function testSchema(prefix: string): string {
-  return `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const schema = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  recordSchema(schema);
+  return schema;
 }
 
 export async function dropSchema(schema: string): Promise<void> {

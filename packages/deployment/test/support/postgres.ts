@@ -1,3 +1,4 @@
+import { derivedSchemas, recordSchema } from '@repo/jest-preset/schema-ledger.mjs';
 import pg from 'pg';
 
 export const TEST_DATABASE_URL =
@@ -25,6 +26,15 @@ export async function connectOrSkip(what: string): Promise<pg.Pool | undefined> 
   }
 }
 
+/** A schema name for one test; the run checks at its end that it (and its `_pgboss`) is gone. */
 export function freshSchemaName(prefix: string): string {
-  return `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const schema = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  recordSchema(schema);
+  return schema;
+}
+
+/** Drops a schema a test gave email-review, and the `<schema>_pgboss` where its pg-boss queues lived. */
+export async function dropTestSchema(pool: pg.Pool, schema: string): Promise<void> {
+  for (const name of derivedSchemas(schema))
+    await pool.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
 }

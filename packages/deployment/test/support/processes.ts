@@ -82,11 +82,18 @@ export class WatchedProcess {
   constructor(
     command: string,
     args: string[],
-    options: { cwd: string; env: Record<string, string | undefined>; stdin?: 'ignore' | 'pipe' },
+    options: {
+      cwd: string;
+      env: Record<string, string | undefined>;
+      stdin?: 'ignore' | 'pipe';
+      /** In a process group of its own, as a terminal's foreground job is (`process.kill(-pid)` reaches it all). */
+      detached?: boolean;
+    },
   ) {
     this.child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env,
+      detached: options.detached ?? false,
       stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
     });
     this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));

@@ -1,7 +1,9 @@
 import type { ErrorRequestHandler } from 'express';
 import { ZodError } from 'zod';
+import { bodyTooLargeDetail } from './body-too-large.js';
 import { HttpError } from './http-error.js';
 import { problemBody, sendProblem, type Problem } from './problem.js';
+import { namesItsField } from './validation-messages.js';
 
 /** body-parser's error types, mapped to the answer a client should get. */
 const bodyParserErrors: Record<string, [number, string, string]> = {
@@ -25,7 +27,9 @@ export function zodProblem(error: ZodError): Problem {
     path: issue.path.map(String).join('.') || '(body)',
     message: issue.message,
   }));
-  const detail = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+  const detail = errors
+    .map((e) => (namesItsField(e.message) ? e.message : `${e.path}: ${e.message}`))
+    .join('; ');
   return problemBody(400, 'validation_failed', detail, { errors });
 }
 
@@ -39,6 +43,8 @@ function toProblem(error: unknown): Problem | undefined {
     expose?: unknown;
   };
   const known = typeof type === 'string' ? bodyParserErrors[type] : undefined;
+  if (known && type === 'entity.too.large')
+    return problemBody(known[0], known[1], bodyTooLargeDetail(error as object));
   if (known) return problemBody(...known);
   // Other client errors raised by Express and its parsers (http-errors style: a 4xx `status`), such as a
   // path that is not valid percent-encoding or a body whose Content-Encoding does not decode.

@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { missingValueMessages } from '../errors/validation-messages.js';
 import { setRouteTemplate } from '../metrics/http-metrics.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -76,13 +77,20 @@ export function routerOf(routes: Route[]): Router {
   for (const route of routes) {
     router[route.method](expressPath(route.path), async (req, res) => {
       setRouteTemplate(res, route.path);
-      const params = route.params ? route.params.parse(req.params) : undefined;
-      const query = route.query ? route.query.parse(req.query) : undefined;
+      const params = route.params
+        ? route.params.parse(req.params, { error: missingValueMessages })
+        : undefined;
+      const query = route.query
+        ? route.query.parse(req.query, { error: missingValueMessages })
+        : undefined;
       const raw =
         route.rawBody && req.is(route.rawBody.mediaType) && Buffer.isBuffer(req.body)
           ? req.body
           : undefined;
-      const body = route.body && !raw ? route.body.parse(req.body) : undefined;
+      const body =
+        route.body && !raw
+          ? route.body.parse(req.body, { error: missingValueMessages })
+          : undefined;
       await route.handler({ params, query, body, ...(raw ? { raw } : {}), req, res });
     });
   }

@@ -1,6 +1,7 @@
 import { chooseTransfer, TRANSFER_TOOL } from './agent-transfer.js';
 import { feedbackText, parseFeedback, withoutFeedback } from './feedback.js';
 import { bestMatch } from './intents.js';
+import { askForReference, missingReference } from './missing-reference.js';
 import { redraft } from './redraft.js';
 import { composeReply, composeSummary } from './reply-text.js';
 import { requestIndex } from './revision.js';
@@ -57,7 +58,7 @@ function valueContext(
     userText,
     text: indexText(userText),
     reply: () => (reply ??= compose()),
-    summary: () => composeSummary(userText),
+    summary: (category) => composeSummary(userText, category),
   };
 }
 
@@ -121,6 +122,11 @@ export function decide(task: ModelTask): Decision {
   );
   const forced = task.toolMode === 'required' && callable.length > 0;
   const tool = ownTools[index] ?? (forced ? (ownTools[0] ?? callable[0]) : undefined);
+  const missing =
+    tool && !forced
+      ? missingReference(tool, requestText(task, requestIndex(task, userIndex)))
+      : undefined;
+  if (missing) return answer(task, userIndex, askForReference(missing));
   if (tool) return { kind: 'tool_calls', calls: [callTool(task, tool, userIndex)] };
 
   return answer(task, userIndex, undefined);

@@ -1,3 +1,5 @@
+import { cutWithEllipsis } from './sentences.js';
+
 /** The parts of an email (or any user message) that a reply quotes or paraphrases. */
 export interface EmailParts {
   senderName: string | undefined;
@@ -35,7 +37,7 @@ function firstSentenceOf(body: string): string {
     .map((s) => s.trim())
     .filter((s) => s.split(/\s+/).length >= 3);
   const first = sentences[0] ?? body.trim();
-  return first.length > 160 ? `${first.slice(0, 157).trimEnd()}...` : first;
+  return cutWithEllipsis(first, 160);
 }
 
 export function emailPartsOf(text: string): EmailParts {

@@ -258,3 +258,10 @@ export function topicOf(text: TextIndex): Topic {
   });
   return best;
 }
+
+/** Whether an enum value means "none of the others" (`other`, `general`…): where a text about no listed topic goes. */
+export function isCatchAll(value: string): boolean {
+  return /^(other|others|general|misc|miscellaneous|unknown|none|unclassified)$/i.test(
+    value.trim(),
+  );
+}

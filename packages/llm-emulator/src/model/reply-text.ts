@@ -1,6 +1,7 @@
 import { emailPartsOf } from './email-parts.js';
 import type { Feedback } from './feedback.js';
-import { topicOf, type Topic } from './intents.js';
+import { isCatchAll, topicOf, type Topic } from './intents.js';
+import { asSentence } from './sentences.js';
 import { indexText } from './text-index.js';
 
 const TOPIC_SENTENCE: Record<Topic, string> = {
@@ -34,7 +35,7 @@ export function mentionSentences(mentions: string[], userText: string, noted = f
     }
     if (m.split(/\s+/).length <= 3)
       return `Regarding ${m}: we have noted it and will take care of it.`;
-    return notes++ === 0 ? `Please note that ${m}.` : `Also, ${m}.`;
+    return asSentence(notes++ === 0 ? `Please note that ${m}` : `Also, ${m}`);
   });
 }
 
@@ -78,13 +79,26 @@ export function composeReply(userText: string, feedback: Feedback, asEmail: bool
     : sentences.join(' ');
 }
 
-/** A one-line summary that paraphrases the user's text. */
-export function composeSummary(userText: string): string {
+/** A category as words: `technical_support` → "technical support"; catch-alls (`other`, `general`) name none. */
+function categoryWords(category: string): string | undefined {
+  const words = category
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
+  return isCatchAll(words) ? undefined : words;
+}
+
+/**
+ * A one-line summary that paraphrases the user's text. Beside a category the same answer chose, it names that
+ * category (never another one); otherwise the topic the text is about.
+ */
+export function composeSummary(userText: string, category?: string): string {
   const email = emailPartsOf(userText);
   const topic = topicOf(indexText(userText));
-  const lead =
-    topic === 'general'
-      ? 'The customer writes'
-      : `The customer writes about ${/^[aeiou]/.test(topic) ? 'an' : 'a'} ${topic} matter`;
+  const about =
+    category !== undefined ? categoryWords(category) : topic === 'general' ? undefined : topic;
+  const lead = about
+    ? `The customer writes about ${/^[aeiou]/.test(about) ? 'an' : 'a'} ${about} matter`
+    : 'The customer writes';
   return `${lead}: "${email.firstSentence}"`;
 }

@@ -1,4 +1,4 @@
-import { bestMatch, relevance } from './intents.js';
+import { bestMatch, isCatchAll, relevance } from './intents.js';
 import { contentWords } from './text-index.js';
 import { stringHint, type ValueContext } from './string-hints.js';
 
@@ -53,11 +53,15 @@ function typeOf(schema: Schema): string | undefined {
   return undefined;
 }
 
-/** Picks the enum value that best matches the user's text (first value when nothing matches). */
+/**
+ * Picks the enum value that best matches the user's text; when nothing matches, the catch-all value
+ * (`other`, `general`…) if there is one, else the first.
+ */
 export function pickEnum(values: unknown[], ctx: ValueContext, hint?: string): unknown {
   if (hint !== undefined && values.includes(hint)) return hint;
   const { index } = bestMatch(values.map(String), ctx.text);
-  return values[index >= 0 ? index : 0];
+  if (index >= 0) return values[index];
+  return values.find((value) => isCatchAll(String(value))) ?? values[0];
 }
 
 function fitString(value: string, schema: Schema): string {
@@ -169,8 +173,12 @@ export function generateValue(
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const [key, prop] of Object.entries(asSchema(schema['properties'])))
+      const outer = ctx.category;
+      for (const [key, prop] of Object.entries(asSchema(schema['properties']))) {
         out[key] = generateValue(prop, ctx, key, depth + 1);
+        if (/categor/i.test(key) && typeof out[key] === 'string') ctx.category = out[key];
+      }
+      ctx.category = outer;
       return out;
     }
     case 'array':

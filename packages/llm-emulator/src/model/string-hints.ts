@@ -1,5 +1,6 @@
 import { topicOf } from './intents.js';
 import { emailPartsOf } from './email-parts.js';
+import { cutWithEllipsis } from './sentences.js';
 import type { TextIndex } from './text-index.js';
 
 /** What a generated value is for: the model's own answer, or arguments for a tool it calls. */
@@ -11,7 +12,10 @@ export interface ValueContext {
   userText: string;
   text: TextIndex;
   reply: () => string;
-  summary: () => string;
+  /** A one-line summary; `category` is the category the same answer chose, when it chose one. */
+  summary: (category?: string) => string;
+  /** The category chosen so far in the object being generated (a summary beside it names the same one). */
+  category?: string;
 }
 
 const SERVICE_WORDS = [
@@ -56,8 +60,7 @@ export function extractService(userText: string, text: TextIndex): string | unde
 }
 
 function excerpt(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 3).trimEnd()}...` : flat;
+  return cutWithEllipsis(text.replace(/\s+/g, ' ').trim(), max);
 }
 
 function has(name: string, pattern: RegExp): boolean {
@@ -88,7 +91,7 @@ export function stringHint(rawName: string, ctx: ValueContext): string {
       const topic = topicOf(ctx.text);
       return `The message is about ${topic === 'escalation' ? 'an' : 'a'} ${topic} matter: "${excerpt(email().firstSentence, 100)}"`;
     }
-    if (has(name, /summary|gist|overview|synopsis/)) return ctx.summary();
+    if (has(name, /summary|gist|overview|synopsis/)) return ctx.summary(ctx.category);
     if (has(name, /reply|draft|body|response|answer|message|content|text|email/))
       return ctx.reply();
   } else if (

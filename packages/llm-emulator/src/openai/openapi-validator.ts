@@ -1,22 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 
-const SPEC_FILE = 'shared/specs/openai-openapi.yaml';
-
 /**
- * OpenAI's OpenAPI document, kept in `shared/specs` beside the repository: the nearest one up
- * from here (a git worktree sits deeper than the main checkout).
+ * OpenAI's OpenAPI document, vendored in this package's `spec/` (see its README for where it came from).
+ * `src/openai/` and `dist/openai/` sit at the same depth, so one relative path serves both.
  */
-export function openAiSpecPath(from = fileURLToPath(import.meta.url)): string {
-  for (let dir = dirname(from); ; dir = dirname(dir)) {
-    const candidate = join(dir, SPEC_FILE);
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error(`${SPEC_FILE} not found above ${from}`);
-  }
+export function openAiSpecPath(): string {
+  return fileURLToPath(new URL('../../spec/openai-openapi.yaml', import.meta.url));
 }
 
 /** OpenAPI 3.1 schemas with 3.0-style `nullable` mixed in: rewrite refs to $defs and nullable to anyOf-null. */
