@@ -1,13 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import {
   BILLING_EMAIL,
   BROWSER_TEST_TIMEOUT_MS,
+  createThread,
+  deliveryShown,
   describeInBrowser,
   focusedId,
   launchBrowser,
   openPage,
+  openPageAt,
   openThread,
   OUTPUT_DIR,
   startStack,
@@ -50,24 +52,12 @@ describeInBrowser(
       await sink?.stop();
     }, BROWSER_TEST_TIMEOUT_MS);
 
-    const create = async (body: Record<string, string>): Promise<Thread> => {
-      const { status, body: thread } = await stack.api('POST', '/threads', body);
-      expect([status, thread.status]).toEqual([201, 'awaiting_review']);
-      return thread;
-    };
+    const create = (body: Record<string, string>) => createThread(stack.api, body);
 
-    const openAt = async (thread: Thread) => {
-      const opened = await openPage(browser, `${stack.url}/#/threads/${thread.thread_id}`);
-      await waitUntilIdle(opened.page, thread.thread_id);
-      return opened;
-    };
+    const openAt = (thread: Thread) => openPageAt(browser, stack.url, thread);
 
     const mailTo = (address: string): ReceivedMail[] =>
       sink.received.filter((mail) => mail.envelope.to.includes(address));
-
-    /** The page's delivery card reaching `status` by itself: no reload, no click. */
-    const deliveryShown = (page: Page, status: string) =>
-      page.locator(`[data-delivery-status="${status}"]`).waitFor();
 
     test(
       'when a thread has no subject, then its title is the customer’s first line (not the model’s summary) with its category beside it, in the list and in the open thread',

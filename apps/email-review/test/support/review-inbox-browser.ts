@@ -46,10 +46,38 @@ export interface Thread {
   delivery: { status: string; to: string | null; attempts: number } | null;
 }
 
+/** The service's API over HTTP, as a test calls it beside the page. */
+export type Api = <T = Thread>(
+  method: string,
+  path: string,
+  body?: unknown,
+) => Promise<{ status: number; body: T }>;
+
+export function apiClient(baseUrl: string, apiToken?: string): Api {
+  return async <T = Thread>(method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(apiToken ? { authorization: `Bearer ${apiToken}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as T };
+  };
+}
+
+/** A thread created through the API, drafted and waiting for review. */
+export async function createThread(api: Api, body: Record<string, string>): Promise<Thread> {
+  const { status, body: thread } = await api('POST', '/threads', body);
+  expect([status, thread.status]).toEqual([201, 'awaiting_review']);
+  return thread;
+}
+
 export interface Stack {
   url: string;
   emulator: Emulator;
-  api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: Thread }>;
+  api: Api;
   close(): Promise<void>;
 }
 
@@ -86,21 +114,10 @@ export async function startStack(
     logger,
     handleSignals: false,
   });
-  const api: Stack['api'] = async (method, path, body) => {
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(apiToken ? { authorization: `Bearer ${apiToken}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Thread };
-  };
   return {
     url: server.url,
     emulator,
-    api,
+    api: apiClient(server.url, apiToken),
     close: async () => {
       await server.close();
       await service.delivery.stop();
@@ -166,6 +183,13 @@ export async function openPage(
   return { page, trouble };
 }
 
+/** The page opened at one thread (`baseUrl`/#/threads/<id>), once it shows the thread idle. */
+export async function openPageAt(browser: Browser, baseUrl: string, thread: Thread) {
+  const opened = await openPage(browser, `${baseUrl}/#/threads/${thread.thread_id}`);
+  await waitUntilIdle(opened.page, thread.thread_id);
+  return opened;
+}
+
 export const threadItem = (page: Page, id: string) =>
   page.locator(`a.thread-item[data-thread-id="${id}"]`);
 export const openThread = (page: Page, id: string) =>
@@ -184,3 +208,7 @@ export async function decide(page: Page, kind: 'approve' | 'reject'): Promise<vo
   await page.locator(`#${kind}`).click();
   await page.locator(`#confirm-${kind}`).click();
 }
+
+/** The page's delivery card reaching `status` by itself: no reload, no click. */
+export const deliveryShown = (page: Page, status: string) =>
+  page.locator(`[data-delivery-status="${status}"]`).waitFor();

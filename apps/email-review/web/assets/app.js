@@ -36,7 +36,7 @@ const BUSY = {
   approve: 'Sending the reply…',
   reject: 'Rejecting the thread…',
   retry: 'The model is resuming the workflow…',
-  redeliver: 'Queueing the reply again…',
+  redeliver: 'Queueing the reply…',
 };
 const VERBS = {
   save: 'save the draft',
@@ -44,20 +44,28 @@ const VERBS = {
   approve: 'approve and send',
   reject: 'reject the thread',
   retry: 'retry the workflow',
-  redeliver: 'queue the reply again',
+  redeliver: 'queue the reply',
 };
 const DONE = {
   save: (t) => `Draft saved as revision ${t.revision}.`,
   redraft: (t) => `New draft ready: revision ${t.revision}.`,
-  approve: (t) =>
-    t.delivery?.to
-      ? `Approved: the reply to ${t.delivery.to} is queued for delivery.`
-      : 'Approved: the reply is queued for delivery.',
-  redeliver: () => 'The reply is queued for delivery again.',
+  approve: (t) => `Approved. ${deliveryOutcome(t.delivery)}`,
+  redeliver: (t) => deliveryOutcome(t.delivery),
   reject: () => 'Rejected: no reply will be sent.',
   retry: (t) =>
     t.status === 'awaiting_review' ? 'The draft is ready for review.' : 'The workflow ran again.',
 };
+
+/** What became of the reply once approve or redeliver answered. */
+function deliveryOutcome(delivery) {
+  if (delivery?.status === 'no_recipient')
+    return 'Nothing was sent: there is no recipient. Enter an address under “Recipient” to send the reply.';
+  if (delivery?.status === 'logged')
+    return 'The reply was written to the service log (no SMTP configured), not emailed.';
+  return delivery?.to
+    ? `The reply to ${delivery.to} is queued for delivery.`
+    : 'The reply is queued for delivery.';
+}
 
 function announce(text) {
   byId('announcer').textContent = text;
@@ -355,8 +363,10 @@ async function act(kind, call) {
     if (updated) showThread(updated);
     state.history = history;
     announce(notice.text);
+    // Approved without a recipient: the next thing to do is to enter one.
+    const next = updated?.delivery?.status === 'no_recipient' ? 'redeliver-to' : 'thread-title';
     renderDetail({
-      focus: correct ?? (DECISION_CONTROLS.has(focus) ? 'thread-title' : focus),
+      focus: correct ?? (DECISION_CONTROLS.has(focus) ? next : focus),
       fallback: 'thread-title',
     });
   }

@@ -56,10 +56,13 @@ function confirmStep({ kind, title, fields, confirm, locked, on, submit }) {
 /** What the recipient field holds, in words: the customer's own address, another, or none. */
 function recipientHint(value, from) {
   if (!value)
-    return 'No recipient: the email had no sender address. Enter the address to reply to.';
+    return 'No recipient: the email had no sender address. Nothing will be sent unless you enter an address here (you can also add one after approving).';
   if (value === from) return "The customer's address, from their email.";
   return from ? `Instead of the customer's address (${from}).` : 'Entered by you.';
 }
+
+/** The Confirm button's words: approving with no recipient sends nothing, and says so. */
+const confirmApproveText = (value) => (value ? 'Confirm approve' : 'Approve without sending');
 
 /** A field for one email address (`Name <address>` or the address alone); `onInput(value)`. */
 export function recipientInput({ id, value, required, locked, onInput, describedBy }) {
@@ -82,33 +85,41 @@ export function recipientInput({ id, value, required, locked, onInput, described
 
 function confirmApprove(thread, state, locked, on) {
   const from = thread.email?.from ?? '';
-  const hint = h('p', { class: 'hint', id: 'recipient-hint' });
-  const syncHint = () => {
-    hint.textContent = recipientHint(input.value.trim(), from);
+  // Announced as it changes: whether anything will be sent depends on what is typed.
+  const hint = h('p', { class: 'hint', id: 'recipient-hint', 'aria-live': 'polite' });
+  const sync = () => {
+    const value = input.value.trim();
+    hint.textContent = recipientHint(value, from);
+    const confirm = step.querySelector('#confirm-approve');
+    if (confirm) confirm.textContent = confirmApproveText(value);
   };
   const input = recipientInput({
     id: 'recipient',
     value: state.recipientValue ?? from,
     // The service replies to the sender when no `to` is given, so with a sender an empty field
-    // would not mean "nobody": ask for an address instead.
+    // would not mean "nobody": ask for an address instead. Without one, an empty field approves
+    // without sending (`no_recipient`); the address can be added afterwards.
     required: from !== '',
     locked,
     describedBy: 'recipient-hint',
     onInput: (value) => {
       on.recipientInput(value);
-      syncHint();
+      sync();
     },
   });
-  syncHint();
-  return confirmStep({
+  const step = confirmStep({
     kind: 'approve',
-    title: `Approve revision ${thread.revision} and send it?`,
+    title: from
+      ? `Approve revision ${thread.revision} and send it?`
+      : `Approve revision ${thread.revision}? It is sent only to an address you enter.`,
     fields: [h('label', { for: 'recipient', class: 'field-label', text: 'Send to' }), input, hint],
-    confirm: 'Confirm approve',
+    confirm: confirmApproveText(input.value.trim()),
     locked,
     on,
     submit: () => on.approve(input.value.trim()),
   });
+  sync();
+  return step;
 }
 
 function confirmReject(state, locked, on) {

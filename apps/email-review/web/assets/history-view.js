@@ -21,11 +21,24 @@ const DESCRIBE = {
       : `Delivery deferred after ${e.attempts} attempt${e.attempts === 1 ? '' : 's'}`,
   delivered: () => 'Reply delivered',
   delivery_failed: () => 'Delivery failed',
-  redelivered: () => 'Reply queued again',
-  // Statuses the delivery is gaining (issue 28): named here so their events read as the card does.
+  // After `no_recipient`, redeliver is how the reviewer gave the reply its recipient.
+  redelivered: (e, before) =>
+    before?.type === 'no_recipient'
+      ? 'Recipient added: reply queued for delivery'
+      : 'Reply queued again',
   no_recipient: () => 'Not sent: no recipient',
-  logged: () => 'Reply logged (no SMTP configured)',
+  logged: () => 'Reply logged (no SMTP configured), not emailed',
 };
+
+/** The events that record where a reply's delivery stands. */
+const DELIVERY_EVENTS = new Set([
+  'queued',
+  'delivered',
+  'logged',
+  'no_recipient',
+  'delivery_failed',
+  'redelivered',
+]);
 
 /** What the event carries beyond its line: the edited text, the instructions, the reason, the error. */
 function details(event) {
@@ -33,11 +46,13 @@ function details(event) {
   if (event.type === 'redrafted') return `“${snippet(event.instructions, 160)}”`;
   if (event.type === 'rejected') return event.reason ? `Reason: ${event.reason}` : null;
   if (event.type === 'approved') return `Text SHA-256 ${event.text_sha256.slice(0, 12)}…`;
+  if (event.type === 'no_recipient') return 'The email had no sender address to reply to.';
   if (event.last_error && event.type !== 'delivered') return event.last_error;
   return null;
 }
 
-function item(event) {
+/** `before`: the delivery event that preceded this one, if any. */
+function item(event, before) {
   const describe = DESCRIBE[event.type] ?? (() => humanize(event.type));
   const who = by(event);
   const extra = details(event);
@@ -48,11 +63,21 @@ function item(event) {
     h(
       'div',
       { class: 'timeline-text' },
-      h('span', { text: describe(event) }),
+      h('span', { text: describe(event, before) }),
       who && h('span', { class: 'timeline-actor', 'data-field': 'actor', text: ` · ${who}` }),
       extra && h('p', { class: 'muted timeline-details', text: extra }),
     ),
   );
+}
+
+/** Calls `render(event, before)` with the delivery event before each event. */
+function withDeliveryBefore(render) {
+  let before;
+  return (event) => {
+    const rendered = render(event, before);
+    if (DELIVERY_EVENTS.has(event.type)) before = event;
+    return rendered;
+  };
 }
 
 /** The thread's history as a timeline, oldest first; `events` null when it could not be loaded. */
@@ -63,6 +88,6 @@ export function historyTimeline(events) {
     h('h3', { id: 'history-title', class: 'card-title', text: 'History' }),
     events === null
       ? h('p', { class: 'muted', text: 'The history could not be loaded; refresh to try again.' })
-      : h('ol', { class: 'timeline', id: 'history' }, ...events.map(item)),
+      : h('ol', { class: 'timeline', id: 'history' }, ...events.map(withDeliveryBefore(item))),
   );
 }

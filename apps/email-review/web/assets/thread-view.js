@@ -195,6 +195,7 @@ function addRecipient(state, locked, on) {
     value: state.redeliverToValue ?? '',
     required: true,
     locked,
+    describedBy: 'redeliver-to-hint',
     onInput: on.redeliverToInput,
   });
   const form = h(
@@ -213,6 +214,11 @@ function addRecipient(state, locked, on) {
         text: 'Send to this address',
       }),
     ),
+    h('p', {
+      class: 'hint',
+      id: 'redeliver-to-hint',
+      text: 'The approved reply, as it is shown above, is sent to this address.',
+    }),
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -243,7 +249,8 @@ function delivery(thread, state, locked, on) {
   const facts = [
     d.to && `To ${d.to}`,
     `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`,
-    d.delivered_at && `delivered ${fullDate(d.delivered_at)}`,
+    d.delivered_at &&
+      `${d.status === 'logged' ? 'logged' : 'delivered'} ${fullDate(d.delivered_at)}`,
   ].filter(Boolean);
   return h(
     'section',
@@ -257,6 +264,12 @@ function delivery(thread, state, locked, on) {
     h('p', { class: 'muted', id: 'delivery-facts', text: facts.join(' · ') }),
     d.last_error &&
       h('p', { id: 'delivery-error', class: 'muted', text: `Last error: ${d.last_error}` }),
+    d.last_response &&
+      h('p', {
+        id: 'delivery-response',
+        class: 'muted',
+        text: `Mail server’s last reply: ${d.last_response}`,
+      }),
     d.status === 'failed' && redeliverButton(locked, on),
     d.status === 'no_recipient' && addRecipient(state, locked, on),
   );
