@@ -50,6 +50,18 @@ describe.each(modes)('thread lifecycle (%s)', (mode) => {
     expect(llmCalls(emulator)).toMatchObject({ total: 2, classify: 1, draft: 1 });
   });
 
+  test('when the email says who sent it, then the draft greets the sender by name (the offline emulator reads the From line)', async () => {
+    const res = await request(instance.app)
+      .post('/threads')
+      .send({
+        inbound: 'Please refund the double charge.',
+        from: 'Dana Example <dana@example.com>',
+      });
+
+    expect(res.status).toBe(201);
+    expect(res.body.draft).toMatch(/^(Hi|Dear) Dana,/);
+  });
+
   test('when the whole review flow runs, then each step answers as specified and the reply is sent once', async () => {
     const created = await create();
     const id = created.body.thread_id as string;

@@ -41,6 +41,19 @@ describe('prompts', () => {
     expect(messages[1]).toEqual({ role: 'user', content: 'Please refund me' });
   });
 
+  test('when the sender and subject are known, then the email the model reads starts with its From and Subject lines', () => {
+    const messages = draftMessages({
+      inbound: 'Please refund me',
+      subject: 'Refund',
+      from: 'Dana Example <dana@example.com>',
+      classification,
+    });
+    expect(messages[1]).toEqual({
+      role: 'user',
+      content: 'From: Dana Example <dana@example.com>\nSubject: Refund\n\nPlease refund me',
+    });
+  });
+
   test('when redrafting, then the current draft and the instructions follow the email', () => {
     const messages = draftMessages({
       inbound: 'Please refund me',

@@ -13,7 +13,7 @@ import { now, type OperationDeps } from './operation-deps.js';
 import { recordFailure } from './record-failure.js';
 
 /** The graph's input: a new email, or `null` to resume from the checkpoint. */
-export type RunInput = { inbound: string; subject: string | null } | null;
+export type RunInput = { inbound: string; subject: string | null; from: string | null } | null;
 
 export interface ThreadRun {
   /** Runs the graph (which checkpoints when it stops); absent: only the view is re-derived. */

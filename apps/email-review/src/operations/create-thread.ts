@@ -64,7 +64,11 @@ export async function createThread(
   log(deps).info({ thread_id: thread.thread_id }, 'thread created');
   const drafted = holding(() =>
     runThread(deps, thread, {
-      run: { inbound: received.inbound, subject: received.email.subject },
+      run: {
+        inbound: received.inbound,
+        subject: received.email.subject,
+        from: received.email.from,
+      },
     }),
   ).finally(() => lease.release());
   // Whoever stops waiting (202) leaves the failure to the thread (`failed`) and the log.

@@ -31,7 +31,9 @@ function resumption(deps: OperationDeps, thread: Thread, snapshot: StateSnapshot
   const values = snapshot.values as Partial<EmailStateValues>;
   // Nothing was checkpointed (the first run died early): start again from the email the index kept.
   if (values.inbound === undefined)
-    return { run: { inbound: thread.inbound, subject: thread.email.subject } };
+    return {
+      run: { inbound: thread.inbound, subject: thread.email.subject, from: thread.email.from },
+    };
   // Nothing left to run without a reviewer, but the index missed it (the process died between the
   // two writes): only the view is re-derived. Resuming here would run `send` without an approval.
   if (isSettled(snapshot))

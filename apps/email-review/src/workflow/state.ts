@@ -16,6 +16,8 @@ export const EmailState = Annotation.Root({
   inbound: Annotation<string>,
   /** The inbound email's subject, when known; the classifier and the drafter read it. */
   subject: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
+  /** Who wrote it (the From header), when known: the drafter greets the sender by name. */
+  from: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
   classification: Annotation<Classification | null>({
     reducer: (_, next) => next,
     default: () => null,

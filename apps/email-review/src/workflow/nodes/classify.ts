@@ -19,7 +19,7 @@ export function classifyNode(deps: Pick<WorkflowDeps, 'llm' | 'model' | 'retry'>
       deps.llm.chat.completions.parse(
         {
           model: deps.model,
-          messages: classifyMessages(state.inbound, state.subject),
+          messages: classifyMessages(state.inbound, state.subject, state.from),
           response_format: responseFormat,
         },
         options,

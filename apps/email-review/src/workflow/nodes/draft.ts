@@ -19,6 +19,7 @@ export function draftNode(deps: Pick<WorkflowDeps, 'llm' | 'model' | 'retry'>) {
           messages: draftMessages({
             inbound: state.inbound,
             subject: state.subject,
+            from: state.from,
             classification: state.classification,
             previousDraft: state.reply,
             instructions: state.instructions,
