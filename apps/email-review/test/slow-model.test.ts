@@ -42,7 +42,10 @@ describePg('a slow model', () => {
       const res = await fetch(`${base}/threads`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ inbound: i % 2 ? BILLING_EMAIL : OUTAGE_EMAIL }),
+        body: JSON.stringify({
+          inbound: i % 2 ? BILLING_EMAIL : OUTAGE_EMAIL,
+          from: 'ann@example.com',
+        }),
       });
       expect(res.status).toBe(201);
       ids.push(((await res.json()) as { thread_id: string }).thread_id);
@@ -50,7 +53,7 @@ describePg('a slow model', () => {
     emulator.requests.clear();
     emulator.faults.add({ provider: 'openai', kind: 'hang', count: HANGING });
     const creates = Array.from({ length: HANGING }, () =>
-      post(`${base}/threads`, { inbound: BILLING_EMAIL, from: 'ann@example.com' }),
+      post(`${base}/threads`, { inbound: BILLING_EMAIL }),
     );
     await until(
       () => emulator.requests.list().filter((r) => r.status === 0).length === HANGING,
