@@ -31,7 +31,7 @@ describe('bench smoke run', () => {
     });
     outcome = await runBench(config, 'jest bench smoke');
     markdown = await readFile(outFile, 'utf8');
-  }, 300_000);
+  }, 480_000);
 
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
