@@ -162,7 +162,7 @@ describe.each(modes)('email in (%s)', (mode) => {
     expect(llmCalls(emulator).total).toBe(0);
   });
 
-  test('when the classifier and the drafter run, then they see the subject', async () => {
+  test('when the classifier and the drafter run, then they see the sender and the subject', async () => {
     await postRaw(MULTIPART_ALTERNATIVE.replace('<m1@', '<m1-subject@')).expect(201);
 
     const userTurns = emulator.requests
@@ -170,7 +170,8 @@ describe.each(modes)('email in (%s)', (mode) => {
       .map((call) => (call.body as { messages: Array<{ role: string; content: string }> }).messages)
       .map((messages) => messages.find((m) => m.role === 'user')!.content);
     expect(userTurns).toHaveLength(2);
-    expect(userTurns.every((text) => text.startsWith('Subject: Charged twice\n\n'))).toBe(true);
+    for (const text of userTurns)
+      expect(text).toMatch(/^From: .*Ann Example.*<ann@example\.com>\nSubject: Charged twice\n\n/);
   });
 
   test('when a raw message whose Message-ID was seen is posted again, then the earlier thread answers 200 without a model call', async () => {
