@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import type { EndpointConfig, WebhookEnv } from './webhooks-env.js';
+
+/** An endpoint with its stable id (metrics label, queue name, delivery column). */
+export interface Endpoint extends EndpointConfig {
+  id: string;
+}
+
+export interface WebhookSettings {
+  endpoints: Endpoint[];
+  allowPrivate: boolean;
+  includeContent: boolean;
+  timeoutMs: number;
+  retryForMs: number;
+  retryBaseMs: number;
+  concurrency: number;
+}
+
+/** The configured name, or the host and 6 hex characters of the URL's hash. */
+export function endpointId(config: EndpointConfig): string {
+  if (config.name) return config.name;
+  const hash = createHash('sha256').update(config.url).digest('hex').slice(0, 6);
+  return `${new URL(config.url).hostname.replace(/[^a-z0-9.-]/gi, '_')}-${hash}`;
+}
+
+export function webhookSettings(env: WebhookEnv): WebhookSettings {
+  return {
+    endpoints: env.WEBHOOK_ENDPOINTS.map((config) => ({ ...config, id: endpointId(config) })),
+    allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+    includeContent: env.WEBHOOK_INCLUDE_CONTENT,
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    retryForMs: env.WEBHOOK_RETRY_FOR_MS,
+    retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
+    concurrency: env.WEBHOOK_CONCURRENCY,
+  };
+}
+
+export const subscribes = (endpoint: EndpointConfig, type: string) =>
+  endpoint.events.includes('*') || endpoint.events.includes(type);

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['true', 'false'])
+  .default('false')
+  .transform((value) => value === 'true');
+const positiveInt = (defaultValue: number) =>
+  z.coerce.number().int().positive().default(defaultValue);
+
+/** One subscriber: where to POST, the Standard Webhooks secret, and the event types it wants. */
+export const endpointConfigSchema = z.strictObject({
+  /** Names the endpoint in metrics, logs and deliveries (default: its host and a short hash). */
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/i, 'must be letters, digits, dot, dash or underscore')
+    .optional(),
+  url: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .refine((url) => !new URL(url).username && !new URL(url).password, 'must not carry credentials'),
+  secret: z.string().regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be a whsec_ base64 secret'),
+  /** Event types, or `*` for all. */
+  events: z.array(z.string().min(1)).min(1),
+});
+
+export type EndpointConfig = z.infer<typeof endpointConfigSchema>;
+
+/**
+ * WEBHOOK_ENDPOINTS: a JSON list, or the path of a file holding one (secrets then stay out of the
+ * process environment). Empty: no webhooks.
+ */
+const endpointsFromEnv = z
+  .string()
+  .trim()
+  .default('')
+  .transform((value, ctx) => {
+    if (!value) return [];
+    let text = value;
+    if (!value.startsWith('[')) {
+      try {
+        text = readFileSync(value, 'utf8');
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON list or a readable file of one' });
+        return z.NEVER;
+      }
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be valid JSON' });
+      return z.NEVER;
+    }
+    const endpoints = z.array(endpointConfigSchema).safeParse(parsed);
+    if (!endpoints.success) {
+      const first = endpoints.error.issues[0]!;
+      ctx.addIssue({ code: 'custom', message: `[${first.path.join('.')}] ${first.message}` });
+      return z.NEVER;
+    }
+    return endpoints.data;
+  });
+
+/** The webhook part of a service's environment, for its env schema to extend. */
+export function webhooksEnv() {
+  return {
+    WEBHOOK_ENDPOINTS: endpointsFromEnv,
+    /** Allow targets on loopback, private, link-local and metadata addresses (development, tests). */
+    WEBHOOK_ALLOW_PRIVATE: flag,
+    /** Put the email or chat text in payloads (default: ids, status, revision, actor and links only). */
+    WEBHOOK_INCLUDE_CONTENT: flag,
+    /** One attempt's deadline (connect to the end of the answer). */
+    WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
+    /** How long a delivery keeps being retried before it is `failed` (default one day). */
+    WEBHOOK_RETRY_FOR_MS: positiveInt(86_400_000),
+    /** First retry delay; each next one doubles, up to an hour. */
+    WEBHOOK_RETRY_BASE_MS: positiveInt(5_000),
+    /** Attempts in flight at once per endpoint (per instance). */
+    WEBHOOK_CONCURRENCY: positiveInt(4),
+  };
+}
+
+export interface WebhookEnv {
+  WEBHOOK_ENDPOINTS: EndpointConfig[];
+  WEBHOOK_ALLOW_PRIVATE: boolean;
+  WEBHOOK_INCLUDE_CONTENT: boolean;
+  WEBHOOK_TIMEOUT_MS: number;
+  WEBHOOK_RETRY_FOR_MS: number;
+  WEBHOOK_RETRY_BASE_MS: number;
+  WEBHOOK_CONCURRENCY: number;
+}

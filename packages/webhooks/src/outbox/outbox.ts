@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** Something that happened, for every endpoint subscribed to its type. */
+export interface WebhookEvent {
+  type: string;
+  /** What the event is about (a thread, a session): events of one subject reach an endpoint in order. */
+  subject: string;
+  data: Record<string, unknown>;
+  /** Default: now. */
+  timestamp?: Date;
+}
+
+/** The body every endpoint receives (Standard Webhooks' recommended shape). */
+export const envelopeOf = (event: WebhookEvent, timestamp: Date) =>
+  JSON.stringify({ type: event.type, timestamp: timestamp.toISOString(), data: event.data });
+
+export const deliveryStatusSchema = z.enum(['pending', 'delivered', 'failed']);
+export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
+
+export const deliverySchema = z.object({
+  id: z.string().describe('Also the `webhook-id` header of every attempt.'),
+  endpoint: z.string(),
+  type: z.string(),
+  subject: z.string(),
+  status: deliveryStatusSchema,
+  attempts: z.number().int(),
+  last_status: z.number().int().nullable().describe('HTTP status of the last attempt, if any.'),
+  last_error: z.string().nullable(),
+  next_attempt_at: z.string().nullable(),
+  created_at: z.string(),
+  delivered_at: z.string().nullable(),
+});
+export type Delivery = z.infer<typeof deliverySchema>;
+
+/** The caller's transaction: an event is committed with the change it reports (pg.PoolClient fits). */
+export interface TransactionClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
+/**
+ * Where events wait for their deliveries, and who sends them. In PostgreSQL, `publish` writes
+ * one delivery row per subscribed endpoint in the caller's transaction, with its pg-boss job; in
+ * memory, the same in process.
+ */
+export interface Outbox {
+  publish(events: readonly WebhookEvent[], transaction?: TransactionClient): Promise<void>;
+  list(filter: { status?: DeliveryStatus; limit: number }): Promise<Delivery[]>;
+  /** A failed delivery back to pending, attempted again now; undefined when there is no such delivery. */
+  retry(id: string): Promise<Delivery | undefined>;
+  /** Any endpoints at all: a service with none skips building events. */
+  readonly enabled: boolean;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,24 @@
+const MAX_DELAY_MS = 3_600_000;
+
+export interface RetrySchedule {
+  /** First delay; each next one doubles, up to an hour. */
+  baseMs: number;
+  /** Past this age (from the event's creation) a retryable failure is final. */
+  retryForMs: number;
+}
+
+/**
+ * When to try again after `attempts` failed attempts, or undefined when the delivery has been
+ * retried long enough. A little jitter keeps endpoints that recover from all being hit at once.
+ */
+export function nextAttemptAt(
+  schedule: RetrySchedule,
+  attempts: number,
+  createdAt: Date,
+  now: Date,
+): Date | undefined {
+  const delay = Math.min(MAX_DELAY_MS, schedule.baseMs * 2 ** Math.max(0, attempts - 1));
+  const at = now.getTime() + Math.round(delay * (0.9 + Math.random() * 0.2));
+  if (at - createdAt.getTime() > schedule.retryForMs) return undefined;
+  return new Date(at);
+}

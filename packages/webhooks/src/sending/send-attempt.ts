@@ -1,0 +1,90 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { resolveTarget, TargetRefused } from './target-address.js';
+
+export interface AttemptRequest {
+  url: string;
+  secret: string;
+  /** `webhook-id`: the same on every attempt of a delivery, so receivers can drop repeats. */
+  messageId: string;
+  body: string;
+  timeoutMs: number;
+  allowPrivate: boolean;
+  now?: () => Date;
+}
+
+/** What one attempt came to; `retry` says whether another attempt may succeed. */
+export type AttemptResult =
+  | { kind: 'delivered'; status: number }
+  | { kind: 'retry'; status?: number; error: string }
+  | { kind: 'stop'; status?: number; error: string };
+
+/** 2xx delivered; 408, 429 and 5xx are worth another try; any other answer will not change. */
+export function classifyStatus(status: number): AttemptResult {
+  if (status >= 200 && status < 300) return { kind: 'delivered', status };
+  if (status === 408 || status === 429 || status >= 500) {
+    return { kind: 'retry', status, error: `HTTP ${status}` };
+  }
+  return { kind: 'stop', status, error: `HTTP ${status}` };
+}
+
+/**
+ * One signed POST. The host is resolved once (resolveTarget) and the socket connects to that
+ * address through `lookup`, while the URL's host still names the request (Host header, TLS SNI
+ * and certificate check): a DNS answer that changes between the check and the connect (DNS
+ * rebinding) is never used. The whole attempt, connect to the end of the answer, has one deadline.
+ */
+export async function sendAttempt(request: AttemptRequest): Promise<AttemptResult> {
+  const url = new URL(request.url);
+  let target;
+  try {
+    target = await resolveTarget(url, request.allowPrivate);
+  } catch (error) {
+    if (error instanceof TargetRefused) return { kind: 'stop', error: error.message };
+    return { kind: 'retry', error: `dns: ${(error as Error).message}` };
+  }
+  const sentAt = (request.now ?? (() => new Date()))();
+  const signature = new Webhook(request.secret).sign(request.messageId, sentAt, request.body);
+  const timestamp = Math.floor(sentAt.getTime() / 1000);
+  const pinned: LookupFunction = (_host, options, callback) => {
+    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<AttemptResult>((resolve) => {
+    const req = client.request(url, {
+      method: 'POST',
+      agent: false,
+      lookup: pinned,
+      timeout: request.timeoutMs,
+      headers: {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(request.body),
+        'user-agent': 'ai-services-webhooks/1',
+        'webhook-id': request.messageId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signature,
+      },
+    });
+    const deadline = setTimeout(() => {
+      req.destroy(new Error(`timed out after ${request.timeoutMs} ms`));
+    }, request.timeoutMs);
+    req.on('response', (res) => {
+      // The answer's body is not read for meaning; it is drained so the socket can close.
+      res.resume();
+      res.on('end', () => {
+        clearTimeout(deadline);
+        resolve(classifyStatus(res.statusCode ?? 0));
+      });
+      res.on('error', () => undefined);
+    });
+    req.on('timeout', () => req.destroy(new Error(`timed out after ${request.timeoutMs} ms`)));
+    req.on('error', (error) => {
+      clearTimeout(deadline);
+      resolve({ kind: 'retry', error: error.message });
+    });
+    req.end(request.body);
+  });
+}
