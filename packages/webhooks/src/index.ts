@@ -1,4 +1,9 @@
-export { webhooksEnv, endpointConfigSchema, type EndpointConfig, type WebhookEnv } from './config/webhooks-env.js';
+export {
+  webhooksEnv,
+  endpointConfigSchema,
+  type EndpointConfig,
+  type WebhookEnv,
+} from './config/webhooks-env.js';
 export {
   webhookSettings,
   endpointId,

@@ -1,9 +1,9 @@
-import { createLogger } from '@repo/http-kit';
+import { createLogger, type Logger } from '@repo/http-kit';
 import { deliveryMetrics } from '../src/sending/delivery-metrics.js';
 import type { AttemptDeps } from '../src/sending/attempt-delivery.js';
 import { endpointId, type WebhookSettings } from '../src/config/webhook-settings.js';
 
-export const silent = createLogger({ name: 'webhooks-test', level: 'silent' });
+export const silent: Logger = createLogger({ name: 'webhooks-test', level: 'silent' });
 
 /** Settings for tests: loopback allowed, short timeouts and retries, unless overridden. */
 export function testDeps(

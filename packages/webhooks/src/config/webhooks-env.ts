@@ -17,7 +17,10 @@ export const endpointConfigSchema = z.strictObject({
     .optional(),
   url: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-    .refine((url) => !new URL(url).username && !new URL(url).password, 'must not carry credentials'),
+    .refine(
+      (url) => !new URL(url).username && !new URL(url).password,
+      'must not carry credentials',
+    ),
   secret: z.string().regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be a whsec_ base64 secret'),
   /** Event types, or `*` for all. */
   events: z.array(z.string().min(1)).min(1),

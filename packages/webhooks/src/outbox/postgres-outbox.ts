@@ -3,8 +3,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import { subscribes, type Endpoint } from '../config/webhook-settings.js';
-import { attemptDelivery, type AttemptDeps, type PendingDelivery } from '../sending/attempt-delivery.js';
-import { envelopeOf, type Delivery, type Outbox, type TransactionClient, type WebhookEvent } from './outbox.js';
+import {
+  attemptDelivery,
+  type AttemptDeps,
+  type PendingDelivery,
+} from '../sending/attempt-delivery.js';
+import {
+  envelopeOf,
+  type Delivery,
+  type Outbox,
+  type TransactionClient,
+  type WebhookEvent,
+} from './outbox.js';
 
 export interface PostgresOutboxOptions extends AttemptDeps {
   pool: pg.Pool;
@@ -128,7 +138,13 @@ export class PostgresOutbox implements Outbox {
       for (const endpoint of this.options.settings.endpoints) {
         if (!subscribes(endpoint, event.type)) continue;
         const id = `msg_${randomUUID()}`;
-        await transaction.query(this.sql.insert!, [id, endpoint.id, event.type, event.subject, body]);
+        await transaction.query(this.sql.insert!, [
+          id,
+          endpoint.id,
+          event.type,
+          event.subject,
+          body,
+        ]);
         await this.wake(endpoint, id, transaction);
       }
     }
@@ -177,19 +193,20 @@ export class PostgresOutbox implements Outbox {
   }
 
   private wake(endpoint: Endpoint, id: string, transaction?: TransactionClient, at?: Date) {
-    return this.boss.send(
-      queueOf(endpoint),
-      { id },
-      {
-        ...(at ? { startAfter: at } : {}),
-        expireInSeconds: this.options.jobExpireSeconds ?? Math.ceil(this.options.settings.timeoutMs / 1000) + 30,
-        retryLimit: 5,
-        retryDelay: 2,
-        ...(transaction
-          ? { db: { executeSql: (text: string, values: unknown[]) => transaction.query(text, values) } }
-          : {}),
-      } as PgBoss.SendOptions,
-    );
+    return this.boss.send(queueOf(endpoint), { id }, {
+      ...(at ? { startAfter: at } : {}),
+      expireInSeconds:
+        this.options.jobExpireSeconds ?? Math.ceil(this.options.settings.timeoutMs / 1000) + 30,
+      retryLimit: 5,
+      retryDelay: 2,
+      ...(transaction
+        ? {
+            db: {
+              executeSql: (text: string, values: unknown[]) => transaction.query(text, values),
+            },
+          }
+        : {}),
+    } as PgBoss.SendOptions);
   }
 
   /** One worker of one endpoint's queue: fetch, deliver, complete (every error caught and logged). */
@@ -211,7 +228,10 @@ export class PostgresOutbox implements Outbox {
         await this.deliver(endpoint, job.data.id);
         await this.boss.complete(queueOf(endpoint), job.id);
       } catch (error) {
-        logger.warn({ err: error, webhook_id: job.data.id }, 'webhook job failed; pg-boss retries it');
+        logger.warn(
+          { err: error, webhook_id: job.data.id },
+          'webhook job failed; pg-boss retries it',
+        );
         await this.boss.fail(queueOf(endpoint), job.id).catch(() => undefined);
       }
     }
@@ -225,7 +245,8 @@ export class PostgresOutbox implements Outbox {
       await client.query('BEGIN');
       const row = (await client.query<DeliveryRow>(this.sql.take!, [id])).rows[0];
       const blocked =
-        row && (await client.query(this.sql.earlier!, [row.endpoint, row.subject, row.seq])).rowCount;
+        row &&
+        (await client.query(this.sql.earlier!, [row.endpoint, row.subject, row.seq])).rowCount;
       if (row && !blocked) {
         const after = await attemptDelivery(this.options, endpoint, row);
         await client.query(this.sql.settle!, [

@@ -43,7 +43,9 @@ export class WebhookReceiver {
   }
 
   /** Listens on 127.0.0.1 at a free port. */
-  static async start(secret = `whsec_${Buffer.from('test-receiver-secret-0123').toString('base64')}`) {
+  static async start(
+    secret = `whsec_${Buffer.from('test-receiver-secret-0123').toString('base64')}`,
+  ) {
     const receiver = new WebhookReceiver(secret);
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
     return receiver;
@@ -59,7 +61,11 @@ export class WebhookReceiver {
   }
 
   /** Resolves once `test` holds, checked on every request; rejects after `timeoutMs`. */
-  async until(test: () => boolean, timeoutMs = 20_000, what = 'the expected webhooks'): Promise<void> {
+  async until(
+    test: () => boolean,
+    timeoutMs = 20_000,
+    what = 'the expected webhooks',
+  ): Promise<void> {
     if (test()) return;
     await new Promise<void>((resolve, reject) => {
       const check = () => {
@@ -70,7 +76,11 @@ export class WebhookReceiver {
       };
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.received.map((h) => h.type))}`));
+        reject(
+          new Error(
+            `timed out waiting for ${what}; got ${JSON.stringify(this.received.map((h) => h.type))}`,
+          ),
+        );
       }, timeoutMs);
       this.waiters.add(check);
     });
@@ -87,7 +97,10 @@ export class WebhookReceiver {
     this.requests.push(id);
     let envelope: { type: string; timestamp: string; data: Record<string, unknown> };
     try {
-      envelope = this.verifier.verify(body, req.headers as Record<string, string>) as typeof envelope;
+      envelope = this.verifier.verify(
+        body,
+        req.headers as Record<string, string>,
+      ) as typeof envelope;
     } catch {
       this.rejected += 1;
       res.writeHead(401).end();

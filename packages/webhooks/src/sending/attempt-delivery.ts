@@ -82,7 +82,10 @@ export async function attemptDelivery(
     deps.metrics.settled(endpoint.id, 'failed');
     deps.logger.warn({ ...log, error: result.error }, 'webhook delivery failed');
   } else {
-    deps.logger.info({ ...log, error: result.error, next_attempt_at: next }, 'webhook attempt failed; retrying');
+    deps.logger.info(
+      { ...log, error: result.error, next_attempt_at: next },
+      'webhook attempt failed; retrying',
+    );
   }
   return {
     status: next ? 'pending' : 'failed',

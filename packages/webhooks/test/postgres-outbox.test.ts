@@ -1,0 +1,101 @@
+import { recordSchema } from '@repo/jest-preset/schema-ledger.mjs';
+import pg from 'pg';
+import { PostgresOutbox } from '../src/outbox/postgres-outbox.js';
+import { webhookTablesMigration } from '../src/outbox/webhook-tables.js';
+import { WebhookReceiver } from '../src/receiver/webhook-receiver.js';
+import { testDeps } from './outbox-support.js';
+
+const DATABASE_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+describe('PostgreSQL outbox, two instances on one schema', () => {
+  const schema = `webhooks_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  let pool: pg.Pool;
+  let receiver: WebhookReceiver;
+  const outboxes: PostgresOutbox[] = [];
+
+  beforeAll(async () => {
+    recordSchema(schema);
+    pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10 });
+    await pool.query(`CREATE SCHEMA "${schema}"`);
+    await pool.query(webhookTablesMigration(schema));
+    receiver = await WebhookReceiver.start();
+    for (let i = 0; i < 2; i += 1) {
+      const outbox = new PostgresOutbox({
+        ...testDeps([{ url: receiver.url, secret: receiver.secret, name: 'crm' }]),
+        pool,
+        connectionString: DATABASE_URL,
+        schema,
+        queueSchema: `${schema}_pgboss`,
+        pollMs: 50,
+        sweepMs: 1_000,
+      });
+      outboxes.push(outbox);
+    }
+    // One after the other: pg-boss installs its schema on the first start.
+    for (const outbox of outboxes) await outbox.start();
+  });
+
+  afterAll(async () => {
+    for (const outbox of outboxes) await outbox.close();
+    await receiver.close();
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}_pgboss" CASCADE`);
+    await pool.end();
+  });
+
+  it('when events of three subjects are committed through both instances, then each arrives once, in order per subject', async () => {
+    receiver.script = [500, 503];
+    const subjects = ['thr_a', 'thr_b', 'thr_c'];
+    for (let n = 0; n < 4; n += 1) {
+      for (const [i, subject] of subjects.entries()) {
+        const client = await pool.connect();
+        await client.query('BEGIN');
+        await outboxes[(n + i) % 2]!.publish(
+          [{ type: 'thread.updated', subject, data: { subject, n } }],
+          client,
+        );
+        await client.query('COMMIT');
+        client.release();
+      }
+    }
+    await receiver.until(() => receiver.received.length >= 12, 30_000);
+    await new Promise((done) => setTimeout(done, 500));
+    expect(receiver.received).toHaveLength(12);
+    expect(new Set(receiver.received.map((hook) => hook.id)).size).toBe(12);
+    for (const subject of subjects) {
+      const order = receiver.received
+        .filter((hook) => hook.data['subject'] === subject)
+        .map((hook) => hook.data['n']);
+      expect(order).toEqual([0, 1, 2, 3]);
+    }
+    expect(receiver.rejected).toBe(0);
+  });
+
+  it('when the transaction that published rolls back, then nothing is sent', async () => {
+    const before = receiver.requests.length;
+    const client = await pool.connect();
+    await client.query('BEGIN');
+    await outboxes[0]!.publish([{ type: 'thread.updated', subject: 'thr_x', data: {} }], client);
+    await client.query('ROLLBACK');
+    client.release();
+    await new Promise((done) => setTimeout(done, 1_000));
+    expect(receiver.requests.length).toBe(before);
+    expect(await outboxes[0]!.list({ limit: 100 })).toHaveLength(12);
+  });
+
+  it('when a delivery fails with 410, then it is listed as failed, and a retry delivers it', async () => {
+    receiver.script = [410];
+    await outboxes[1]!.publish([{ type: 'thread.rejected', subject: 'thr_r', data: { r: 1 } }]);
+    const deadline = Date.now() + 10_000;
+    let failed = await outboxes[0]!.list({ status: 'failed', limit: 10 });
+    while (failed.length === 0 && Date.now() < deadline) {
+      await new Promise((done) => setTimeout(done, 50));
+      failed = await outboxes[0]!.list({ status: 'failed', limit: 10 });
+    }
+    expect(failed).toEqual([
+      expect.objectContaining({ type: 'thread.rejected', attempts: 1, last_status: 410 }),
+    ]);
+    await outboxes[0]!.retry(failed[0]!.id);
+    await receiver.until(() => receiver.received.some((hook) => hook.id === failed[0]!.id));
+  });
+});
