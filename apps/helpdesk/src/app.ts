@@ -9,12 +9,15 @@ import {
   type ReadinessCheck,
   type Route,
 } from '@repo/http-kit';
+import { webhookRoutes, type Outbox } from '@repo/webhooks';
 import type { ChatService } from './chat/chat-service.js';
 import { chatRoute } from './routes/chat.js';
 import { deleteSessionRoute, getSessionRoute } from './routes/sessions.js';
 
 export interface AppDeps {
   chat: ChatService;
+  /** GET /webhooks/deliveries and their retry (default: none). */
+  outbox?: Outbox;
   logger?: Logger;
   /** When set, every route but health (/healthz, /readyz) needs `Authorization: Bearer <token>`. */
   apiToken?: string;
@@ -56,6 +59,7 @@ export function createApp(deps: AppDeps): Express {
     chatRoute(deps.chat, { heartbeatMs: deps.sseHeartbeatMs, logger: deps.logger }),
     getSessionRoute(deps.chat),
     deleteSessionRoute(deps.chat),
+    ...(deps.outbox ? webhookRoutes(deps.outbox) : []),
   ];
   return createHttpApp({
     name: 'helpdesk',

@@ -1,5 +1,6 @@
 import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
+import { webhooksEnv } from '@repo/webhooks';
 import type { z } from 'zod';
 import {
   intFromEnv,
@@ -28,6 +29,8 @@ const serviceEnvSchema = httpServiceEnv(3002)
     SESSION_LEASE_MS: intFromEnv(30_000),
     /** How long start-up keeps trying an unreachable database (serving 503 meanwhile) before exit 1. */
     DATABASE_STARTUP_TIMEOUT_MS: intFromEnv(300_000),
+    /** WEBHOOK_*: endpoints for `ticket.created` and `turn.failed` (packages/webhooks). */
+    ...webhooksEnv(),
   })
   .superRefine(authEnvRules);
 

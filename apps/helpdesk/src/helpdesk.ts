@@ -11,6 +11,7 @@ import {
 import { openPostgresSessions } from './db/postgres-sessions.js';
 import type { ModelSettings } from './llm/model.js';
 import { helpdeskTelemetry } from './telemetry/helpdesk-telemetry.js';
+import { deliveryMetrics, MemoryOutbox, noWebhooks, type WebhookSettings } from '@repo/webhooks';
 
 /** Sessions in PostgreSQL (DATABASE_URL): where, and how turns share them. */
 export interface HelpdeskDatabase {
@@ -48,6 +49,8 @@ export interface HelpdeskDeps {
   metrics?: { registry: Registry; public?: boolean };
   /** Spans for requests, model calls and (PostgreSQL) queries, when enabled. */
   tracing?: Tracing;
+  /** Webhook endpoints and delivery settings (default: none). */
+  webhooks?: WebhookSettings;
 }
 
 const DEFAULT_TTL_MS = 3_600_000;
@@ -75,16 +78,23 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     plugins: telemetry.plugins,
     ...(deps.runner ? { runner: deps.runner(agent) } : {}),
   };
+  const webhooks = {
+    settings: deps.webhooks ?? noWebhooks(),
+    metrics: deliveryMetrics(deps.metrics?.registry),
+  };
   const postgres =
     deps.database &&
     openPostgresSessions({
       ...deps.database,
       settings: sessionSettings(chatOptions),
       logger: deps.logger,
+      webhooks,
     });
+  const outbox = postgres?.outbox ?? new MemoryOutbox({ ...webhooks, logger: deps.logger });
   const chat = telemetry.chat(
     createChatService({
       ...chatOptions,
+      webhooks: { outbox, includeContent: webhooks.settings.includeContent },
       ...(postgres
         ? { sessionService: postgres.sessionService, sessionTurns: postgres.turns }
         : {}),
@@ -92,6 +102,7 @@ export function createHelpdesk(deps: HelpdeskDeps) {
   );
   const app = createApp({
     chat,
+    outbox,
     logger: deps.logger,
     apiToken: deps.apiToken,
     auth: deps.auth,
@@ -131,7 +142,8 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     close: () =>
       (closed ??= (async () => {
         clearInterval(sweep);
-        await postgres?.close();
+        if (postgres) await postgres.close();
+        else await outbox.close();
       })()),
   };
 }

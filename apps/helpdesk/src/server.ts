@@ -10,6 +10,7 @@ import { loadOrExit, redactSecrets } from '@repo/llm-config';
 import { exitDatabaseUnreachable } from '@repo/pg-kit';
 import pg from 'pg';
 import { routeAdkLogsTo } from './agents/adk-logging.js';
+import { webhookSettings } from '@repo/webhooks';
 import { loadServiceEnv } from './env.js';
 import { createHelpdesk } from './helpdesk.js';
 
@@ -36,6 +37,7 @@ const helpdesk = createHelpdesk({
   auth: authSettingsFromEnv(env),
   metrics: { registry: createMetricsRegistry(), public: env.METRICS_PUBLIC },
   tracing,
+  webhooks: webhookSettings(env),
 });
 helpdesk.startSweep();
 

@@ -6,6 +6,7 @@ export {
 } from './config/webhooks-env.js';
 export {
   webhookSettings,
+  noWebhooks,
   endpointId,
   subscribes,
   type Endpoint,

@@ -6,7 +6,9 @@ import { CondensingSessionService } from '../sessions/condensing-session-service
 import { SessionStore } from '../sessions/session-store.js';
 import type { SessionTurns } from '../sessions/session-turns.js';
 import type { TranscriptLimits, Turn } from '../sessions/transcript.js';
-import { runTurn, type TurnObserver } from './run-turn.js';
+import { runTurn, type TurnInput, type TurnObserver, type TurnOutcome } from './run-turn.js';
+import { TurnFailedError, type TurnErrorCode } from './turn-errors.js';
+import { ticketCreated, turnFailed, type TurnWebhooks } from './turn-webhooks.js';
 
 /** What POST /chat answers. */
 export const chatReplySchema = z.object({
@@ -52,6 +54,8 @@ export interface ChatServiceOptions {
   /** Messages of one session waiting or running before more are refused with 429 (default 32). */
   maxQueuedPerSession?: number;
   clock?: () => number;
+  /** Report `ticket.created` and `turn.failed` to the webhook endpoints (none: no events built). */
+  webhooks?: TurnWebhooks;
 }
 
 export interface ChatService {
@@ -126,15 +130,27 @@ export function createChatService(options: ChatServiceOptions): ChatService {
   }
   const store =
     options.sessionTurns ??
-    new SessionStore({ ...settings, sessionService, maxSessions: options.maxSessions });
+    new SessionStore({
+      ...settings,
+      sessionService,
+      maxSessions: options.maxSessions,
+      ...(options.webhooks ? { outbox: options.webhooks.outbox } : {}),
+    });
   const at = () => new Date(clock()).toISOString();
+  const webhooks = options.webhooks?.outbox.enabled ? options.webhooks : undefined;
 
   return {
     send: (sessionId, message, observer) =>
       store.runTurn(sessionId, async (transcript) => {
         const askedAt = at();
-        const outcome = await runTurn(runner, { userId: USER_ID, sessionId, message }, observer);
+        const input = { userId: USER_ID, sessionId, message };
+        const outcome = webhooks
+          ? await reportingFailure(webhooks, input, () => runTurn(runner, input, observer))
+          : await runTurn(runner, input, observer);
         const ticket = outcome.ticketId ? { ticket_id: outcome.ticketId } : {};
+        if (webhooks && outcome.ticketId) {
+          transcript.announce([ticketCreated(webhooks, { ...input, ticketId: outcome.ticketId })]);
+        }
         transcript.append([
           { role: 'user', agent: null, text: message, at: askedAt },
           { role: 'assistant', agent: outcome.agent, text: outcome.reply, ...ticket, at: at() },
@@ -147,4 +163,31 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     queuedTurns: (sessionId) => store.queued(sessionId),
     countSessions: async () => store.count(),
   };
+}
+
+/**
+ * A failed turn writes nothing to its session, so its events (`turn.failed`, and `ticket.created`
+ * when the ticket was opened before the failure) are committed on their own, while the turn still
+ * holds its session: they stay in order with the session's next turn. An outbox that cannot take
+ * them is logged by its caller's error answer only; the client still hears the turn's own error.
+ */
+async function reportingFailure(
+  webhooks: TurnWebhooks,
+  input: TurnInput,
+  turn: () => Promise<TurnOutcome>,
+): Promise<TurnOutcome> {
+  try {
+    return await turn();
+  } catch (error) {
+    if (!(error instanceof TurnFailedError)) throw error;
+    const ticketId = error.extra['ticket_id'] as string | undefined;
+    const events = [
+      ...(ticketId ? [ticketCreated(webhooks, { ...input, ticketId })] : []),
+      turnFailed(webhooks, { ...input, code: error.code as TurnErrorCode, ticketId }),
+    ];
+    await webhooks.outbox.publish(events).catch((publishError: unknown) => {
+      error.cause = new AggregateError([error.cause, publishError], 'turn.failed not recorded');
+    });
+    throw error;
+  }
 }

@@ -2,9 +2,14 @@ import type { Session } from '@google/adk';
 import type pg from 'pg';
 import { sessionTakenOver } from '../sessions/session-busy.js';
 import { SessionQueues } from '../sessions/session-queues.js';
-import type { SessionTurns, TurnTranscript } from '../sessions/session-turns.js';
+import type { Outbox, WebhookEvent } from '@repo/webhooks';
+import {
+  turnTranscript,
+  type SessionTurns,
+  type TurnTranscript,
+} from '../sessions/session-turns.js';
 import { Transcript, type TranscriptLimits, type Turn } from '../sessions/transcript.js';
-import { DatabaseUnavailable, type DatabaseHealth } from '@repo/pg-kit';
+import { DatabaseUnavailable, withTransaction, type DatabaseHealth } from '@repo/pg-kit';
 import {
   sessionFromRow,
   type PostgresSessionService,
@@ -32,6 +37,8 @@ export interface PostgresSessionTurnsOptions {
   health: DatabaseHealth;
   /** False until the schema is set up (start-up waits for the database): requests get 503. */
   isReady: () => boolean;
+  /** Where the events a turn announces are committed, in the transaction of the turn's write. */
+  outbox?: Outbox;
 }
 
 type StoredRow = SessionRow & { transcript: Turn[]; created_at: Date };
@@ -99,16 +106,17 @@ export class PostgresSessionTurns implements SessionTurns {
         const transcript = new Transcript(this.options.transcript, stored?.transcript);
         const { sessionService } = this.options;
         sessionService.checkOut(session);
+        const announced: WebhookEvent[] = [];
         let result: T;
         try {
-          result = await turn(transcript);
+          result = await turn(turnTranscript(transcript, announced));
         } catch (error) {
           await this.touchAndRelease(lease, stored);
           throw error;
         } finally {
           sessionService.checkIn(session);
         }
-        await this.saveAndRelease(lease, session, transcript, stored?.created_at);
+        await this.saveAndRelease(lease, session, transcript, stored?.created_at, announced);
         return result;
       }),
     );
@@ -176,25 +184,38 @@ export class PostgresSessionTurns implements SessionTurns {
     return sessionFromRow({ appName, userId, sessionId }, row);
   }
 
-  /** The turn's one write, and the lease given back, if the lease is still this turn's. */
+  /**
+   * The turn's one write, and the lease given back, if the lease is still this turn's. The
+   * events the turn announced commit in the same transaction, so they exist exactly when the
+   * turn that reports them was saved; a turn that announced none writes in one statement.
+   */
   private async saveAndRelease(
     lease: SessionLease,
     session: Session,
     transcript: Transcript,
     createdAt: Date | undefined,
+    announced: WebhookEvent[],
   ): Promise<void> {
     lease.stop();
     const now = new Date(this.options.clock());
     const events = this.options.sessionService.condensed(session.events);
-    const saved = await this.options.health.guard(() =>
-      this.options.pool.query(this.sql.saveAndRelease, [
-        ...lease.key,
-        storableJson(session.state),
-        storableJson(events),
-        storableJson(transcript.turns),
-        createdAt ?? now,
-        now,
-      ]),
+    const values = [
+      ...lease.key,
+      storableJson(session.state),
+      storableJson(events),
+      storableJson(transcript.turns),
+      createdAt ?? now,
+      now,
+    ];
+    const { pool, health, outbox } = this.options;
+    const saved = await health.guard(() =>
+      outbox && announced.length > 0
+        ? withTransaction(pool, async (client) => {
+            const row = await client.query(this.sql.saveAndRelease, values);
+            if (row.rowCount === 1) await outbox.publish(announced, client);
+            return row;
+          })
+        : pool.query(this.sql.saveAndRelease, values),
     );
     lease.given = true;
     if (saved.rowCount !== 1) throw sessionTakenOver(session.id);

@@ -6,6 +6,7 @@ import { PostgresSessionService } from './postgres-session-service.js';
 import { PostgresSessionTurns } from './postgres-session-turns.js';
 import { SessionLeases } from './session-leases.js';
 import { setupDatabase } from './setup-database.js';
+import { PostgresOutbox, type DeliveryMetrics, type WebhookSettings } from '@repo/webhooks';
 
 export interface PostgresSessionsOptions {
   connectionString: string;
@@ -26,11 +27,15 @@ export interface PostgresSessionsOptions {
   connectTimeoutMs?: number;
   /** Start-up retries while the database is away: first delay, doubling up to 30 s. */
   retryBaseMs?: number;
+  /** The webhook endpoints: their deliveries live beside the sessions, sent by pg-boss jobs. */
+  webhooks: { settings: WebhookSettings; metrics: DeliveryMetrics };
 }
 
 export interface PostgresSessions {
   sessionService: PostgresSessionService;
   turns: PostgresSessionTurns;
+  /** Webhook deliveries, committed with the session writes that report them. */
+  outbox: PostgresOutbox;
   /** For /readyz: throws until the schema is set up and while the database does not answer. */
   readiness(): Promise<void>;
   /**
@@ -78,7 +83,17 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
     settings.history,
     settings.clock,
   );
+  const outbox = new PostgresOutbox({
+    ...options.webhooks,
+    logger,
+    pool: pools.pool,
+    connectionString: options.connectionString,
+    schema: options.schema,
+    // The pg-boss schema name the test ledger (jest-preset's derivedSchemas) also expects.
+    queueSchema: `${options.schema.slice(0, 56)}_pgboss`,
+  });
   const turns = new PostgresSessionTurns({
+    outbox,
     pool: pools.pool,
     leases,
     schema: options.schema,
@@ -90,6 +105,7 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
 
   const setUp = async () => {
     await setupDatabase(pools.lockPool, options.schema);
+    await outbox.start();
     ready = true;
     health.markUp();
   };
@@ -110,6 +126,7 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
   return {
     sessionService,
     turns,
+    outbox,
     readiness: async () => {
       if (!ready) throw new DatabaseUnavailable();
       await health.guard(() => pools.pool.query('SELECT 1'));
@@ -117,6 +134,7 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
     start,
     close: async () => {
       closed = true;
+      await outbox.close();
       await pools.end();
     },
   };

@@ -1,3 +1,4 @@
+import { webhookTablesMigration } from '@repo/webhooks';
 import type pg from 'pg';
 import { SETUP_LOCK } from './lock-keys.js';
 import { sessionTablesMigration } from './tables.js';
@@ -12,6 +13,7 @@ export async function setupDatabase(pool: pg.Pool, schema: string): Promise<void
     await client.query('SELECT pg_advisory_lock($1, $2)', [...SETUP_LOCK]);
     try {
       await client.query(sessionTablesMigration(schema));
+      await client.query(webhookTablesMigration(schema));
     } finally {
       await client.query('SELECT pg_advisory_unlock($1, $2)', [...SETUP_LOCK]);
     }

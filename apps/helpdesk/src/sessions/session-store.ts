@@ -2,7 +2,8 @@ import type { BaseSessionService } from '@google/adk';
 import { Mutex } from 'async-mutex';
 import { LRUCache } from 'lru-cache';
 import { tooManyWaiting } from './session-busy.js';
-import type { SessionTurns } from './session-turns.js';
+import type { Outbox, WebhookEvent } from '@repo/webhooks';
+import { turnTranscript, type SessionTurns, type TurnTranscript } from './session-turns.js';
 import { Transcript, type TranscriptLimits, type Turn } from './transcript.js';
 
 export interface SessionStoreOptions {
@@ -18,6 +19,8 @@ export interface SessionStoreOptions {
   maxQueuedPerSession: number;
   transcript: TranscriptLimits;
   clock: () => number;
+  /** Where the events a turn announces go once it has finished (in process, like the sessions). */
+  outbox?: Outbox;
 }
 
 /** A session with turns (or its deletion) running or waiting. */
@@ -74,14 +77,20 @@ export class SessionStore implements SessionTurns {
    * Runs `turn` on the session's transcript once the session's earlier turns are done; the
    * first turn of an unknown (or expired) id creates the session.
    */
-  async runTurn<T>(sessionId: string, turn: (transcript: Transcript) => Promise<T>): Promise<T> {
+  async runTurn<T>(
+    sessionId: string,
+    turn: (transcript: TurnTranscript) => Promise<T>,
+  ): Promise<T> {
     const limit = this.options.maxQueuedPerSession;
     if (this.queued(sessionId) >= limit) {
       throw tooManyWaiting(sessionId, limit);
     }
     return this.exclusive(sessionId, async (session) => {
       session.transcript ??= await this.create(sessionId);
-      return turn(session.transcript);
+      const announced: WebhookEvent[] = [];
+      const result = await turn(turnTranscript(session.transcript, announced));
+      if (announced.length > 0) await this.options.outbox?.publish(announced);
+      return result;
     });
   }
 

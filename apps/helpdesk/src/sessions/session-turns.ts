@@ -1,8 +1,25 @@
+import type { WebhookEvent } from '@repo/webhooks';
 import type { Turn } from './transcript.js';
 
 /** What a turn may do to its session's transcript. */
 export interface TurnTranscript {
   append(turns: Turn[]): void;
+  /**
+   * Events the finished turn reports (e.g. `ticket.created`): written with the turn's session
+   * write (in PostgreSQL, in its transaction), and only if that write happens.
+   */
+  announce(events: WebhookEvent[]): void;
+}
+
+/** A turn's view of `transcript`, collecting what it announces into `announced`. */
+export function turnTranscript(
+  transcript: { append(turns: Turn[]): void },
+  announced: WebhookEvent[],
+): TurnTranscript {
+  return {
+    append: (turns) => transcript.append(turns),
+    announce: (events) => announced.push(...events),
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { recordSchema } from '@repo/jest-preset/schema-ledger.mjs';
+import { derivedSchemas, recordSchema } from '@repo/jest-preset/schema-ledger.mjs';
 import pg from 'pg';
 import { waitFor } from './harness.js';
 
@@ -31,7 +31,10 @@ export async function dropSchema(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
   try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    // With webhooks on, pg-boss keeps its jobs in `<schema>_pgboss` beside the sessions.
+    for (const name of derivedSchemas(schema)) {
+      await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
+    }
   } finally {
     await client.end();
   }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { EndpointConfig, WebhookEnv } from './webhooks-env.js';
+import { z } from 'zod';
+import { webhooksEnv, type EndpointConfig, type WebhookEnv } from './webhooks-env.js';
 
 /** An endpoint with its stable id (metrics label, queue name, delivery column). */
 export interface Endpoint extends EndpointConfig {
@@ -37,3 +38,6 @@ export function webhookSettings(env: WebhookEnv): WebhookSettings {
 
 export const subscribes = (endpoint: EndpointConfig, type: string) =>
   endpoint.events.includes('*') || endpoint.events.includes(type);
+
+/** No endpoints, every other setting at its default: a service built without webhooks. */
+export const noWebhooks = (): WebhookSettings => webhookSettings(z.object(webhooksEnv()).parse({}));
