@@ -9,6 +9,8 @@ import type { Express } from 'express';
 import type { Registry } from 'prom-client';
 import type { ThreadService } from './operations/thread-service.js';
 import { threadRoutes } from './routes/thread-routes.js';
+import { eventsRoute } from './routes/event-routes.js';
+import { ChangeFeed } from './changes/change-feed.js';
 import { REVIEW_INBOX_PATHS, reviewInbox } from './web/review-inbox.js';
 
 export interface AppDeps {
@@ -26,6 +28,10 @@ export interface AppDeps {
   tracing?: boolean;
   /** How long POST /threads waits for the draft before answering 202 (CREATE_WAIT_MS, default 30 s). */
   createWaitMs?: number;
+  /** Thread changes for GET /events (the persistence's feed). */
+  changes?: ChangeFeed;
+  /** Keep-alive comments on GET /events this often (default 15 s). */
+  sseHeartbeatMs?: number;
 }
 
 const DEFAULT_CREATE_WAIT_MS = 30_000;
@@ -33,13 +39,19 @@ const DEFAULT_CREATE_WAIT_MS = 30_000;
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 /** The documented API over a thread service: what createApp serves, and what /openapi.json describes. */
-export function emailReviewApi(threads: ThreadService, options: { createWaitMs?: number } = {}) {
+export function emailReviewApi(
+  threads: ThreadService,
+  options: { createWaitMs?: number; changes?: ChangeFeed; sseHeartbeatMs?: number } = {},
+) {
   return {
     title: 'email-review',
     version,
     description:
       'Drafts replies to inbound emails with an LLM and sends them only after a human approves.',
-    routes: threadRoutes(threads, { createWaitMs: options.createWaitMs ?? DEFAULT_CREATE_WAIT_MS }),
+    routes: [
+      ...threadRoutes(threads, { createWaitMs: options.createWaitMs ?? DEFAULT_CREATE_WAIT_MS }),
+      eventsRoute(options.changes ?? new ChangeFeed(), { heartbeatMs: options.sseHeartbeatMs }),
+    ],
   };
 }
 
@@ -58,6 +70,10 @@ export function createApp(deps: AppDeps): Express {
     publicPaths: REVIEW_INBOX_PATHS,
     configure: reviewInbox(),
     rawBodyTypes: ['message/rfc822'],
-    api: emailReviewApi(deps.threads, { createWaitMs: deps.createWaitMs }),
+    api: emailReviewApi(deps.threads, {
+      createWaitMs: deps.createWaitMs,
+      changes: deps.changes,
+      sseHeartbeatMs: deps.sseHeartbeatMs,
+    }),
   });
 }

@@ -24,6 +24,8 @@ export interface EmailReviewDeps {
   llmRetryBudgetMs?: number;
   /** How long POST /threads waits for the draft before answering 202 (default 30 s). */
   createWaitMs?: number;
+  /** Keep-alive comments on GET /events this often (default 15 s). */
+  eventsKeepAliveMs?: number;
   logger: Logger;
   /** Where approved replies go: SMTP, or (default) the log. */
   transport?: MailTransport;
@@ -123,6 +125,8 @@ export function createEmailReview(deps: EmailReviewDeps) {
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     ...(deps.tracing?.enabled ? { tracing: true } : {}),
     createWaitMs: deps.createWaitMs,
+    changes: deps.persistence.changes,
+    sseHeartbeatMs: deps.eventsKeepAliveMs,
   });
   return { app, graph, threads, delivery, startRecovery, retention: threadRetention(deps) };
 }

@@ -47,6 +47,8 @@ const serviceEnvSchema = httpServiceEnv(3001)
     LLM_RETRY_BUDGET_MS: intFromEnv(20_000),
     /** How long POST /threads waits for the draft; then 202 with the thread still drafting. */
     CREATE_WAIT_MS: intFromEnv(30_000),
+    /** Keep-alive comments on GET /events this often (proxies close streams idle for long). */
+    EVENTS_KEEPALIVE_MS: intFromEnv(15_000),
     /** How long a thread's lease lasts unless renewed: a dead holder's thread is free again after it. */
     THREAD_LEASE_MS: intFromEnv(30_000),
     /** How often threads a crash left `drafting` are looked for; recoveries per thread before `failed`. */

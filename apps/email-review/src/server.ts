@@ -59,6 +59,7 @@ const { app, delivery, startRecovery, retention } = createEmailReview({
   model: env.openai.model,
   llmRetryBudgetMs: env.LLM_RETRY_BUDGET_MS,
   createWaitMs: env.CREATE_WAIT_MS,
+  eventsKeepAliveMs: env.EVENTS_KEEPALIVE_MS,
   logger,
   transport,
   ...(env.MAIL_FROM ? { mailFrom: env.MAIL_FROM } : {}),

@@ -51,12 +51,10 @@ describe.each(modes)('thread lifecycle (%s)', (mode) => {
   });
 
   test('when the email says who sent it, then the draft greets the sender by name (the offline emulator reads the From line)', async () => {
-    const res = await request(instance.app)
-      .post('/threads')
-      .send({
-        inbound: 'Please refund the double charge.',
-        from: 'Dana Example <dana@example.com>',
-      });
+    const res = await request(instance.app).post('/threads').send({
+      inbound: 'Please refund the double charge.',
+      from: 'Dana Example <dana@example.com>',
+    });
 
     expect(res.status).toBe(201);
     expect(res.body.draft).toMatch(/^(Hi|Dear) Dana,/);

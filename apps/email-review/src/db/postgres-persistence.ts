@@ -19,6 +19,8 @@ import { PostgresThreadStore } from './postgres-thread-store.js';
 import { setupDatabase } from './setup-database.js';
 import { OneStatementPostgresSaver } from '../patches/langgraph-checkpoint-postgres-one-statement-writes.js';
 import { checkpointTables } from './tables.js';
+import { listenForThreadChanges } from './thread-change-notify.js';
+import { ChangeFeed } from '../changes/change-feed.js';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -88,10 +90,22 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     logger,
     health,
   });
+  const changes = new ChangeFeed();
+  const listener = listenForThreadChanges({
+    connectionString: options.connectionString,
+    schema: options.schema,
+    feed: changes,
+    logger,
+  });
+  let listening = false;
   const setUp = async () => {
     // On the lock pool, which the readiness gate does not cover.
     const setupSaver = createCheckpointer(lockPool, options.schema, { oneStatementWrites: true });
     await setupDatabase(lockPool, options.schema, setupSaver);
+    if (!listening) {
+      listening = true;
+      await listener.start();
+    }
     ready = true;
     health.markUp();
   };
@@ -114,6 +128,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     threads: new PostgresThreadStore(pool, options.schema),
     history: new PostgresThreadHistory(pool, options.schema),
     deliveries,
+    changes,
     locks: new PostgresThreadLocks(
       pool,
       options.schema,
@@ -142,6 +157,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     },
     close: async () => {
       closed = true;
+      await listener.stop();
       await deliveries.stop();
       await end();
     },

@@ -3,6 +3,7 @@ import { withTransaction } from '@repo/pg-kit';
 import type pg from 'pg';
 import { threadHistoryMigration } from './postgres-thread-history.js';
 import { serviceTablesMigration } from './tables.js';
+import { threadChangeMigration } from './thread-change-notify.js';
 
 /** Advisory-lock key of the schema set-up, apart from the thread locks' key space. */
 const SETUP_LOCK = [0x454d4c53, 0] as const;
@@ -27,6 +28,7 @@ export async function setupDatabase(
       await checkpointer.setup();
       await client.query(serviceTablesMigration(schema));
       await client.query(threadHistoryMigration(schema));
+      await client.query(threadChangeMigration(schema));
     } finally {
       await client.query('SELECT pg_advisory_unlock($1, $2)', [...SETUP_LOCK]);
     }

@@ -4,10 +4,13 @@ import { MemoryThreadLocks } from '../locks/memory-thread-locks.js';
 import { MemoryThreadStore } from '../threads/memory-thread-store.js';
 import type { RetryPolicy } from '../delivery/retry-policy.js';
 import type { Persistence } from './persistence.js';
+import { ChangeFeed } from '../changes/change-feed.js';
+import { memoryChangeReporter } from '../changes/memory-changes.js';
 
 /** Everything in process; `retry`: how deferred deliveries are retried (the default policy unless set). */
 export function createMemoryPersistence(options: { retry?: RetryPolicy } = {}): Persistence {
-  const threads = new MemoryThreadStore();
+  const changes = new ChangeFeed();
+  const threads = new MemoryThreadStore(undefined, memoryChangeReporter(changes));
   const deliveries = new MemoryDeliveries(threads, options.retry);
   const checkpointer = new MemorySaver();
   let decisions: Promise<unknown> = Promise.resolve();
@@ -23,6 +26,7 @@ export function createMemoryPersistence(options: { retry?: RetryPolicy } = {}): 
     threads,
     history: threads.history,
     deliveries,
+    changes,
     locks: new MemoryThreadLocks(),
     close: () => deliveries.stop(),
   };

@@ -4,6 +4,7 @@ import type { ThreadLocks } from '../locks/thread-locks.js';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
+import type { ChangeFeed } from '../changes/change-feed.js';
 
 /** Threads a crash left `drafting` with nobody holding them (PostgreSQL mode; see src/operations/recover-orphans.ts). */
 export interface OrphanedThreads {
@@ -36,6 +37,8 @@ export interface Persistence {
   history: ThreadHistory;
   /** Delivery records and their queue. */
   deliveries: DeliveryStore;
+  /** Every thread's changes as they commit, from any instance (GET /events). */
+  changes: ChangeFeed;
   locks: ThreadLocks;
   /** Runs `work` as one transaction (see DecisionTransaction): committed when it returns. */
   decide<T>(work: (tx: DecisionTransaction) => Promise<T>): Promise<T>;

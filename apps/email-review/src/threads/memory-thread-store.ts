@@ -1,6 +1,7 @@
 import { MemoryThreadHistory } from './memory-thread-history.js';
 import type { HistoryEvent } from './thread-history.js';
 import type { Thread } from './thread.js';
+import type { ChangeReporter } from '../changes/memory-changes.js';
 import type { ListQuery, ThreadPage, ThreadStore } from './thread-store.js';
 
 /** The thread index for memory mode: lost with the process, like MemorySaver's checkpoints. */
@@ -10,7 +11,11 @@ export class MemoryThreadStore implements ThreadStore {
   /** Thread ids in creation order; a thread's position is its index + 1. */
   private readonly order: string[] = [];
 
-  constructor(readonly history = new MemoryThreadHistory()) {}
+  constructor(
+    readonly history = new MemoryThreadHistory(),
+    /** Told of each write (GET /events in memory mode). */
+    private readonly report: ChangeReporter = () => undefined,
+  ) {}
 
   async create(thread: Thread, idempotencyKey?: string, events: readonly HistoryEvent[] = []) {
     if (idempotencyKey !== undefined) {
@@ -22,6 +27,7 @@ export class MemoryThreadStore implements ThreadStore {
     this.threads.set(thread.thread_id, { ...thread });
     this.order.push(thread.thread_id);
     this.history.append(thread.thread_id, events);
+    this.report('thread.created', thread);
     return { thread: { ...thread }, created: true };
   }
 
@@ -31,9 +37,11 @@ export class MemoryThreadStore implements ThreadStore {
   }
 
   async save(thread: Thread, events: readonly HistoryEvent[] = []) {
-    if (!this.threads.has(thread.thread_id)) return;
+    const before = this.threads.get(thread.thread_id);
+    if (!before) return;
     this.threads.set(thread.thread_id, { ...thread });
     this.history.append(thread.thread_id, events);
+    this.report('thread.updated', thread, before);
   }
 
   async saveDecision(view: Thread, revision: number, events: readonly HistoryEvent[]) {

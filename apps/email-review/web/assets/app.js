@@ -5,6 +5,7 @@ import { renderList, renderTabs } from './inbox.js';
 import { historyTimeline } from './history-view.js';
 import { deliveryText, threadView } from './thread-view.js';
 import { watchDelivery } from './delivery-watch.js';
+import { followChanges } from './live-changes.js';
 import { askForToken } from './token-dialog.js';
 import { forgetToken, readToken } from './token.js';
 
@@ -188,6 +189,8 @@ function renderDetail({ focus, fallback } = {}) {
 
 async function refreshLists() {
   const results = await Promise.allSettled(STATUSES.map(({ id }) => api.listThreads(id)));
+  // The lists loaded, so the token (if one is needed) is good: follow the changes from now on.
+  if (results.some((result) => result.status === 'fulfilled')) live.start();
   results.forEach((result, index) => {
     if (result.status === 'fulfilled') state.lists[STATUSES[index].id] = result.value;
   });
@@ -402,6 +405,85 @@ async function refreshAll() {
   if (state.selectedId && !state.busy) await openThread(state.selectedId);
   await lists;
 }
+
+let listRefresh;
+/** Changes come in bursts (a create is two: created, then drafted): one list reload per burst. */
+function refreshListsSoon() {
+  clearTimeout(listRefresh);
+  listRefresh = setTimeout(() => void refreshLists(), 150);
+}
+
+/**
+ * A change of a thread somewhere (another tab, another reviewer, the delivery worker): the lists
+ * reload, and the open thread is shown as it now is, unless the reviewer is typing a draft: then
+ * the page only says that a newer revision exists, and the text under the cursor stays.
+ */
+function onThreadChange(change) {
+  refreshListsSoon();
+  const shown = state.thread;
+  if (change.thread_id !== state.selectedId || !shown || state.busy) return;
+  const same =
+    change.revision === shown.revision &&
+    change.status === shown.status &&
+    (change.delivery ?? null) === (shown.delivery?.status ?? null);
+  if (same) return;
+  if (state.draftValue !== null) {
+    showNewerRevision(change);
+    return;
+  }
+  void reloadOpenThread(change.thread_id);
+}
+
+/** The banner over an edited draft; it replaces nothing else on the page. */
+function showNewerRevision(change) {
+  const article = byId('detail').querySelector('article.thread');
+  if (!article) return;
+  const text = `This thread changed elsewhere: it is now at revision ${change.revision} (${change.status}). Your edit is kept until you choose.`;
+  let banner = byId('newer-revision');
+  if (!banner) {
+    banner = h(
+      'div',
+      { class: 'notice notice-info', id: 'newer-revision', role: 'status' },
+      h('span', { id: 'newer-revision-text', text }),
+      h('button', {
+        type: 'button',
+        class: 'button ghost',
+        id: 'show-newer-revision',
+        text: 'Show it (discard my edit)',
+        onclick: () => {
+          state.draftValue = null;
+          void reloadOpenThread(state.selectedId);
+        },
+      }),
+    );
+    article.prepend(banner);
+  } else {
+    byId('newer-revision-text').textContent = text;
+  }
+  announce(text);
+}
+
+/** Loads the open thread again and shows it, keeping the focus where it was. */
+async function reloadOpenThread(id) {
+  let thread;
+  try {
+    thread = await api.getThread(id);
+  } catch {
+    return;
+  }
+  const history = await loadHistory(id);
+  if (state.selectedId !== id || state.busy || state.draftValue !== null) return;
+  const before = state.thread;
+  const detail = byId('detail');
+  const focused = detail.contains(document.activeElement) ? document.activeElement.id : undefined;
+  showThread(thread);
+  state.history = history;
+  renderDetail({ focus: focused });
+  if (before && thread.status !== before.status)
+    announce(`Now ${thread.status.replace('_', ' ')}.`);
+}
+
+const live = followChanges({ onChange: onThreadChange, onReset: refreshListsSoon });
 
 onTokenNeeded(askForToken);
 byId('refresh').addEventListener('click', () => void refreshAll());
