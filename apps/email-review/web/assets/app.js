@@ -439,7 +439,7 @@ function showNewerRevision(change) {
   const article = byId('detail').querySelector('article.thread');
   if (!article) return;
   const text = `This thread changed elsewhere: it is now at revision ${change.revision} (${change.status}). Your edit is kept until you choose.`;
-  let banner = byId('newer-revision');
+  let banner = document.getElementById('newer-revision');
   if (!banner) {
     banner = h(
       'div',

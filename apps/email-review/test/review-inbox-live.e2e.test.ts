@@ -1,0 +1,127 @@
+import type { Page } from 'playwright-core';
+import {
+  BILLING_EMAIL,
+  BROWSER_TEST_TIMEOUT_MS,
+  createThread,
+  deliveryShown,
+  describeInBrowser,
+  focusedId,
+  launchBrowser,
+  openThread,
+  startStack,
+  threadItem,
+  waitUntilIdle,
+  type Browser,
+  type Stack,
+  type Thread,
+} from './support/review-inbox-browser.js';
+
+/**
+ * The inbox follows GET /events (with its own token): what other clients do shows up without a
+ * reload, and a draft the reviewer is typing is never replaced under the cursor.
+ */
+describeInBrowser('review inbox in Chromium: live changes', () => {
+  const token = 'review-inbox-live-token';
+  let stack: Stack;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    stack = await startStack(token);
+    browser = await launchBrowser();
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  /** A tab that already holds the token (as after the reviewer entered it), with a marker a reload would lose. */
+  async function tab(hash = ''): Promise<Page> {
+    const page = await browser.context.newPage();
+    page.setDefaultTimeout(15_000);
+    // Scripts run in the page (strings: these tests compile without the DOM's types).
+    await page.addInitScript({
+      content: `sessionStorage.setItem('email-review.api-token', ${JSON.stringify(token)})`,
+    });
+    await page.goto(`${stack.url}/${hash}`);
+    await page.evaluate('window.notReloaded = true');
+    return page;
+  }
+
+  const notReloaded = (page: Page) => page.evaluate('window.notReloaded === true');
+
+  test(
+    'when a thread is created through the API and approved from a second page, then the first page shows both without a reload',
+    async () => {
+      const first = await tab();
+      await first.locator('#list-summary').filter({ hasNotText: 'Loading' }).waitFor();
+
+      const thread = await createThread(stack.api, {
+        inbound: BILLING_EMAIL,
+        from: 'dana@example.com',
+      });
+      await threadItem(first, thread.thread_id).waitFor();
+
+      await threadItem(first, thread.thread_id).click();
+      await waitUntilIdle(first, thread.thread_id);
+      const second = await tab(`#/threads/${thread.thread_id}`);
+      await waitUntilIdle(second, thread.thread_id);
+      await second.locator('#approve').click();
+      await second.locator('#confirm-approve').click();
+      await openThread(second, thread.thread_id)
+        .and(second.locator('[data-status="sent"]'))
+        .waitFor();
+
+      await openThread(first, thread.thread_id)
+        .and(first.locator('[data-status="sent"]'))
+        .waitFor();
+      // No delivery worker runs in this stack: the reply stays queued, as the second page shows it.
+      await deliveryShown(first, 'queued');
+      expect(await notReloaded(first)).toBe(true);
+      await Promise.all([first.close(), second.close()]);
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'when the draft being typed is changed elsewhere, then the page says a newer revision exists and keeps the text and the cursor',
+    async () => {
+      const thread: Thread = await createThread(stack.api, { inbound: BILLING_EMAIL });
+      const page = await tab(`#/threads/${thread.thread_id}`);
+      await waitUntilIdle(page, thread.thread_id);
+      const draft = page.locator('#draft');
+      await draft.click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(' Typed here.');
+
+      const saved = await fetch(`${stack.url}/threads/${thread.thread_id}/edit`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'if-match': `"${thread.revision}"`,
+        },
+        body: JSON.stringify({ draft: 'Another reviewer wrote this.' }),
+      });
+      expect(saved.status).toBe(200);
+
+      await page
+        .locator('#newer-revision', { hasText: `revision ${thread.revision + 1}` })
+        .waitFor();
+      expect(await draft.inputValue()).toBe(`${thread.draft} Typed here.`);
+      expect(await focusedId(page)).toBe('draft');
+      // The cursor is where the reviewer left it: typing goes on at the end.
+      await page.keyboard.type('!');
+      expect(await draft.inputValue()).toBe(`${thread.draft} Typed here.!`);
+
+      await page.locator('#show-newer-revision').click();
+      await page.locator('#draft-text, #draft').first().waitFor();
+      await page.waitForFunction(
+        `document.querySelector('#draft')?.value === 'Another reviewer wrote this.'`,
+      );
+      expect(await notReloaded(page)).toBe(true);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+});
