@@ -1,5 +1,6 @@
 import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
+import { webhooksEnv } from '@repo/webhooks';
 import { z } from 'zod';
 import { DEFAULT_RETRY_POLICY } from './delivery/retry-policy.js';
 import { mailboxSchema } from './email/mailbox.js';
@@ -49,6 +50,8 @@ const serviceEnvSchema = httpServiceEnv(3001)
     CREATE_WAIT_MS: intFromEnv(30_000),
     /** Keep-alive comments on GET /events this often (proxies close streams idle for long). */
     EVENTS_KEEPALIVE_MS: intFromEnv(15_000),
+    /** WEBHOOK_*: endpoints for the thread and delivery events (packages/webhooks). */
+    ...webhooksEnv(),
     /** How long a thread's lease lasts unless renewed: a dead holder's thread is free again after it. */
     THREAD_LEASE_MS: intFromEnv(30_000),
     /** How often threads a crash left `drafting` are looked for; recoveries per thread before `failed`. */

@@ -16,6 +16,7 @@ const SHARED_ENV_FILES: Record<string, string[]> = {
     'packages/llm-config/src/gemini-settings.ts',
   ],
   databaseEnv: ['packages/pg-kit/src/database-env.ts'],
+  webhooksEnv: ['packages/webhooks/src/config/webhooks-env.ts'],
 };
 
 export interface AppEnv {
