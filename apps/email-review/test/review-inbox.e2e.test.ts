@@ -147,6 +147,7 @@ describeInBrowser('review inbox in Chromium', () => {
       const { page, trouble } = await openPage(
         browser,
         `${stack.url}/#/threads/${thread.thread_id}`,
+        { live: false },
       );
       await waitUntilIdle(page, thread.thread_id);
 
@@ -178,7 +179,7 @@ describeInBrowser('review inbox in Chromium', () => {
       const thread = (await stack.api('POST', '/threads', { inbound: BILLING_EMAIL })).body;
       const url = `${stack.url}/#/threads/${thread.thread_id}`;
       const a = await openPage(browser, url);
-      const b = await openPage(browser, url);
+      const b = await openPage(browser, url, { live: false });
       await waitUntilIdle(a.page, thread.thread_id);
       await waitUntilIdle(b.page, thread.thread_id);
       expect(await b.page.locator('[data-field="revision"]').textContent()).toBe('Revision 1');

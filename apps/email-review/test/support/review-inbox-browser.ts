@@ -167,8 +167,16 @@ export interface PageTrouble {
 export async function openPage(
   browser: Browser,
   url: string,
+  options: { live?: boolean } = {},
 ): Promise<{ page: Page; trouble: PageTrouble }> {
   const page = await browser.context.newPage();
+  // `live: false`: a page whose change stream (GET /events) has told it nothing, as when a change
+  // lands the moment before the reviewer clicks: what the page does when it acts on a stale view.
+  if (options.live === false) {
+    await page.route('**/events', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/event-stream', body: '' }),
+    );
+  }
   page.setDefaultTimeout(15_000);
   const trouble: PageTrouble = { consoleErrors: [], pageErrors: [], dialogs: [] };
   page.on('console', (message) => {

@@ -234,7 +234,7 @@ function showThread(thread) {
   }
   if (previous?.thread_id !== thread.thread_id) forgetTyped();
   state.thread = thread;
-  watchDelivery(thread, pollDelivery);
+  watchDelivery(thread, reloadOpenThread);
 }
 
 /** What the reviewer typed for one thread, not carried over to another. */
@@ -245,28 +245,36 @@ function forgetTyped() {
   state.redeliverToValue = '';
 }
 
-/** Shows the open thread's delivery as it changes, without a reload (see watchDelivery). */
-async function pollDelivery(id) {
+/**
+ * Shows the open thread as it changes, without a reload: its delivery (see watchDelivery), and any
+ * change GET /events reports (onThreadChange). A draft the reviewer is typing is never replaced.
+ */
+async function reloadOpenThread(id) {
   if (state.selectedId !== id || state.busy) return;
   let thread;
   try {
     thread = await api.getThread(id);
   } catch {
     // Not reachable just now: ask again, later.
-    if (state.selectedId === id) watchDelivery(state.thread, pollDelivery);
+    if (state.selectedId === id) watchDelivery(state.thread, reloadOpenThread);
     return;
   }
   const before = state.thread;
   if (state.selectedId !== id || state.busy || !before) return;
-  const changed = ['status', 'attempts', 'last_error', 'to'].some(
-    (field) => before.delivery?.[field] !== thread.delivery?.[field],
-  );
+  const changed =
+    ['status', 'attempts', 'last_error', 'to'].some(
+      (field) => before.delivery?.[field] !== thread.delivery?.[field],
+    ) || before.revision !== thread.revision;
   if (!changed && before.status === thread.status) {
-    watchDelivery(before, pollDelivery);
+    watchDelivery(before, reloadOpenThread);
     return;
   }
   const history = await loadHistory(id);
   if (state.selectedId !== id || state.busy) return;
+  if (state.draftValue !== null) {
+    showNewerRevision(thread);
+    return;
+  }
   const detail = byId('detail');
   const focused = detail.contains(document.activeElement) ? document.activeElement.id : undefined;
   showThread(thread);
@@ -287,7 +295,7 @@ async function openThread(id) {
     state.draftValue = null;
     state.confirming = null;
     forgetTyped();
-    watchDelivery(null, pollDelivery);
+    watchDelivery(null, reloadOpenThread);
   }
   renderInbox();
   renderDetail();
@@ -392,7 +400,7 @@ function route() {
   if (id === null) {
     state.selectedId = null;
     state.thread = null;
-    watchDelivery(null, pollDelivery);
+    watchDelivery(null, reloadOpenThread);
     renderInbox();
     renderDetail();
     return;
@@ -461,26 +469,6 @@ function showNewerRevision(change) {
     byId('newer-revision-text').textContent = text;
   }
   announce(text);
-}
-
-/** Loads the open thread again and shows it, keeping the focus where it was. */
-async function reloadOpenThread(id) {
-  let thread;
-  try {
-    thread = await api.getThread(id);
-  } catch {
-    return;
-  }
-  const history = await loadHistory(id);
-  if (state.selectedId !== id || state.busy || state.draftValue !== null) return;
-  const before = state.thread;
-  const detail = byId('detail');
-  const focused = detail.contains(document.activeElement) ? document.activeElement.id : undefined;
-  showThread(thread);
-  state.history = history;
-  renderDetail({ focus: focused });
-  if (before && thread.status !== before.status)
-    announce(`Now ${thread.status.replace('_', ' ')}.`);
 }
 
 const live = followChanges({ onChange: onThreadChange, onReset: refreshListsSoon });
