@@ -42,7 +42,11 @@ describePg('a slow model', () => {
       const res = await fetch(`${base}/threads`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ inbound: i % 2 ? BILLING_EMAIL : OUTAGE_EMAIL }),
+        // A sender, so that an approval queues its reply (none: `no_recipient`, nothing queued).
+        body: JSON.stringify({
+          inbound: i % 2 ? BILLING_EMAIL : OUTAGE_EMAIL,
+          from: 'ann@example.com',
+        }),
       });
       expect(res.status).toBe(201);
       ids.push(((await res.json()) as { thread_id: string }).thread_id);
