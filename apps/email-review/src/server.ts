@@ -35,7 +35,10 @@ function persistenceOf(env: ServiceEnv) {
     connectionString: env.DATABASE_URL,
     schema: env.DATABASE_SCHEMA,
     poolMax: env.PG_POOL_MAX,
-    leaseMs: env.THREAD_LEASE_MS,
+    modelWork: {
+      leaseSeconds: env.MODEL_JOB_LEASE_SECONDS,
+      concurrency: env.MODEL_JOB_CONCURRENCY,
+    },
     connectTimeoutMs: env.PG_CONNECT_TIMEOUT_MS,
     queryTimeoutMs: env.PG_QUERY_TIMEOUT_MS,
     queue: {
@@ -53,7 +56,7 @@ const transport = env.SMTP_URL
   ? createSmtpTransport({ url: env.SMTP_URL, timeoutMs: env.SMTP_TIMEOUT_MS })
   : createLogTransport(logger);
 
-const { app, delivery, startRecovery, retention } = createEmailReview({
+const { app, delivery, modelWork, retention } = createEmailReview({
   persistence,
   llm: createOpenAiClient(env.openai),
   model: env.openai.model,
@@ -63,7 +66,6 @@ const { app, delivery, startRecovery, retention } = createEmailReview({
   logger,
   transport,
   ...(env.MAIL_FROM ? { mailFrom: env.MAIL_FROM } : {}),
-  recovery: { intervalMs: env.RECOVERY_INTERVAL_MS, maxAttempts: env.RECOVERY_MAX_ATTEMPTS },
   ...(env.API_TOKEN ? { apiToken: env.API_TOKEN } : {}),
   auth: authSettingsFromEnv(env),
   metrics: { registry: createMetricsRegistry(), public: env.METRICS_PUBLIC },
@@ -71,7 +73,6 @@ const { app, delivery, startRecovery, retention } = createEmailReview({
   ...(env.THREAD_RETENTION_DAYS ? { retention: { days: env.THREAD_RETENTION_DAYS } } : {}),
 });
 
-let recovery: { stop(): Promise<void> } | undefined;
 // Set when shutdown begins: a start-up still waiting for the database then stops quietly.
 let closing = false;
 const running = await serve(app, {
@@ -81,7 +82,6 @@ const running = await serve(app, {
   onClose: [
     () => {
       closing = true;
-      return recovery?.stop();
     },
     () => delivery.stop(),
     () => retention.stop(),
@@ -113,7 +113,7 @@ async function becomeReady(logger: Logger): Promise<void> {
   if (closing) return;
   await delivery.start();
   await retention.start();
-  recovery = startRecovery();
+  await modelWork.start();
   const storage =
     persistence.kind === 'postgres'
       ? `checkpointer=postgres schema=${env.DATABASE_SCHEMA}`

@@ -5,7 +5,7 @@ import { threadHistoryMigration } from './postgres-thread-history.js';
 import { serviceTablesMigration } from './tables.js';
 import { threadChangeMigration } from './thread-change-notify.js';
 
-/** Advisory-lock key of the schema set-up, apart from the thread locks' key space. */
+/** Advisory-lock key of the schema set-up. */
 const SETUP_LOCK = [0x454d4c53, 0] as const;
 
 /**

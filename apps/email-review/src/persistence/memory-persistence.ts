@@ -1,8 +1,8 @@
 import { MemorySaver } from '@langchain/langgraph';
 import { MemoryDeliveries } from '../delivery/memory-deliveries.js';
-import { MemoryThreadLocks } from '../locks/memory-thread-locks.js';
 import { MemoryThreadStore } from '../threads/memory-thread-store.js';
 import type { RetryPolicy } from '../delivery/retry-policy.js';
+import { inProcessModelJobs } from './model-jobs.js';
 import type { Persistence } from './persistence.js';
 import { ChangeFeed } from '../changes/change-feed.js';
 import { memoryChangeReporter } from '../changes/memory-changes.js';
@@ -27,7 +27,7 @@ export function createMemoryPersistence(options: { retry?: RetryPolicy } = {}): 
     history: threads.history,
     deliveries,
     changes,
-    locks: new MemoryThreadLocks(),
+    modelJobs: inProcessModelJobs(),
     close: () => deliveries.stop(),
   };
 }
