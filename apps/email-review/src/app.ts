@@ -1,5 +1,6 @@
 import {
   createHttpApp,
+  createLogger,
   readPackageVersion,
   type AuthSettings,
   type Logger,
@@ -11,6 +12,8 @@ import type { ThreadService } from './operations/thread-service.js';
 import { threadRoutes } from './routes/thread-routes.js';
 import { eventsRoute } from './routes/event-routes.js';
 import { ChangeFeed } from './changes/change-feed.js';
+import { MemoryOutbox, webhookRoutes, type Outbox } from '@repo/webhooks';
+import { outboxDeps } from './webhooks/thread-webhooks.js';
 import { REVIEW_INBOX_PATHS, reviewInbox } from './web/review-inbox.js';
 
 export interface AppDeps {
@@ -32,6 +35,8 @@ export interface AppDeps {
   changes?: ChangeFeed;
   /** Keep-alive comments on GET /events this often (default 15 s). */
   sseHeartbeatMs?: number;
+  /** GET /webhooks/deliveries and their retry (the persistence's outbox). */
+  outbox?: Outbox;
 }
 
 const DEFAULT_CREATE_WAIT_MS = 30_000;
@@ -41,8 +46,18 @@ const version = readPackageVersion(new URL('../package.json', import.meta.url));
 /** The documented API over a thread service: what createApp serves, and what /openapi.json describes. */
 export function emailReviewApi(
   threads: ThreadService,
-  options: { createWaitMs?: number; changes?: ChangeFeed; sseHeartbeatMs?: number } = {},
+  options: {
+    createWaitMs?: number;
+    changes?: ChangeFeed;
+    sseHeartbeatMs?: number;
+    outbox?: Outbox;
+  } = {},
 ) {
+  const outbox =
+    options.outbox ??
+    new MemoryOutbox(
+      outboxDeps(undefined, createLogger({ name: 'email-review', level: 'silent' })),
+    );
   return {
     title: 'email-review',
     version,
@@ -51,6 +66,7 @@ export function emailReviewApi(
     routes: [
       ...threadRoutes(threads, { createWaitMs: options.createWaitMs ?? DEFAULT_CREATE_WAIT_MS }),
       eventsRoute(options.changes ?? new ChangeFeed(), { heartbeatMs: options.sseHeartbeatMs }),
+      ...webhookRoutes(outbox),
     ],
   };
 }
@@ -74,6 +90,7 @@ export function createApp(deps: AppDeps): Express {
       createWaitMs: deps.createWaitMs,
       changes: deps.changes,
       sseHeartbeatMs: deps.sseHeartbeatMs,
+      outbox: deps.outbox,
     }),
   });
 }

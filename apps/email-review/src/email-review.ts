@@ -128,6 +128,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
     createWaitMs: deps.createWaitMs,
     changes: deps.persistence.changes,
     sseHeartbeatMs: deps.eventsKeepAliveMs,
+    outbox: deps.persistence.outbox,
   });
   return { app, graph, threads, delivery, modelWork, retention: threadRetention(deps) };
 }

@@ -16,10 +16,14 @@ import { loadServiceEnv, type ServiceEnv } from './env.js';
 import { createOpenAiClient } from './llm/openai-client.js';
 import { createMemoryPersistence } from './persistence/memory-persistence.js';
 import { createPostgresPersistence } from './db/postgres-persistence.js';
+import { deliveryMetrics, webhookSettings } from '@repo/webhooks';
 
 const env = loadOrExit(() => loadServiceEnv(), 'email-review');
 const logger = createLogger({ name: 'email-review', level: env.LOG_LEVEL });
 const tracing = await startTracing(tracingSettingsFromEnv('email-review', env), { pg });
+
+const registry = createMetricsRegistry();
+const webhooks = { settings: webhookSettings(env), metrics: deliveryMetrics(registry) };
 
 function persistenceOf(env: ServiceEnv) {
   const retry = {
@@ -28,7 +32,7 @@ function persistenceOf(env: ServiceEnv) {
     backoff: env.DELIVERY_RETRY_BACKOFF,
   };
   if (!env.DATABASE_URL) {
-    const memory = createMemoryPersistence({ retry });
+    const memory = createMemoryPersistence({ retry, webhooks, logger });
     return { ...memory, start: async () => {} };
   }
   return createPostgresPersistence({
@@ -47,6 +51,7 @@ function persistenceOf(env: ServiceEnv) {
       retry,
     },
     logger,
+    webhooks,
   });
 }
 
@@ -68,7 +73,7 @@ const { app, delivery, modelWork, retention } = createEmailReview({
   ...(env.MAIL_FROM ? { mailFrom: env.MAIL_FROM } : {}),
   ...(env.API_TOKEN ? { apiToken: env.API_TOKEN } : {}),
   auth: authSettingsFromEnv(env),
-  metrics: { registry: createMetricsRegistry(), public: env.METRICS_PUBLIC },
+  metrics: { registry, public: env.METRICS_PUBLIC },
   tracing,
   ...(env.THREAD_RETENTION_DAYS ? { retention: { days: env.THREAD_RETENTION_DAYS } } : {}),
 });

@@ -23,6 +23,7 @@ import {
   type QueueWorkers,
 } from './queue-workers.js';
 import { withQueueSetupLock } from './setup-database.js';
+import type { ThreadWebhooks } from '../webhooks/thread-webhooks.js';
 import { queueSchema, table } from './tables.js';
 
 const QUEUE = 'email-delivery';
@@ -41,6 +42,8 @@ export interface QueueSettings {
   health?: DatabaseHealth;
   /** The retries of a deferred attempt: pg-boss's retryLimit, retryDelay and retryBackoff. */
   retry: RetryPolicy;
+  /** Approvals and delivery outcomes publish the webhook events they report in their transaction. */
+  webhooks?: ThreadWebhooks;
 }
 
 interface DeliveryRow {
@@ -103,7 +106,7 @@ export class PostgresDeliveries implements DeliveryStore {
   ) {
     const deliveries = table(settings.schema, 'email_deliveries');
     const threads = table(settings.schema, 'email_threads');
-    this.history = new PostgresThreadHistory(pool, settings.schema);
+    this.history = new PostgresThreadHistory(pool, settings.schema, settings.webhooks);
     this.boss = new PgBoss({
       connectionString: settings.connectionString,
       schema: queueSchema(settings.schema),

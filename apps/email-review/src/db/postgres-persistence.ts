@@ -20,6 +20,10 @@ import { OneStatementPostgresSaver } from '../patches/langgraph-checkpoint-postg
 import { checkpointTables } from './tables.js';
 import { listenForThreadChanges } from './thread-change-notify.js';
 import { ChangeFeed } from '../changes/change-feed.js';
+import { PostgresOutbox } from '@repo/webhooks';
+import { outboxDeps, threadWebhooks, type WebhookOptions } from '../webhooks/thread-webhooks.js';
+import { queueSchema } from './tables.js';
+import { withQueueSetupLock } from './setup-database.js';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -45,6 +49,8 @@ export interface PostgresOptions {
   queue?: { leaseSeconds: number; concurrency: number; retry?: RetryPolicy };
   /** The framework patch (src/patches/), on unless set to false: off only to measure its gain. */
   oneStatementCheckpointWrites?: boolean;
+  /** Webhook endpoints (WEBHOOK_*): their deliveries live in this schema, sent by pg-boss jobs. */
+  webhooks?: WebhookOptions;
 }
 
 export interface PostgresPersistence extends Persistence {
@@ -85,7 +91,16 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   const checkpointer = createCheckpointer(pool, options.schema, {
     oneStatementWrites: options.oneStatementCheckpointWrites ?? true,
   });
+  const outbox = new PostgresOutbox({
+    ...outboxDeps(options.webhooks, logger),
+    pool,
+    connectionString: options.connectionString,
+    schema: options.schema,
+    queueSchema: queueSchema(options.schema),
+  });
+  const webhooks = threadWebhooks(outbox, options.webhooks?.settings.includeContent ?? false);
   const deliveries = new PostgresDeliveries(pool, {
+    webhooks,
     connectionString: options.connectionString,
     schema: options.schema,
     leaseSeconds: options.queue?.leaseSeconds ?? DEFAULT_QUEUE.leaseSeconds,
@@ -120,6 +135,8 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
       await listener.start();
     }
     await modelJobs.open();
+    // pg-boss's start, one instance at a time (see withQueueSetupLock).
+    await withQueueSetupLock(lockPool, () => outbox.start());
     ready = true;
     health.markUp();
   };
@@ -139,10 +156,11 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
           client,
         }),
       ),
-    threads: new PostgresThreadStore(pool, options.schema),
+    threads: new PostgresThreadStore(pool, options.schema, webhooks),
     history: new PostgresThreadHistory(pool, options.schema),
     deliveries,
     changes,
+    outbox,
     modelJobs,
     readiness: async () => {
       if (!ready) throw new DatabaseUnavailable();
@@ -166,6 +184,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     close: async () => {
       closed = true;
       await listener.stop();
+      await outbox.close();
       await modelJobs.stop();
       await deliveries.stop();
       await end();

@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import type { HistoryEvent, ThreadHistory } from '../threads/thread-history.js';
 import { table } from './tables.js';
+import { NO_THREAD_WEBHOOKS, type ThreadWebhooks } from '../webhooks/thread-webhooks.js';
+import type { Thread } from '../threads/thread.js';
 
 /** The history table: one row per event, in append order (`seq`). */
 export const historyTable = (schema: string) => table(schema, 'email_thread_history');
@@ -50,15 +52,18 @@ export const eventsParam = (events: readonly HistoryEvent[] = []) => JSON.string
 
 /** The history in PostgreSQL, read per thread; appended inside the index's and deliveries' writes. */
 export class PostgresThreadHistory implements ThreadHistory {
-  private readonly sql: { list: string; append: string };
+  private readonly sql: { list: string; append: string; view: string };
 
   constructor(
     private readonly pool: pg.Pool,
     schema: string,
+    /** The webhook events appended history reports, published in the same transaction. */
+    private readonly webhooks: ThreadWebhooks = NO_THREAD_WEBHOOKS,
   ) {
     this.sql = {
       list: `SELECT event FROM ${historyTable(schema)} WHERE thread_id = $1 ORDER BY seq`,
       append: insertEvents(schema, '(SELECT $1::text AS thread_id)', '$2'),
+      view: `SELECT view FROM ${table(schema, 'email_threads')} WHERE thread_id = $1`,
     };
   }
 
@@ -73,6 +78,11 @@ export class PostgresThreadHistory implements ThreadHistory {
     threadId: string,
     events: readonly HistoryEvent[],
   ): Promise<void> {
-    if (events.length > 0) await client.query(this.sql.append, [threadId, eventsParam(events)]);
+    if (events.length === 0) return;
+    await client.query(this.sql.append, [threadId, eventsParam(events)]);
+    if (!this.webhooks.reports(events)) return;
+    // The view as this transaction has just written it (approval, delivery outcome).
+    const { rows } = await client.query<{ view: Thread }>(this.sql.view, [threadId]);
+    if (rows[0]) await this.webhooks.publish(rows[0].view, events, client);
   }
 }

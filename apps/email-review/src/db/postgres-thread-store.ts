@@ -1,4 +1,6 @@
+import { withTransaction } from '@repo/pg-kit';
 import type pg from 'pg';
+import { NO_THREAD_WEBHOOKS, type ThreadWebhooks } from '../webhooks/thread-webhooks.js';
 import type { Thread, ThreadStatus } from '../threads/thread.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { ListQuery, ThreadPage, ThreadStore } from '../threads/thread-store.js';
@@ -16,6 +18,8 @@ export class PostgresThreadStore implements ThreadStore {
   constructor(
     private readonly pool: pg.Pool,
     schema: string,
+    /** The webhook events a write's history reports commit with it (a transaction when needed). */
+    private readonly webhooks: ThreadWebhooks = NO_THREAD_WEBHOOKS,
   ) {
     const threads = table(schema, 'email_threads');
     this.sql = {
@@ -55,7 +59,7 @@ export class PostgresThreadStore implements ThreadStore {
     events?: readonly HistoryEvent[],
     client: pg.PoolClient | pg.Pool = this.pool,
   ) {
-    const inserted = await client.query(this.sql.insert, [
+    const inserted = await this.write(client, thread, events, this.sql.insert, [
       thread.thread_id,
       thread.status,
       idempotencyKey ?? null,
@@ -74,7 +78,7 @@ export class PostgresThreadStore implements ThreadStore {
   }
 
   async save(thread: Thread, events?: readonly HistoryEvent[]) {
-    await this.pool.query(this.sql.save, [
+    await this.write(this.pool, thread, events, this.sql.save, [
       thread.thread_id,
       thread.status,
       thread,
@@ -90,7 +94,7 @@ export class PostgresThreadStore implements ThreadStore {
     client: pg.PoolClient | pg.Pool = this.pool,
     from: ThreadStatus = 'awaiting_review',
   ) {
-    const saved = await client.query(this.sql.decide, [
+    const saved = await this.write(client, view, events, this.sql.decide, [
       view.thread_id,
       view.status,
       view,
@@ -100,6 +104,28 @@ export class PostgresThreadStore implements ThreadStore {
       from,
     ]);
     return saved.rowCount === 1;
+  }
+
+  /**
+   * Runs one of the writes above. When its history reports webhook events, they are published
+   * in the same transaction: the caller's (`client` is one), or one of its own around the write.
+   */
+  private async write(
+    client: pg.PoolClient | pg.Pool,
+    view: Thread,
+    events: readonly HistoryEvent[] | undefined,
+    sql: string,
+    params: unknown[],
+  ): Promise<pg.QueryResult> {
+    if (!events || !this.webhooks.reports(events)) return client.query(sql, params);
+    const publishing = async (transaction: pg.PoolClient) => {
+      const written = await transaction.query(sql, params);
+      if (written.rowCount) await this.webhooks.publish(view, events, transaction);
+      return written;
+    };
+    return client === this.pool
+      ? withTransaction(this.pool, publishing)
+      : publishing(client as pg.PoolClient);
   }
 
   async list(query: ListQuery): Promise<ThreadPage> {

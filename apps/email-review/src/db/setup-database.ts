@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { threadHistoryMigration } from './postgres-thread-history.js';
 import { serviceTablesMigration } from './tables.js';
 import { threadChangeMigration } from './thread-change-notify.js';
+import { webhookTablesMigration } from '@repo/webhooks';
 
 /** Advisory-lock key of the schema set-up. */
 const SETUP_LOCK = [0x454d4c53, 0] as const;
@@ -29,6 +30,7 @@ export async function setupDatabase(
       await client.query(serviceTablesMigration(schema));
       await client.query(threadHistoryMigration(schema));
       await client.query(threadChangeMigration(schema));
+      await client.query(webhookTablesMigration(schema));
     } finally {
       await client.query('SELECT pg_advisory_unlock($1, $2)', [...SETUP_LOCK]);
     }

@@ -1,4 +1,5 @@
 import { MemorySaver } from '@langchain/langgraph';
+import type { Logger } from 'pino';
 import { MemoryDeliveries } from '../delivery/memory-deliveries.js';
 import { MemoryThreadStore } from '../threads/memory-thread-store.js';
 import type { RetryPolicy } from '../delivery/retry-policy.js';
@@ -6,11 +7,26 @@ import { inProcessModelJobs } from './model-jobs.js';
 import type { Persistence } from './persistence.js';
 import { ChangeFeed } from '../changes/change-feed.js';
 import { memoryChangeReporter } from '../changes/memory-changes.js';
+import { createLogger } from '@repo/http-kit';
+import { MemoryOutbox } from '@repo/webhooks';
+import { outboxDeps, threadWebhooks, type WebhookOptions } from '../webhooks/thread-webhooks.js';
 
-/** Everything in process; `retry`: how deferred deliveries are retried (the default policy unless set). */
-export function createMemoryPersistence(options: { retry?: RetryPolicy } = {}): Persistence {
+/**
+ * Everything in process; `retry`: how deferred deliveries are retried (the default policy unless
+ * set); `webhooks`: the endpoints, their deliveries kept and sent in process too.
+ */
+export function createMemoryPersistence(
+  options: { retry?: RetryPolicy; webhooks?: WebhookOptions; logger?: Logger } = {},
+): Persistence {
   const changes = new ChangeFeed();
-  const threads = new MemoryThreadStore(undefined, memoryChangeReporter(changes));
+  const outbox = new MemoryOutbox(
+    outboxDeps(
+      options.webhooks,
+      options.logger ?? createLogger({ name: 'email-review', level: 'silent' }),
+    ),
+  );
+  const webhooks = threadWebhooks(outbox, options.webhooks?.settings.includeContent ?? false);
+  const threads = new MemoryThreadStore(undefined, memoryChangeReporter(changes), webhooks);
   const deliveries = new MemoryDeliveries(threads, options.retry);
   const checkpointer = new MemorySaver();
   let decisions: Promise<unknown> = Promise.resolve();
@@ -27,7 +43,11 @@ export function createMemoryPersistence(options: { retry?: RetryPolicy } = {}): 
     history: threads.history,
     deliveries,
     changes,
+    outbox,
     modelJobs: inProcessModelJobs(),
-    close: () => deliveries.stop(),
+    close: async () => {
+      await deliveries.stop();
+      await outbox.close();
+    },
   };
 }

@@ -5,6 +5,7 @@ import type { ModelJobs } from './model-jobs.js';
 import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { ChangeFeed } from '../changes/change-feed.js';
+import type { Outbox } from '@repo/webhooks';
 
 /**
  * One decision's transaction. PostgreSQL: BEGIN…COMMIT on one client, which the checkpointer and
@@ -29,6 +30,8 @@ export interface Persistence {
   deliveries: DeliveryStore;
   /** Every thread's changes as they commit, from any instance (GET /events). */
   changes: ChangeFeed;
+  /** Webhook deliveries: written with the changes they report, sent by the outbox's workers. */
+  outbox: Outbox;
   /** The model work (classify and draft, redraft, retry) as jobs keyed by thread. */
   modelJobs: ModelJobs;
   /** Runs `work` as one transaction (see DecisionTransaction): committed when it returns. */

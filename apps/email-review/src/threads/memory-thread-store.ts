@@ -2,6 +2,7 @@ import { MemoryThreadHistory } from './memory-thread-history.js';
 import type { HistoryEvent } from './thread-history.js';
 import type { Thread, ThreadStatus } from './thread.js';
 import type { ChangeReporter } from '../changes/memory-changes.js';
+import { NO_THREAD_WEBHOOKS, type ThreadWebhooks } from '../webhooks/thread-webhooks.js';
 import type { ListQuery, ThreadPage, ThreadStore } from './thread-store.js';
 
 /** The thread index for memory mode: lost with the process, like MemorySaver's checkpoints. */
@@ -15,6 +16,8 @@ export class MemoryThreadStore implements ThreadStore {
     readonly history = new MemoryThreadHistory(),
     /** Told of each write (GET /events in memory mode). */
     private readonly report: ChangeReporter = () => undefined,
+    /** The webhook events each write's history reports, handed to the in-process outbox. */
+    private readonly webhooks: ThreadWebhooks = NO_THREAD_WEBHOOKS,
   ) {}
 
   async create(thread: Thread, idempotencyKey?: string, events: readonly HistoryEvent[] = []) {
@@ -28,6 +31,7 @@ export class MemoryThreadStore implements ThreadStore {
     this.order.push(thread.thread_id);
     this.history.append(thread.thread_id, events);
     this.report('thread.created', thread);
+    await this.webhooks.publish(thread, events);
     return { thread: { ...thread }, created: true };
   }
 
@@ -42,6 +46,7 @@ export class MemoryThreadStore implements ThreadStore {
     this.threads.set(thread.thread_id, { ...thread });
     this.history.append(thread.thread_id, events);
     this.report('thread.updated', thread, before);
+    await this.webhooks.publish(thread, events);
   }
 
   async saveDecision(

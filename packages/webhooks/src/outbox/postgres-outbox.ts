@@ -175,7 +175,8 @@ export class PostgresOutbox implements Outbox {
    * create (webhookTablesMigration, in its own set-up under its set-up lock).
    */
   async start(): Promise<void> {
-    if (!this.enabled) return;
+    // A start-up that retries (the database was away) may call this again.
+    if (!this.enabled || this.loops.length > 0) return;
     await this.boss.start();
     for (const endpoint of this.options.settings.endpoints) {
       await this.boss.createQueue(queueOf(endpoint));

@@ -1,0 +1,76 @@
+import {
+  deliveryMetrics,
+  noWebhooks,
+  type DeliveryMetrics,
+  type Outbox,
+  type TransactionClient,
+  type WebhookSettings,
+} from '@repo/webhooks';
+import type { Logger } from 'pino';
+import type { HistoryEvent } from '../threads/thread-history.js';
+import type { Thread } from '../threads/thread.js';
+import { threadWebhookEvents } from './thread-webhook-events.js';
+
+/**
+ * Where the thread index and the deliveries hand what they write: the history events become the
+ * webhook events they report, committed by `transaction` (PostgreSQL) with the write itself.
+ */
+export interface ThreadWebhooks {
+  /** False when no endpoint is configured: writes then skip the transaction they would need. */
+  readonly enabled: boolean;
+  /** Whether these history events report anything (so a one-statement write needs a transaction). */
+  reports(history: readonly HistoryEvent[]): boolean;
+  publish(
+    view: Thread,
+    history: readonly HistoryEvent[],
+    transaction?: TransactionClient,
+  ): Promise<void>;
+}
+
+const REPORTED = new Set<HistoryEvent['type']>([
+  'drafted',
+  'redrafted',
+  'approved',
+  'rejected',
+  'failed',
+  'delivered',
+  'logged',
+  'delivery_failed',
+  'no_recipient',
+]);
+
+export function threadWebhooks(outbox: Outbox, includeContent: boolean): ThreadWebhooks {
+  return {
+    get enabled() {
+      return outbox.enabled;
+    },
+    reports: (history) => outbox.enabled && history.some((event) => REPORTED.has(event.type)),
+    publish: async (view, history, transaction) => {
+      if (!outbox.enabled) return;
+      const events = threadWebhookEvents(view, history, includeContent);
+      if (events.length > 0) await outbox.publish(events, transaction);
+    },
+  };
+}
+
+/** The service's webhook settings (WEBHOOK_*) and where their metrics go. */
+export interface WebhookOptions {
+  settings: WebhookSettings;
+  metrics?: DeliveryMetrics;
+}
+
+/** What a persistence needs to build its outbox: the settings (none: no endpoints) and a logger. */
+export function outboxDeps(options: WebhookOptions | undefined, logger: Logger) {
+  return {
+    settings: options?.settings ?? noWebhooks(),
+    metrics: options?.metrics ?? deliveryMetrics(undefined),
+    logger,
+  };
+}
+
+/** No endpoints: nothing is built, nothing written. */
+export const NO_THREAD_WEBHOOKS: ThreadWebhooks = {
+  enabled: false,
+  reports: () => false,
+  publish: async () => undefined,
+};
