@@ -54,6 +54,8 @@ export interface BenchConfig {
   patches: { rounds: number; emailLifecycles: number; concurrency: number };
   /** Scenario 8: email-review lifecycles per round at `concurrency`, each of metrics and tracing on and off. */
   observability: { rounds: number; lifecycles: number; concurrency: number };
+  /** Scenario 9: email-review (PostgreSQL) lifecycles per round at `concurrency`, with and without a webhook endpoint. */
+  webhooks: { rounds: number; lifecycles: number; concurrency: number };
   /** Scenario 7: messages timed per way of asking, with the emulator at `latencyMs` per call. */
   streaming: { latencyMs: number; messages: number };
   /** Profile the project's service for missed targets, at most `maxProfiles` times per run. */
@@ -100,6 +102,7 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl' | 'pr
   },
   patches: { rounds: 5, emailLifecycles: 160, concurrency: 8 },
   observability: { rounds: 5, lifecycles: 300, concurrency: 8 },
+  webhooks: { rounds: 5, lifecycles: 200, concurrency: 8 },
   streaming: { latencyMs: 300, messages: 20 },
   profileMisses: true,
   maxProfiles: 6,
@@ -142,6 +145,7 @@ const SMOKE: typeof FULL = {
   },
   patches: { rounds: 1, emailLifecycles: 4, concurrency: 2 },
   observability: { rounds: 1, lifecycles: 4, concurrency: 2 },
+  webhooks: { rounds: 1, lifecycles: 4, concurrency: 2 },
   streaming: { latencyMs: 300, messages: 3 },
   profileMisses: true,
   maxProfiles: 1,
@@ -184,6 +188,7 @@ function scaled(factor: number): typeof FULL {
       emailLifecycles: n(FULL.patches.emailLifecycles),
     },
     observability: { ...FULL.observability, lifecycles: n(FULL.observability.lifecycles) },
+    webhooks: { ...FULL.webhooks, lifecycles: n(FULL.webhooks.lifecycles) },
   };
 }
 
@@ -228,10 +233,10 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
           : undefined;
   if (!base)
     throw new Error(`BENCH_SCALE must be smoke, full or a positive factor, not "${scale}"`);
-  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6,7,8')
+  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9')
     .split(',')
     .map((s) => Number(s.trim()))
-    .filter((n) => [1, 2, 3, 4, 5, 6, 7, 8].includes(n));
+    .filter((n) => [1, 2, 3, 4, 5, 6, 7, 8, 9].includes(n));
   const growth = { ...base.growth };
   if (e.BENCH_HELPDESK_SESSIONS)
     growth.helpdeskSessions = [growth.helpdeskSessions[0], e.BENCH_HELPDESK_SESSIONS];

@@ -15,6 +15,7 @@ import { profileMisses } from './scenarios/profile-service.js';
 import { providerOverheadScenario } from './scenarios/provider-overhead.js';
 import { streamingScenario } from './scenarios/streaming.js';
 import { observabilityScenario } from './scenarios/observability.js';
+import { webhooksScenario } from './scenarios/webhooks.js';
 import type { ScenarioResult } from './scenarios/results.js';
 import { ScenarioContext } from './scenarios/scenario-context.js';
 import { SystemPool } from './scenarios/system-pool.js';
@@ -31,6 +32,7 @@ const SCENARIOS: Record<
   6: { title: 'Helpdesk sessions in PostgreSQL', run: helpdeskSessionsScenario },
   7: { title: 'Streaming', run: streamingScenario },
   8: { title: 'Metrics and tracing', run: observabilityScenario },
+  9: { title: 'Webhooks', run: webhooksScenario },
 };
 
 export interface BenchOutcome {

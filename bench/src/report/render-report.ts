@@ -2,6 +2,7 @@ import type { ScenarioResult } from '../scenarios/results.js';
 import { emailLifecycleSection, emailLifecycleTargets } from './email-lifecycle-section.js';
 import { frameworkPatchesSection, frameworkPatchesTargets } from './framework-patches-section.js';
 import { observabilitySection, observabilityTargets } from './observability-section.js';
+import { webhooksSection, webhooksTargets } from './webhooks-section.js';
 import { growthSection, growthTargets } from './growth-section.js';
 import { helpdeskChatSection, helpdeskChatTargets } from './helpdesk-chat-section.js';
 import { helpdeskSessionsSection, helpdeskSessionsTargets } from './helpdesk-sessions-section.js';
@@ -36,6 +37,8 @@ export function judgeTargets(result: ScenarioResult): TargetCheck[] {
       return streamingTargets(result);
     case 8:
       return observabilityTargets(result);
+    case 9:
+      return webhooksTargets(result);
   }
 }
 
@@ -57,6 +60,8 @@ function layOut(result: ScenarioResult): Section {
       return streamingSection(result);
     case 8:
       return observabilitySection(result);
+    case 9:
+      return webhooksSection(result);
   }
 }
 

@@ -190,6 +190,24 @@ export interface ObservabilityResult {
   spansExported: number;
 }
 
+/** Scenario 9's variants of email-review: no webhook endpoint, one subscribed to every event. */
+export const WEBHOOK_VARIANTS = ['none', 'subscribed'] as const;
+export type WebhookVariant = (typeof WEBHOOK_VARIANTS)[number];
+
+/**
+ * Scenario 9: email-review over HTTP in-process on PostgreSQL, the provider answering at once,
+ * without webhooks and with one endpoint (a receiver in the bench's process) subscribed to every
+ * event: lifecycles/s per round.
+ */
+export interface WebhooksResult {
+  scenario: 9;
+  concurrency: number;
+  lifecycles: number;
+  rounds: Record<WebhookVariant, number[]>;
+  /** Deliveries the receiver verified and accepted during the subscribed rounds. */
+  delivered: number;
+}
+
 export type ScenarioResult =
   | EmailLifecycleResult
   | HelpdeskChatResult
@@ -198,4 +216,5 @@ export type ScenarioResult =
   | FrameworkPatchesResult
   | HelpdeskSessionsResult
   | StreamingResult
-  | ObservabilityResult;
+  | ObservabilityResult
+  | WebhooksResult;
