@@ -95,10 +95,13 @@ export class PostgresOutbox implements Outbox {
     );
     this.sql = {
       insert: `INSERT INTO ${table} (id, endpoint, type, subject, body) VALUES ($1, $2, $3, $4, $5)`,
-      take: `SELECT ${COLUMNS} FROM ${table} WHERE id = $1 AND status = 'pending'
-             AND (next_attempt_at IS NULL OR next_attempt_at <= now()) FOR UPDATE SKIP LOCKED`,
-      earlier: `SELECT 1 FROM ${table} WHERE endpoint = $1 AND subject = $2 AND seq < $3
-                AND status = 'pending' LIMIT 1`,
+      // Due, not being attempted (SKIP LOCKED), and the head of its line: no earlier delivery of the
+      // same endpoint and subject still pending.
+      take: `SELECT ${COLUMNS} FROM ${table} AS d WHERE id = $1 AND status = 'pending'
+             AND (next_attempt_at IS NULL OR next_attempt_at <= now())
+             AND NOT EXISTS (SELECT 1 FROM ${table} AS e WHERE e.endpoint = d.endpoint
+               AND e.subject = d.subject AND e.seq < d.seq AND e.status = 'pending')
+             FOR UPDATE SKIP LOCKED`,
       settle: `UPDATE ${table} SET status = $2, attempts = $3, last_status = $4, last_error = $5,
                  next_attempt_at = $6, delivered_at = $7, updated_at = now() WHERE id = $1`,
       next: `SELECT id, endpoint FROM ${table} WHERE endpoint = $1 AND subject = $2 AND seq > $3
@@ -180,9 +183,7 @@ export class PostgresOutbox implements Outbox {
     await this.boss.start();
     for (const endpoint of this.options.settings.endpoints) {
       await this.boss.createQueue(queueOf(endpoint));
-      for (let i = 0; i < this.options.settings.concurrency; i += 1) {
-        this.loops.push(this.work(endpoint));
-      }
+      this.loops.push(this.work(endpoint));
     }
     this.loops.push(this.sweep());
   }
@@ -210,21 +211,17 @@ export class PostgresOutbox implements Outbox {
     } as PgBoss.SendOptions);
   }
 
-  /** One worker of one endpoint's queue: fetch, deliver, complete (every error caught and logged). */
+  /**
+   * One endpoint's worker: fetches as many jobs as it has free slots (WEBHOOK_CONCURRENCY) in one
+   * query, runs them side by side, and looks again when a slot frees up, or after `pollMs` when
+   * there was nothing. Every error is caught and logged; a job that throws is failed, and pg-boss
+   * runs it again.
+   */
   private async work(endpoint: Endpoint) {
-    const { logger } = this.options;
+    const { logger, settings } = this.options;
     const signal = this.stopping.signal;
-    while (!signal.aborted) {
-      let job: PgBoss.Job<{ id: string }> | undefined;
-      try {
-        [job] = await this.boss.fetch<{ id: string }>(queueOf(endpoint), { batchSize: 1 });
-      } catch (error) {
-        logger.warn({ err: error }, 'webhook queue fetch failed');
-      }
-      if (!job) {
-        await sleep(this.options.pollMs ?? 250, undefined, { signal }).catch(() => undefined);
-        continue;
-      }
+    const running = new Set<Promise<void>>();
+    const run = async (job: PgBoss.Job<{ id: string }>) => {
       try {
         await this.deliver(endpoint, job.data.id);
         await this.boss.complete(queueOf(endpoint), job.id);
@@ -235,7 +232,32 @@ export class PostgresOutbox implements Outbox {
         );
         await this.boss.fail(queueOf(endpoint), job.id).catch(() => undefined);
       }
+    };
+    while (!signal.aborted) {
+      if (running.size >= settings.concurrency) {
+        await Promise.race(running);
+        continue;
+      }
+      let jobs: PgBoss.Job<{ id: string }>[] = [];
+      try {
+        jobs = await this.boss.fetch<{ id: string }>(queueOf(endpoint), {
+          batchSize: settings.concurrency - running.size,
+        });
+      } catch (error) {
+        logger.warn({ err: error }, 'webhook queue fetch failed');
+      }
+      for (const job of jobs) {
+        const task: Promise<void> = run(job).finally(() => running.delete(task));
+        running.add(task);
+      }
+      if (jobs.length === 0) {
+        const idle = sleep(this.options.pollMs ?? 250, undefined, { signal }).catch(
+          () => undefined,
+        );
+        await (running.size > 0 ? Promise.race([idle, ...running]) : idle);
+      }
     }
+    await Promise.all(running);
   }
 
   /** Attempts the delivery if it is due, unlocked and the head of its line; then wakes what follows. */
@@ -245,10 +267,7 @@ export class PostgresOutbox implements Outbox {
     try {
       await client.query('BEGIN');
       const row = (await client.query<DeliveryRow>(this.sql.take!, [id])).rows[0];
-      const blocked =
-        row &&
-        (await client.query(this.sql.earlier!, [row.endpoint, row.subject, row.seq])).rowCount;
-      if (row && !blocked) {
+      if (row) {
         const after = await attemptDelivery(this.options, endpoint, row);
         await client.query(this.sql.settle!, [
           id,
