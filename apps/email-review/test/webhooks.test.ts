@@ -24,14 +24,14 @@ let sink: SmtpSink;
 let receiver: WebhookReceiver;
 const servers: ServerProcess[] = [];
 
-function env(extra: Record<string, string> = {}) {
+function env(extra: Record<string, string> = {}, memory = false) {
   return {
     LLM_A_API_KEY: 'test-key',
     LLM_A_BASE_URL: `${emulator.url}/v1`,
     LLM_A_MAX_RETRIES: '0',
-    DATABASE_URL: TEST_DATABASE_URL,
-    DATABASE_SCHEMA: schema,
-    PG_POOL_MAX: '10',
+    ...(memory
+      ? {}
+      : { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema, PG_POOL_MAX: '10' }),
     SMTP_URL: sink.url,
     MAIL_FROM: 'Support <support@shop.test>',
     SMTP_TIMEOUT_MS: '2000',
@@ -48,8 +48,8 @@ function env(extra: Record<string, string> = {}) {
   };
 }
 
-async function start(extra: Record<string, string> = {}): Promise<string> {
-  const started = await startServer(env(extra));
+async function start(extra: Record<string, string> = {}, memory = false): Promise<string> {
+  const started = await startServer(env(extra, memory));
   servers.push(started.process);
   return started.url;
 }
@@ -304,4 +304,45 @@ describe('email-review webhooks, real processes and a receiver verifying with st
     },
     120_000,
   );
+
+  it('when a thread is approved and delivered and another rejected in memory mode, then their events arrive once each, in order', async () => {
+    const base = await start({}, true);
+    const approved = await createThread(base, 'mem1@example.com', 41);
+    const rejected = await createThread(base, 'mem2@example.com', 42);
+    expect(
+      (await call(base, 'POST', `/threads/${approved.thread_id}/approve`, {}, approved.revision))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call(base, 'POST', `/threads/${rejected.thread_id}/reject`, {}, rejected.revision))
+        .status,
+    ).toBe(200);
+
+    await receiver.until(
+      () => of(approved.thread_id).length === 3 && of(rejected.thread_id).length === 2,
+    );
+    await settle();
+    expect(typesOf(approved.thread_id)).toEqual([
+      'thread.awaiting_review',
+      'thread.approved',
+      'delivery.delivered',
+    ]);
+    expect(typesOf(rejected.thread_id)).toEqual(['thread.awaiting_review', 'thread.rejected']);
+  }, 60_000);
+
+  it('when the target is on loopback and WEBHOOK_ALLOW_PRIVATE is not set, then nothing is sent and the delivery is listed as failed', async () => {
+    const base = await start({ WEBHOOK_ALLOW_PRIVATE: 'false' }, true);
+    const requestsBefore = receiver.requests.length;
+    await createThread(base, 'private@example.com', 51);
+
+    let failed: Array<{ type: string; last_error: string }> = [];
+    await until(async () => {
+      const res = await fetch(`${base}/webhooks/deliveries?status=failed`);
+      failed = ((await res.json()) as { deliveries: typeof failed }).deliveries;
+      return failed.length > 0;
+    }, 'the refused delivery');
+    expect(failed[0]).toMatchObject({ type: 'thread.awaiting_review' });
+    expect(failed[0]!.last_error).toMatch(/127\.0\.0\.1.*loopback, private or link-local/);
+    expect(receiver.requests.length).toBe(requestsBefore);
+  }, 60_000);
 });
