@@ -101,7 +101,10 @@ export async function webhooksScenario(ctx: ScenarioContext): Promise<WebhooksRe
       ctx.log(`scenario 9: round ${round + 1} of ${rounds}`);
       const order = round % 2 === 0 ? systems : [...systems].reverse();
       for (const served of order) {
-        const iteration = emailIteration(served.driver, `${ctx.runTag}-w-${served.variant}-${round}`);
+        const iteration = emailIteration(
+          served.driver,
+          `${ctx.runTag}-w-${served.variant}-${round}`,
+        );
         const run = await runLoad({ total: lifecycles, concurrency }, iteration);
         assertMostlySucceeded(`webhooks ${served.variant}`, run);
         measured[served.variant].push(run.perSecond);
@@ -111,5 +114,11 @@ export async function webhooksScenario(ctx: ScenarioContext): Promise<WebhooksRe
     for (const served of systems) await served.close();
     await receiver.close();
   }
-  return { scenario: 9, concurrency, lifecycles, rounds: measured, delivered: receiver.received.length };
+  return {
+    scenario: 9,
+    concurrency,
+    lifecycles,
+    rounds: measured,
+    delivered: receiver.received.length,
+  };
 }
