@@ -101,7 +101,11 @@ describe('memory outbox against a real receiver verifying with standardwebhooks'
     outbox = new MemoryOutbox(testDeps([{ url: receiver.url, secret: receiver.secret }]));
     await outbox.publish([event('thread.rejected')]);
     const [failed] = await settled(outbox, 'failed');
-    expect(await outbox.retry(failed!.id)).toMatchObject({ status: 'pending' });
+    expect(await outbox.retry(failed!.id)).toMatchObject({
+      retried: true,
+      delivery: { status: 'pending' },
+    });
+    expect(await outbox.retry(failed!.id)).toMatchObject({ retried: false });
     await receiver.until(() => receiver.received.length === 1);
     expect(receiver.received[0]!.id).toBe(failed!.id);
   });

@@ -88,12 +88,13 @@ export class MemoryOutbox implements Outbox {
       .map(view);
   }
 
-  async retry(id: string): Promise<Delivery | undefined> {
+  async retry(id: string) {
     const delivery = this.deliveries.get(id);
-    if (!delivery || delivery.status !== 'failed') return delivery && view(delivery);
+    if (!delivery) return undefined;
+    if (delivery.status !== 'failed') return { retried: false, delivery: view(delivery) };
     Object.assign(delivery, { status: 'pending', next_attempt_at: null, created_at: new Date() });
     this.enqueue(delivery);
-    return view(delivery);
+    return { retried: true, delivery: view(delivery) };
   }
 
   async start(): Promise<void> {}

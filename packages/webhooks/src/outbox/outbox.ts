@@ -45,8 +45,11 @@ export interface TransactionClient {
 export interface Outbox {
   publish(events: readonly WebhookEvent[], transaction?: TransactionClient): Promise<void>;
   list(filter: { status?: DeliveryStatus; limit: number }): Promise<Delivery[]>;
-  /** A failed delivery back to pending, attempted again now; undefined when there is no such delivery. */
-  retry(id: string): Promise<Delivery | undefined>;
+  /**
+   * A failed delivery back to pending, attempted again now (`retried`); a delivery that has not
+   * failed is answered as it is, unchanged. Undefined when there is no such delivery.
+   */
+  retry(id: string): Promise<{ retried: boolean; delivery: Delivery } | undefined>;
   /** Any endpoints at all: a service with none skips building events. */
   readonly enabled: boolean;
   start(): Promise<void>;

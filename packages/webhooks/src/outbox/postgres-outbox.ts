@@ -161,16 +161,16 @@ export class PostgresOutbox implements Outbox {
     return rows.map(view);
   }
 
-  async retry(id: string): Promise<Delivery | undefined> {
+  async retry(id: string) {
     const { rows } = await this.options.pool.query<DeliveryRow>(this.sql.retry!, [id]);
     const row = rows[0];
     if (!row) {
       const found = await this.options.pool.query<DeliveryRow>(this.sql.get!, [id]);
-      return found.rows[0] && view(found.rows[0]);
+      return found.rows[0] && { retried: false, delivery: view(found.rows[0]) };
     }
     const endpoint = this.byId.get(row.endpoint);
     if (endpoint) await this.wake(endpoint, row.id);
-    return view(row);
+    return { retried: true, delivery: view(row) };
   }
 
   /**

@@ -37,11 +37,12 @@ export function webhookRoutes(outbox: Outbox): Route[] {
         409: { description: 'The delivery has not failed (`delivery_not_failed`).' },
       },
       handler: async ({ params, res }) => {
-        const delivery = await outbox.retry(params.id);
-        if (!delivery) {
+        const result = await outbox.retry(params.id);
+        if (!result) {
           throw new HttpError(404, 'delivery_not_found', 'There is no delivery with this id.');
         }
-        if (delivery.status !== 'pending') {
+        const { delivery } = result;
+        if (!result.retried) {
           throw new HttpError(409, 'delivery_not_failed', `The delivery is ${delivery.status}.`, {
             status_now: delivery.status,
           });
