@@ -11,7 +11,7 @@ import {
   until,
 } from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
-import { startInstance } from './support/harness.js';
+import { startInstance, type Instance } from './support/harness.js';
 import { llmCalls } from './support/llm-calls.js';
 import { startServer, type ServerProcess } from './support/server-process.js';
 
@@ -139,6 +139,35 @@ describePg('model work on the queue', () => {
     expect(await jobsLeft()).toBe(0);
   }, 150_000);
 
+  /**
+   * Creates a thread on `instance`, whose first run fails to keep something (the database away),
+   * and waits for the queue's rerun: the thread ends awaiting review with its job gone. Returns
+   * the model calls made for it and its history.
+   */
+  async function createAndAwaitRerun(instance: Instance) {
+    try {
+      emulator.requests.clear();
+      const created = await instance.threads.createThread({
+        inbound: BILLING_EMAIL,
+        email: UNKNOWN_EMAIL,
+      });
+      await expect(created.drafted).rejects.toBeInstanceOf(DatabaseUnavailable);
+      const id = created.thread.thread_id;
+      expect((await instance.threads.getThread(id)).status).toBe('drafting');
+      await until(
+        async () => (await instance.threads.getThread(id)).status === 'awaiting_review',
+        'the job to run again',
+        20_000,
+      );
+      expect((await instance.threads.getThread(id)).draft).toEqual(expect.any(String));
+      expect(await jobsLeft()).toBe(0);
+      const history = await instance.threads.getThreadHistory(id);
+      return { calls: llmCalls(emulator), events: history.events.map((e) => e.type) };
+    } finally {
+      await instance.close();
+    }
+  }
+
   test('when a job’s result cannot be committed (the database away at that moment), then the queue runs the job again and the thread ends awaiting review without asking the model again', async () => {
     let failOnce = true;
     const instance = await startInstance({
@@ -160,30 +189,9 @@ describePg('model work on the queue', () => {
         },
       }),
     });
-    try {
-      emulator.requests.clear();
-      const created = await instance.threads.createThread({
-        inbound: BILLING_EMAIL,
-        email: UNKNOWN_EMAIL,
-      });
-      await expect(created.drafted).rejects.toBeInstanceOf(DatabaseUnavailable);
-      const id = created.thread.thread_id;
-      expect((await instance.threads.getThread(id)).status).toBe('drafting');
-
-      await until(
-        async () => (await instance.threads.getThread(id)).status === 'awaiting_review',
-        'the job to run again',
-        20_000,
-      );
-      const calls = llmCalls(emulator);
-      expect(calls.classify).toBe(1);
-      expect(calls.draft).toBe(1);
-      const events = (await instance.threads.getThreadHistory(id)).events.map((e) => e.type);
-      expect(events).toEqual(['created', 'classified', 'drafted']);
-      expect(await jobsLeft()).toBe(0);
-    } finally {
-      await instance.close();
-    }
+    const { calls, events } = await createAndAwaitRerun(instance);
+    expect(calls).toMatchObject({ classify: 1, draft: 1 });
+    expect(events).toEqual(['created', 'classified', 'drafted']);
   }, 60_000);
 
   test('when a run’s checkpoint is lost (the process died as the run stopped), then the job’s rerun drafts from the email and the thread ends awaiting review with one draft', async () => {
@@ -205,29 +213,9 @@ describePg('model work on the queue', () => {
           },
         }),
     });
-    try {
-      emulator.requests.clear();
-      const created = await instance.threads.createThread({
-        inbound: BILLING_EMAIL,
-        email: UNKNOWN_EMAIL,
-      });
-      await expect(created.drafted).rejects.toBeInstanceOf(DatabaseUnavailable);
-      const id = created.thread.thread_id;
-      expect((await instance.threads.getThread(id)).status).toBe('drafting');
-
-      await until(
-        async () => (await instance.threads.getThread(id)).status === 'awaiting_review',
-        'the job to run again and draft',
-        20_000,
-      );
-      expect((await instance.threads.getThread(id)).draft).toEqual(expect.any(String));
-      // The lost run's two calls, and the rerun's.
-      expect(llmCalls(emulator)).toMatchObject({ classify: 2, draft: 2 });
-      const events = (await instance.threads.getThreadHistory(id)).events.map((e) => e.type);
-      expect(events).toEqual(['created', 'classified', 'drafted']);
-      expect(await jobsLeft()).toBe(0);
-    } finally {
-      await instance.close();
-    }
+    const { calls, events } = await createAndAwaitRerun(instance);
+    // The lost run's two calls, and the rerun's.
+    expect(calls).toMatchObject({ classify: 2, draft: 2 });
+    expect(events).toEqual(['created', 'classified', 'drafted']);
   }, 60_000);
 });
