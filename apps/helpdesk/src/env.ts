@@ -1,6 +1,7 @@
 import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
 import type { z } from 'zod';
+import { widgetEnv } from './web/widget-env.js';
 import {
   intFromEnv,
   loadAgentModelSettings,
@@ -28,6 +29,7 @@ const serviceEnvSchema = httpServiceEnv(3002)
     SESSION_LEASE_MS: intFromEnv(30_000),
     /** How long start-up keeps trying an unreachable database (serving 503 meanwhile) before exit 1. */
     DATABASE_STARTUP_TIMEOUT_MS: intFromEnv(300_000),
+    ...widgetEnv,
   })
   .superRefine(authEnvRules);
 
