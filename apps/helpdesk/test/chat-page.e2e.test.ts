@@ -1,0 +1,296 @@
+import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  HUMAN_REQUEST,
+  INVOICE_QUESTION,
+  OUTAGE_QUESTION,
+  startHelpdesk,
+  type HelpdeskUnderTest,
+} from './support/harness.js';
+import {
+  answersDone,
+  BROWSER_TEST_TIMEOUT_MS,
+  describeInBrowser,
+  focusedId,
+  launchBrowser,
+  openPage,
+  OUTPUT_DIR,
+  seenSoFar,
+  sendMessage,
+  watchAnswers,
+  type Browser,
+} from './support/chat-page-browser.js';
+
+const XSS = '<img src=x onerror=alert(1)>';
+
+interface Transcript {
+  turns: Array<{ role: string; agent: string | null; text: string; ticket_id?: string }>;
+}
+
+describeInBrowser('the chat page in Chromium', () => {
+  let helpdesk: HelpdeskUnderTest;
+  let url: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    await mkdir(OUTPUT_DIR, { recursive: true });
+    helpdesk = await startHelpdesk();
+    url = await helpdesk.url();
+    // The model's streamed answers arrive in steps, as a real provider's do.
+    helpdesk.emulator.setChunkInterval(60);
+    browser = await launchBrowser();
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await helpdesk?.close();
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  beforeEach(() => helpdesk.emulator.faults.clear());
+
+  const transcriptOf = async (sessionId: string) =>
+    (await helpdesk.http.get(`/sessions/${sessionId}`).expect(200)).body as Transcript;
+  const sessionIdIn = (page: import('playwright-core').Page) =>
+    page.evaluate<string>('localStorage.getItem("helpdesk.session-id") ?? ""');
+
+  test(
+    'when a customer asks billing, then technical, then for a human, then each answer streams in, names its specialist, shows its tool and the ticket, and a reload keeps it all',
+    async () => {
+      const { page, trouble } = await openPage(browser, url);
+      await watchAnswers(page);
+
+      // A slow model: the turn surely still runs when the customer tries to send again.
+      helpdesk.emulator.setLatency(1_000);
+      await sendMessage(page, INVOICE_QUESTION);
+      // While the turn runs, nothing more can be sent.
+      await page.locator('.message.assistant[data-state="streaming"]').waitFor();
+      expect(await page.locator('#send').isDisabled()).toBe(true);
+      await page.locator('#message').fill('A second message too early');
+      await page.locator('#message').press('Enter');
+      expect(await page.locator('.message.assistant[data-state="streaming"]').count()).toBe(1);
+      helpdesk.emulator.setLatency(0);
+      await answersDone(page, 1);
+      expect(await page.locator('.message.user').count()).toBe(1);
+      expect(await page.locator('#message').inputValue()).toBe('A second message too early');
+      expect(await page.locator('#send').isDisabled()).toBe(false);
+      await page.locator('#message').fill('');
+
+      const billing = await seenSoFar(page);
+      const billingAnswer = page.locator('.message.assistant').nth(0);
+      expect(await billingAnswer.getAttribute('data-agent')).toBe('billing');
+      expect(await billingAnswer.locator('.who').textContent()).toBe('Billing');
+      expect(billing.statuses).toContain('Looking up invoice INV-1001…');
+      // The text grew in at least three steps, each the one before plus more.
+      expect(billing.texts.length).toBeGreaterThanOrEqual(3);
+      for (let i = 1; i < billing.texts.length; i++) {
+        expect(billing.texts[i]!.startsWith(billing.texts[i - 1]!.trimEnd())).toBe(true);
+      }
+
+      await sendMessage(page, OUTAGE_QUESTION);
+      await answersDone(page, 2);
+      const technical = page.locator('.message.assistant').nth(1);
+      expect(await technical.getAttribute('data-agent')).toBe('technical');
+      expect((await seenSoFar(page)).statuses).toContain('Checking the status of api…');
+
+      await sendMessage(page, HUMAN_REQUEST);
+      await answersDone(page, 3);
+      const escalation = page.locator('.message.assistant').nth(2);
+      expect(await escalation.getAttribute('data-agent')).toBe('escalation');
+      const ticketId = await escalation.locator('.ticket-id').textContent();
+      expect(ticketId).toMatch(/^TCK-[A-Z0-9]{8}$/);
+      expect(await escalation.locator('.ticket').isVisible()).toBe(true);
+
+      const sessionId = await sessionIdIn(page);
+      const recorded = await transcriptOf(sessionId);
+      expect(recorded.turns.map((t) => t.agent)).toEqual([
+        null,
+        'billing',
+        null,
+        'technical',
+        null,
+        'escalation',
+      ]);
+      expect(recorded.turns[5]?.ticket_id).toBe(ticketId);
+      const shownBefore = await page.locator('.message .text').allTextContents();
+      await page.screenshot({ path: join(OUTPUT_DIR, 'chat-page.png') });
+
+      await page.reload();
+      await answersDone(page, 3);
+      expect(await sessionIdIn(page)).toBe(sessionId);
+      expect(await page.locator('.message .text').allTextContents()).toEqual(shownBefore);
+      expect(
+        await page.locator('.message.assistant').nth(2).locator('.ticket-id').textContent(),
+      ).toBe(ticketId);
+      expect(
+        await page
+          .locator('.message.assistant')
+          .evaluateAll((items) => items.map((item) => item.getAttribute('data-agent'))),
+      ).toEqual(['billing', 'technical', 'escalation']);
+      expect(trouble).toEqual({ consoleErrors: [], pageErrors: [], dialogs: [] });
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'when the model fails, then the page says so plainly and Retry answers the same message once',
+    async () => {
+      const { page, trouble } = await openPage(browser, url);
+      await page.locator('#new-conversation').click();
+      helpdesk.emulator.faults.add({ kind: 'status', status: 500, count: 50 });
+
+      await sendMessage(page, INVOICE_QUESTION);
+      await page.locator('#failure').waitFor();
+      expect(await page.locator('#failure-text').textContent()).toBe(
+        'Sorry, the help desk could not answer just now. Please retry.',
+      );
+      expect(await page.locator('.message.assistant').count()).toBe(0);
+
+      helpdesk.emulator.faults.clear();
+      await page.locator('#retry').click();
+      await answersDone(page, 1);
+      expect(await page.locator('#failure').isHidden()).toBe(true);
+      expect(await page.locator('.message.user').count()).toBe(1);
+      const recorded = await transcriptOf(await sessionIdIn(page));
+      expect(recorded.turns.map((t) => [t.role, t.agent])).toEqual([
+        ['user', null],
+        ['assistant', 'billing'],
+      ]);
+      expect(trouble.pageErrors).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'when a message holds HTML, then it shows as text and runs nothing',
+    async () => {
+      const { page, trouble } = await openPage(browser, url);
+      await page.locator('#new-conversation').click();
+
+      await sendMessage(page, XSS);
+      await answersDone(page, 1);
+
+      expect(await page.locator('.message.user .text').textContent()).toBe(XSS);
+      expect(await page.locator('#messages img').count()).toBe(0);
+      await page.reload();
+      await answersDone(page, 1);
+      expect(await page.locator('.message.user .text').textContent()).toBe(XSS);
+      expect(await page.locator('img').count()).toBe(0);
+      expect(trouble).toEqual({ consoleErrors: [], pageErrors: [], dialogs: [] });
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'when a customer uses only the keyboard, then focus is visible, Enter sends, and New conversation starts over',
+    async () => {
+      const { page } = await openPage(browser, url);
+      const outline = () =>
+        page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle');
+
+      await page.keyboard.press('Tab');
+      expect(await focusedId(page)).toBe('new-conversation');
+      expect(await outline()).not.toBe('none');
+      await page.keyboard.press('Enter');
+      expect(await focusedId(page)).toBe('message');
+
+      await page.keyboard.type(OUTAGE_QUESTION);
+      await page.keyboard.press('Enter');
+      await answersDone(page, 1);
+      const firstSession = await sessionIdIn(page);
+      expect(firstSession).not.toBe('');
+      expect(await focusedId(page)).toBe('message');
+      expect(await outline()).not.toBe('none');
+
+      await page.keyboard.press('Shift+Tab');
+      expect(await focusedId(page)).toBe('new-conversation');
+      await page.keyboard.press('Enter');
+      expect(await page.locator('.message').count()).toBe(0);
+      expect(await focusedId(page)).toBe('message');
+      expect(await sessionIdIn(page)).toBe('');
+      await page.reload();
+      expect(await page.locator('.message').count()).toBe(0);
+      // The message box and its button have accessible names.
+      expect(await page.getByLabel('Your message').count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Send' }).count()).toBe(1);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'when the page is 360 px wide, then it fits without sideways scrolling and the answer shows',
+    async () => {
+      const page = await browser.context.newPage();
+      await page.setViewportSize({ width: 360, height: 640 });
+      await page.goto(url);
+      await page.locator('#new-conversation').click();
+
+      await sendMessage(page, HUMAN_REQUEST);
+      await answersDone(page, 1);
+
+      expect(
+        await page.evaluate<number>('document.documentElement.scrollWidth'),
+      ).toBeLessThanOrEqual(360);
+      for (const selector of ['#send', '#new-conversation', '.ticket', '#message']) {
+        const box = (await page.locator(selector).boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(360);
+      }
+      await page.screenshot({ path: join(OUTPUT_DIR, 'chat-page-360.png') });
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'when another site embeds widget.js, then its button opens the chat in a frame that talks to the service',
+    async () => {
+      const site: Server = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(
+          `<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1>` +
+            `<script src="${url}/widget.js" defer></script></body></html>`,
+        );
+      });
+      site.listen(0, '127.0.0.1');
+      await once(site, 'listening');
+      const siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      try {
+        const { page, trouble } = await openPage(browser, siteUrl);
+        await page.locator('#helpdesk-widget-button').click();
+        const frame = page.frameLocator('#helpdesk-widget-frame');
+        // The frame shares this browser's storage for the service's origin with the tests above.
+        await frame.locator('#new-conversation').click();
+        await frame.locator('#message').fill(INVOICE_QUESTION);
+        await frame.locator('#message').press('Enter');
+        await frame.locator('.message.assistant[data-state="done"]').waitFor();
+
+        expect(await frame.locator('.message.assistant').getAttribute('data-agent')).toBe(
+          'billing',
+        );
+        const frameUrl = await page.locator('#helpdesk-widget-frame').getAttribute('src');
+        expect(frameUrl?.startsWith(`${url}/`)).toBe(true);
+        const sessionId = await page
+          .frame({ url: (u) => u.href.startsWith(url) })!
+          .evaluate<string>('localStorage.getItem("helpdesk.session-id") ?? ""');
+        const recorded = await transcriptOf(sessionId);
+        expect(recorded.turns[0]?.text).toBe(INVOICE_QUESTION);
+        expect(await page.locator('#helpdesk-widget-button').getAttribute('aria-expanded')).toBe(
+          'true',
+        );
+        expect(trouble.pageErrors).toEqual([]);
+        await page.close();
+      } finally {
+        site.close();
+        site.closeAllConnections();
+      }
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+});
