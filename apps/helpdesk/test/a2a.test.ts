@@ -135,6 +135,10 @@ describe('helpdesk as an A2A agent (SDK client)', () => {
       const session = await helpdesk.http.get(`/sessions/${result.contextId}`).expect(200);
       expect(session.body.turns.map((t: { agent: unknown }) => t.agent)).toEqual([null, agent]);
       expect(session.body.turns[1].text).toBe(textOf(reply.parts));
+      // Only the outcome is needed: the model calls are the non-streaming ones, as POST /chat's JSON mode makes.
+      const paths = helpdesk.modelCalls().map((call) => call.path);
+      expect(paths.length).toBeGreaterThan(0);
+      for (const path of paths) expect(path).toMatch(/:generateContent$/);
     },
   );
 
@@ -145,6 +149,8 @@ describe('helpdesk as an A2A agent (SDK client)', () => {
       for await (const event of client.sendMessageStream(message(text))) events.push(event);
 
       expect(events[0]?.kind).toBe('task');
+      for (const call of helpdesk.modelCalls())
+        expect(call.path).toMatch(/:streamGenerateContent$/);
       const deltas = events.filter(
         (e): e is TaskArtifactUpdateEvent => e.kind === 'artifact-update' && !e.lastChunk,
       );

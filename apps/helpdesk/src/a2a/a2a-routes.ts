@@ -1,4 +1,4 @@
-import type { MessageSendParams } from '@a2a-js/sdk';
+import type { AgentCard, MessageSendParams } from '@a2a-js/sdk';
 import {
   DefaultRequestHandler,
   InMemoryTaskStore,
@@ -12,8 +12,19 @@ import { A2A_PATH, AGENT_CARD_PATH, helpdeskAgentCard } from './agent-card.js';
 import { ChatTurnExecutor } from './chat-turn-executor.js';
 import { checkMessage } from './message-input.js';
 
-/** The SDK's request handler, with each message checked as POST /chat checks it before a task exists. */
+/**
+ * The SDK's request handler, with each message checked as POST /chat checks it before a task
+ * exists, and streamed messages marked so that only their turns stream (the executor's
+ * `streamedMessages`).
+ */
 class CheckedRequestHandler extends DefaultRequestHandler {
+  constructor(
+    card: AgentCard,
+    private readonly executor: ChatTurnExecutor,
+  ) {
+    super(card, new InMemoryTaskStore(), executor);
+  }
+
   override sendMessage(params: MessageSendParams, context?: ServerCallContext) {
     checkMessage(params);
     return super.sendMessage(params, context);
@@ -21,7 +32,13 @@ class CheckedRequestHandler extends DefaultRequestHandler {
 
   override async *sendMessageStream(params: MessageSendParams, context?: ServerCallContext) {
     checkMessage(params);
-    yield* super.sendMessageStream(params, context);
+    this.executor.streamedMessages.add(params.message.messageId);
+    try {
+      yield* super.sendMessageStream(params, context);
+    } finally {
+      // Normally taken by the executor; left only when the SDK refused the message first.
+      this.executor.streamedMessages.delete(params.message.messageId);
+    }
   }
 }
 
@@ -59,7 +76,6 @@ export function a2aRoutes(options: A2aOptions): Router {
       version: options.version,
       auth: options.auth,
     }),
-    new InMemoryTaskStore(),
     new ChatTurnExecutor(options.chat, options.logger),
   );
   const router = Router();

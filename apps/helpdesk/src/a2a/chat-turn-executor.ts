@@ -38,6 +38,12 @@ function problemOf(error: unknown): Problem {
  */
 export class ChatTurnExecutor implements AgentExecutor {
   private readonly turns = new Map<string, { state: TurnState; contextId: string }>();
+  /**
+   * Messages that came by message/stream (by messageId): only their turns are watched event by
+   * event, which makes the model calls stream too. message/send needs the outcome alone, and the
+   * non-streaming calls POST /chat's JSON mode makes cost less.
+   */
+  readonly streamedMessages = new Set<string>();
 
   constructor(
     private readonly chat: ChatService,
@@ -61,6 +67,7 @@ export class ChatTurnExecutor implements AgentExecutor {
     }
     const read = turnEventReader();
     let streamed = false;
+    const watch = this.streamedMessages.delete(context.userMessage.messageId);
     try {
       const reply = await this.chat.send(contextId, textOf({ message: context.userMessage }), {
         onStart: () => {
@@ -68,11 +75,15 @@ export class ChatTurnExecutor implements AgentExecutor {
           turn.state = 'running';
           status('working');
         },
-        onEvent: (event) => {
-          for (const turnEvent of read(event)) {
-            streamed = this.publishProgress(bus, taskId, contextId, turnEvent, streamed);
-          }
-        },
+        ...(watch
+          ? {
+              onEvent: (event) => {
+                for (const turnEvent of read(event)) {
+                  streamed = this.publishProgress(bus, taskId, contextId, turnEvent, streamed);
+                }
+              },
+            }
+          : {}),
       });
       const parts = replyParts(reply);
       bus.publish({
