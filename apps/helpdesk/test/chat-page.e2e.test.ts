@@ -166,6 +166,63 @@ describeInBrowser('the chat page in Chromium', () => {
   );
 
   test(
+    'when the connection drops mid-stream, then the answer the service finished is shown from the session, and the message was sent once',
+    async () => {
+      const { page, trouble } = await openPage(browser, url);
+      await page.locator('#new-conversation').click();
+      // The service answers in full; the browser gets the stream cut after its first event.
+      await page.route(`${url}/chat`, async (route) => {
+        const response = await route.fetch();
+        const firstEvent = (await response.text()).split('\n\n')[0] + '\n\n';
+        await route.fulfill({ response, body: firstEvent });
+      });
+      const chatsBefore = helpdesk.responses.filter((r) => r.path === '/chat').length;
+
+      await sendMessage(page, INVOICE_QUESTION);
+      await answersDone(page, 1);
+
+      const recorded = await transcriptOf(await sessionIdIn(page));
+      expect(recorded.turns).toHaveLength(2);
+      expect(await page.locator('.message.assistant .text').textContent()).toBe(
+        recorded.turns[1]?.text,
+      );
+      expect(await page.locator('.message.assistant').getAttribute('data-agent')).toBe('billing');
+      expect(helpdesk.responses.filter((r) => r.path === '/chat').length - chatsBefore).toBe(1);
+      expect(await page.locator('#failure').isHidden()).toBe(true);
+      expect(trouble.pageErrors).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'when the connection drops before the message reaches the service, then the page sends it once more, and only once',
+    async () => {
+      const { page, trouble } = await openPage(browser, url);
+      await page.locator('#new-conversation').click();
+      let attempts = 0;
+      await page.route(`${url}/chat`, async (route) => {
+        attempts += 1;
+        if (attempts === 1) await route.abort('connectionreset');
+        else await route.continue();
+      });
+      const chatsBefore = helpdesk.responses.filter((r) => r.path === '/chat').length;
+
+      await sendMessage(page, OUTAGE_QUESTION);
+      await answersDone(page, 1);
+
+      expect(attempts).toBe(2);
+      expect(helpdesk.responses.filter((r) => r.path === '/chat').length - chatsBefore).toBe(1);
+      const recorded = await transcriptOf(await sessionIdIn(page));
+      expect(recorded.turns.map((t) => t.role)).toEqual(['user', 'assistant']);
+      expect(await page.locator('.message.user').count()).toBe(1);
+      expect(trouble.pageErrors).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
     'when a message holds HTML, then it shows as text and runs nothing',
     async () => {
       const { page, trouble } = await openPage(browser, url);
