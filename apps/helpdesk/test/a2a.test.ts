@@ -1,22 +1,14 @@
 import type {
   AgentCard,
-  DataPart,
   Message,
   MessageSendParams,
-  Part,
   Task,
   TaskArtifactUpdateEvent,
   TaskStatusUpdateEvent,
 } from '@a2a-js/sdk';
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  TaskNotCancelableError,
-  type Client,
-} from '@a2a-js/sdk/client';
+import { DefaultAgentCardResolver, TaskNotCancelableError, type Client } from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
+import { clientFor, dataOf, message, textOf } from './support/a2a-client.js';
 import {
   HUMAN_REQUEST,
   INVOICE_QUESTION,
@@ -28,40 +20,6 @@ import {
 } from './support/harness.js';
 
 const TOKEN = 'a2a-test-token-0123456789';
-
-/** A message as an agent sends it: the SDK's own types, one text part. */
-function message(text: string, contextId?: string): MessageSendParams {
-  return {
-    message: {
-      kind: 'message',
-      role: 'user',
-      messageId: randomUUID(),
-      parts: [{ kind: 'text', text }],
-      ...(contextId ? { contextId } : {}),
-    },
-  };
-}
-
-/** A client made by the SDK's factory from the card it resolves at `baseUrl`. */
-function clientFor(baseUrl: string, token?: string): Promise<Client> {
-  const fetchImpl: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (token) headers.set('authorization', `Bearer ${token}`);
-    return fetch(input, { ...init, headers });
-  };
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl })],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-    }),
-  );
-  return factory.createFromUrl(baseUrl);
-}
-
-const dataOf = (parts: readonly Part[] | undefined) =>
-  (parts ?? []).filter((p): p is DataPart => p.kind === 'data').map((p) => p.data);
-const textOf = (parts: readonly Part[] | undefined) =>
-  (parts ?? []).flatMap((p) => (p.kind === 'text' ? [p.text] : [])).join('');
 
 const SPECIALISTS = [
   ['billing', INVOICE_QUESTION],
