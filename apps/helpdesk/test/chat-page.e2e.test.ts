@@ -259,6 +259,7 @@ describeInBrowser('the chat page in Chromium', () => {
       await page.keyboard.type(OUTAGE_QUESTION);
       await page.keyboard.press('Enter');
       await answersDone(page, 1);
+      expect(await page.locator('#announcer').textContent()).toMatch(/^Technical support: I have/);
       const firstSession = await sessionIdIn(page);
       expect(firstSession).not.toBe('');
       expect(await focusedId(page)).toBe('message');
@@ -272,9 +273,52 @@ describeInBrowser('the chat page in Chromium', () => {
       expect(await sessionIdIn(page)).toBe('');
       await page.reload();
       expect(await page.locator('.message').count()).toBe(0);
+      // The finished answer was announced to screen readers.
+      expect(await page.locator('#announcer').getAttribute('aria-live')).toBe('polite');
       // The message box and its button have accessible names.
       expect(await page.getByLabel('Your message').count()).toBe(1);
       expect(await page.getByRole('button', { name: 'Send' }).count()).toBe(1);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'when the page shows a conversation, then its text and controls meet WCAG AA contrast',
+    async () => {
+      const { page } = await openPage(browser, url);
+      await page.locator('#new-conversation').click();
+      await sendMessage(page, HUMAN_REQUEST);
+      await answersDone(page, 1);
+
+      // WCAG 2.x contrast of each element's text color on the nearest opaque background behind it.
+      const ratios = await page.evaluate<Array<[string, number]>>(`(() => {
+        const rgb = (value) => value.match(/[\\d.]+/g).map(Number);
+        const luminance = ([r, g, b]) => {
+          const c = [r, g, b].map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+          return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+        };
+        const background = (el) => {
+          for (let node = el; node; node = node.parentElement) {
+            const color = rgb(getComputedStyle(node).backgroundColor);
+            if (color.length < 4 || color[3] === 1) return color;
+          }
+          return [255, 255, 255];
+        };
+        const selectors = ['h1', '#new-conversation', '.message.user .who', '.message.user .text',
+          '.message.assistant .who', '.message.assistant .text', '.ticket', '.ticket-id',
+          'label[for="message"]', '#composer-hint', '#send', '#empty'];
+        return selectors.flatMap((selector) => {
+          const el = document.querySelector(selector);
+          if (!el || el.hidden || el.closest('[hidden]')) return [];
+          const [a, b] = [luminance(rgb(getComputedStyle(el).color)), luminance(background(el))];
+          return [[selector, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)]];
+        });
+      })()`);
+
+      expect(ratios.length).toBeGreaterThanOrEqual(10);
+      for (const [selector, ratio] of ratios)
+        expect([selector, ratio >= 4.5]).toEqual([selector, true]);
       await page.close();
     },
     BROWSER_TEST_TIMEOUT_MS,
