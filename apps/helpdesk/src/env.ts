@@ -6,6 +6,7 @@ import {
   intFromEnv,
   loadAgentModelSettings,
   parseEnv,
+  urlFromEnv,
   type AgentModelSettings,
 } from '@repo/llm-config';
 
@@ -30,6 +31,11 @@ const serviceEnvSchema = httpServiceEnv(3002)
     /** How long start-up keeps trying an unreachable database (serving 503 meanwhile) before exit 1. */
     DATABASE_STARTUP_TIMEOUT_MS: intFromEnv(300_000),
     ...widgetEnv,
+    /**
+     * The service's base URL as callers reach it (behind a proxy, e.g. https://helpdesk.example):
+     * what the A2A agent card advertises. Default: the scheme and host the card was asked on.
+     */
+    PUBLIC_URL: urlFromEnv().transform((value) => value?.replace(/\/+$/, '')),
   })
   .superRefine(authEnvRules);
 

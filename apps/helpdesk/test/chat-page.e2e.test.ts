@@ -395,3 +395,51 @@ describeInBrowser('the chat page in Chromium', () => {
     BROWSER_TEST_TIMEOUT_MS,
   );
 });
+
+describeInBrowser('the chat page in Chromium, with API_TOKEN', () => {
+  const TOKEN = 'chat-page-token-0123456789';
+  let helpdesk: HelpdeskUnderTest;
+  let url: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    helpdesk = await startHelpdesk({ apiToken: TOKEN });
+    url = await helpdesk.url();
+    browser = await launchBrowser();
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await helpdesk?.close();
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  test(
+    'when the chat needs a token, then the page asks for it and sends the waiting message once it has it',
+    async () => {
+      const { page, trouble } = await openPage(browser, url);
+
+      await sendMessage(page, INVOICE_QUESTION);
+      await page.locator('#token-form').waitFor();
+      expect(await focusedId(page)).toBe('token-input');
+      expect(await page.locator('.message.assistant').count()).toBe(0);
+      await page.keyboard.type(TOKEN);
+      await page.keyboard.press('Enter');
+      await answersDone(page, 1);
+
+      expect(await page.locator('#token-form').isHidden()).toBe(true);
+      expect(await page.locator('.message.user').count()).toBe(1);
+      expect(await page.locator('.message.assistant').getAttribute('data-agent')).toBe('billing');
+      const sessionId = await page.evaluate<string>('localStorage.getItem("helpdesk.session-id")');
+      const recorded = await helpdesk.http
+        .get(`/sessions/${sessionId}`)
+        .set('authorization', `Bearer ${TOKEN}`)
+        .expect(200);
+      expect(recorded.body.turns).toHaveLength(2);
+      // The 401 the page met first is the only console error.
+      expect(trouble.consoleErrors.every((e) => e.includes('401'))).toBe(true);
+      expect(trouble.pageErrors).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+});

@@ -1,4 +1,4 @@
-import { intFromEnv, urlFromEnv } from '@repo/llm-config';
+import { intFromEnv } from '@repo/llm-config';
 import { z } from 'zod';
 
 /** An origin a page that embeds the chat may have: scheme, host and optional port, nothing else. */
@@ -38,9 +38,4 @@ export const widgetEnv = {
   WIDGET_RATE_PER_IP: intFromEnv(60),
   /** Public widget: messages per minute to one session. */
   WIDGET_RATE_PER_SESSION: intFromEnv(20),
-  /**
-   * The service's base URL as callers reach it (behind a proxy, e.g. https://helpdesk.example):
-   * what the A2A agent card advertises. Default: the scheme and host the card was asked on.
-   */
-  PUBLIC_URL: urlFromEnv().transform((value) => value?.replace(/\/+$/, '')),
 };

@@ -186,10 +186,10 @@ $('token-form').addEventListener('submit', (event) => {
   $('token-form').hidden = true;
   const pending = failedMessage;
   failedMessage = undefined;
-  void loadConversation().then(() => {
-    if (pending !== undefined) void send(pending, { retry: true });
-    $('message').focus();
-  });
+  $('message').focus();
+  // A message refused for want of a token is still on screen: send it; otherwise read the conversation.
+  if (pending !== undefined) void send(pending, { retry: true });
+  else void loadConversation();
 });
 
 if (new URLSearchParams(location.search).has('embed')) document.body.classList.add('embedded');
