@@ -68,6 +68,23 @@ function withDatabaseAnswer(route: Route): Route {
   };
 }
 
+/** A route a public widget opens: rate limited per IP (and, for /chat, per session). */
+function withRateLimitAnswer(route: Route): Route {
+  const limited = route.responses[429]?.description;
+  return {
+    ...route,
+    responses: {
+      ...route.responses,
+      429: {
+        ...route.responses[429],
+        description:
+          (limited ? `${limited} ` : '') +
+          'A public widget (WIDGET_PUBLIC): too many requests from this address or to this session (`rate_limited`, Retry-After).',
+      },
+    },
+  };
+}
+
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 /** The HTTP face of the help desk; its routes document themselves at GET /openapi.json. Never listens (server.ts does). */
@@ -91,7 +108,11 @@ export function createApp(deps: AppDeps): Express {
       version,
       description:
         'A coordinator agent delegates each chat message to the billing, technical or escalation agent.',
-      routes: sessionRoutes.map((route) => (deps.database ? withDatabaseAnswer(route) : route)),
+      routes: sessionRoutes
+        .map((route) => (deps.database ? withDatabaseAnswer(route) : route))
+        .map((route) =>
+          widget.public && route.method !== 'delete' ? withRateLimitAnswer(route) : route,
+        ),
     },
     readiness: deps.database?.readiness,
     onResponse: deps.onResponse,

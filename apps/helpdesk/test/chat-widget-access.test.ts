@@ -1,8 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { loadServiceEnv } from '../src/env.js';
-import { INVOICE_QUESTION, startHelpdesk, type HelpdeskUnderTest } from './support/harness.js';
+import {
+  INVOICE_QUESTION,
+  startHelpdesk,
+  undocumentedResponsesSoFar,
+  type HelpdeskUnderTest,
+} from './support/harness.js';
 
 const TOKEN = 'widget-test-token-0123456789';
+
+// The document cannot drift: every answer of the API's routes seen here (429s included) is documented.
+afterAll(async () => {
+  expect(await undocumentedResponsesSoFar()).toEqual([]);
+});
 
 describe('the chat page and widget.js, served', () => {
   let helpdesk: HelpdeskUnderTest;
