@@ -54,7 +54,7 @@ export interface BenchConfig {
   patches: { rounds: number; emailLifecycles: number; concurrency: number };
   /** Scenario 8: email-review lifecycles per round at `concurrency`, each of metrics and tracing on and off. */
   observability: { rounds: number; lifecycles: number; concurrency: number };
-  /** Scenario 9: email-review (PostgreSQL) lifecycles per round at `concurrency`, with and without a webhook endpoint. */
+  /** Scenario 10: email-review (PostgreSQL) lifecycles per round at `concurrency`, with and without a webhook endpoint. */
   webhooks: { rounds: number; lifecycles: number; concurrency: number };
   /** Scenario 7: messages timed per way of asking, with the emulator at `latencyMs` per call. */
   streaming: { latencyMs: number; messages: number };
@@ -233,10 +233,10 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
           : undefined;
   if (!base)
     throw new Error(`BENCH_SCALE must be smoke, full or a positive factor, not "${scale}"`);
-  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9')
+  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9,10')
     .split(',')
     .map((s) => Number(s.trim()))
-    .filter((n) => [1, 2, 3, 4, 5, 6, 7, 8, 9].includes(n));
+    .filter((n) => [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].includes(n));
   const growth = { ...base.growth };
   if (e.BENCH_HELPDESK_SESSIONS)
     growth.helpdeskSessions = [growth.helpdeskSessions[0], e.BENCH_HELPDESK_SESSIONS];

@@ -1,4 +1,5 @@
 import type { ScenarioResult } from '../scenarios/results.js';
+import { a2aChatSection, a2aChatTargets } from './a2a-chat-section.js';
 import { emailLifecycleSection, emailLifecycleTargets } from './email-lifecycle-section.js';
 import { frameworkPatchesSection, frameworkPatchesTargets } from './framework-patches-section.js';
 import { observabilitySection, observabilityTargets } from './observability-section.js';
@@ -38,6 +39,8 @@ export function judgeTargets(result: ScenarioResult): TargetCheck[] {
     case 8:
       return observabilityTargets(result);
     case 9:
+      return a2aChatTargets(result);
+    case 10:
       return webhooksTargets(result);
   }
 }
@@ -61,6 +64,8 @@ function layOut(result: ScenarioResult): Section {
     case 8:
       return observabilitySection(result);
     case 9:
+      return a2aChatSection(result);
+    case 10:
       return webhooksSection(result);
   }
 }

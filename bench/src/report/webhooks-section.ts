@@ -33,7 +33,7 @@ export function webhooksTargets(result: WebhooksResult): TargetCheck[] {
 export function webhooksSection(result: WebhooksResult): Section {
   const rounds = result.rounds.none.length;
   return {
-    id: 9,
+    id: 10,
     title: 'Webhooks',
     tables: [
       {

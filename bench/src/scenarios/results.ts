@@ -190,17 +190,29 @@ export interface ObservabilityResult {
   spansExported: number;
 }
 
-/** Scenario 9's variants of email-review: no webhook endpoint, one subscribed to every event. */
+export type A2aVariant = 'chat' | 'a2a';
+
+/** Scenario 9: chats at concurrency 8 on one helpdesk, through POST /chat and A2A's message/send, taking turns. */
+export interface A2aChatResult {
+  scenario: 9;
+  rounds: Array<Record<A2aVariant, SystemRun>>;
+  concurrency: number;
+  messagesPerChat: number;
+  maxRunMs: number;
+  commands: string[];
+}
+
+/** Scenario 10's variants of email-review: no webhook endpoint, one subscribed to every event. */
 export const WEBHOOK_VARIANTS = ['none', 'subscribed'] as const;
 export type WebhookVariant = (typeof WEBHOOK_VARIANTS)[number];
 
 /**
- * Scenario 9: email-review over HTTP in-process on PostgreSQL, the provider answering at once,
+ * Scenario 10: email-review over HTTP in-process on PostgreSQL, the provider answering at once,
  * without webhooks and with one endpoint (a receiver in the bench's process) subscribed to every
  * event: lifecycles/s per round.
  */
 export interface WebhooksResult {
-  scenario: 9;
+  scenario: 10;
   concurrency: number;
   lifecycles: number;
   rounds: Record<WebhookVariant, number[]>;
@@ -217,4 +229,5 @@ export type ScenarioResult =
   | HelpdeskSessionsResult
   | StreamingResult
   | ObservabilityResult
+  | A2aChatResult
   | WebhooksResult;

@@ -68,7 +68,7 @@ async function serve(
 }
 
 /**
- * Scenario 9: what webhooks cost email-review's throughput on PostgreSQL, where every event is a
+ * Scenario 10: what webhooks cost email-review's throughput on PostgreSQL, where every event is a
  * delivery row and a pg-boss job in the transaction of the change it reports. The service runs in
  * the bench's process over HTTP with the emulator answering at once; the two variants take turns
  * round by round.
@@ -98,7 +98,7 @@ export async function webhooksScenario(ctx: ScenarioContext): Promise<WebhooksRe
       );
     }
     for (let round = 0; round < rounds; round++) {
-      ctx.log(`scenario 9: round ${round + 1} of ${rounds}`);
+      ctx.log(`scenario 10: round ${round + 1} of ${rounds}`);
       const order = round % 2 === 0 ? systems : [...systems].reverse();
       for (const served of order) {
         const iteration = emailIteration(
@@ -115,7 +115,7 @@ export async function webhooksScenario(ctx: ScenarioContext): Promise<WebhooksRe
     await receiver.close();
   }
   return {
-    scenario: 9,
+    scenario: 10,
     concurrency,
     lifecycles,
     rounds: measured,
