@@ -84,6 +84,8 @@ const running = await serve(app, {
   port: env.PORT,
   host: env.HOST,
   logger,
+  // Open GET /events streams end at once (clients reconnect elsewhere with Last-Event-ID).
+  onDraining: [() => persistence.changes.close()],
   onClose: [
     () => {
       closing = true;

@@ -13,6 +13,11 @@ export interface ServeOptions {
   /** Run after the server has drained, in order (e.g. close the database pool). */
   onClose?: Array<() => Promise<void> | void>;
   /**
+   * Run as soon as shutdown begins, before the drain: end responses that never finish by
+   * themselves (event streams), which would otherwise hold the drain until the timeout.
+   */
+  onDraining?: Array<() => void>;
+  /**
    * How long in-flight requests may take to finish before their connections are cut; after a crash,
    * also the bound on the whole close.
    */
@@ -88,6 +93,7 @@ function exitOnSignalOrCrash(close: () => Promise<void>, options: ServeOptions):
 
 async function shutdown(server: Server, options: ServeOptions): Promise<void> {
   const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const hook of options.onDraining ?? []) hook();
   server.closeIdleConnections();
   const timer = setTimeout(
     () => server.closeAllConnections(),

@@ -68,6 +68,33 @@ describe('serve', () => {
     await expect(fetch(`${running.url}/healthz`)).rejects.toThrow();
   });
 
+  test('when closed with an endless stream open, then onDraining ends it and the close finishes without waiting for the timeout', async () => {
+    const streams = new Set<import('express').Response>();
+    const routes = Router();
+    routes.get('/stream', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': open\n\n');
+      streams.add(res);
+    });
+    const logger = pino({ level: 'silent' });
+    const running = await serve(createHttpApp({ name: 't', logger, routes }), {
+      port: 0,
+      host: '127.0.0.1',
+      logger,
+      handleSignals: false,
+      // Far beyond the test's own timeout: only onDraining can let the close finish in time.
+      shutdownTimeoutMs: 600_000,
+      onDraining: [() => streams.forEach((res) => res.end())],
+    });
+    const response = await fetch(`${running.url}/stream`);
+    const reader = response.body!.getReader();
+    await reader.read();
+
+    await running.close();
+
+    expect((await reader.read()).done).toBe(true);
+  });
+
   test.each([
     ['throws', "setTimeout(() => { throw new Error('disk on fire'); }, 0);", 'uncaught exception'],
     ['rejects', "void Promise.reject(new Error('disk on fire'));", 'unhandled rejection'],

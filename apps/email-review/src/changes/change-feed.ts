@@ -13,6 +13,7 @@ export type Replay = { changes: ThreadChange[] } | { gap: true };
 export class ChangeFeed {
   private readonly recent: ThreadChange[] = [];
   private readonly listeners = new Set<ChangeListener>();
+  private readonly closers = new Set<() => void>();
 
   constructor(private readonly window = 1_000) {}
 
@@ -29,8 +30,18 @@ export class ChangeFeed {
     return { changes: this.recent.slice(index + 1) };
   }
 
-  subscribe(listener: ChangeListener): () => void {
+  /** `onClose`: the feed is closing (the service shuts down): end the stream. */
+  subscribe(listener: ChangeListener, onClose: () => void = () => undefined): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.closers.add(onClose);
+    return () => {
+      this.listeners.delete(listener);
+      this.closers.delete(onClose);
+    };
+  }
+
+  /** Tells every subscriber to end: streams must not hold a shutdown's drain. */
+  close(): void {
+    for (const onClose of [...this.closers]) onClose();
   }
 }

@@ -59,7 +59,10 @@ export function eventsRoute(feed: ChangeFeed, options: { heartbeatMs?: number } 
           'gap' in replay ? 'event: reset\ndata: {}\n\n' : replay.changes.map(frame).join('');
       }
       write(opening);
-      const unsubscribe = feed.subscribe((change) => write(frame(change)));
+      const unsubscribe = feed.subscribe(
+        (change) => write(frame(change)),
+        () => res.end(),
+      );
       const heartbeat = setInterval(
         () => write(': keep-alive\n\n'),
         options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
