@@ -7,7 +7,7 @@ function upperCaseKeys(source: string): string[] {
   return [...source.matchAll(/^\s*([A-Z][A-Z0-9_]{1,}):/gm)].map((match) => match[1]!);
 }
 
-/** Shared env fragments an app's env.ts may call, and the file whose keys they add. */
+/** Env fragments an app's env.ts may call (or spread), and the file whose keys they add. */
 const SHARED_ENV_FILES: Record<string, string[]> = {
   loadOpenAiSettings: ['packages/llm-config/src/openai-settings.ts'],
   loadGeminiSettings: ['packages/llm-config/src/gemini-settings.ts'],
@@ -16,6 +16,7 @@ const SHARED_ENV_FILES: Record<string, string[]> = {
     'packages/llm-config/src/gemini-settings.ts',
   ],
   databaseEnv: ['packages/pg-kit/src/database-env.ts'],
+  widgetEnv: ['apps/helpdesk/src/web/widget-env.ts'],
 };
 
 export interface AppEnv {
@@ -43,7 +44,7 @@ export function appEnv(app: 'email-review' | 'helpdesk'): AppEnv {
   const envSource = readRepoFile(`apps/${app}/src/env.ts`);
   const names = new Set(upperCaseKeys(envSource));
   for (const [loader, files] of Object.entries(SHARED_ENV_FILES)) {
-    if (!envSource.includes(`${loader}(`)) continue;
+    if (!envSource.includes(`${loader}(`) && !envSource.includes(`...${loader}`)) continue;
     for (const file of files) upperCaseKeys(readRepoFile(file)).forEach((name) => names.add(name));
   }
   const shared = /\bhttpServiceEnv\((\d+)\)/.exec(envSource)?.[1];
