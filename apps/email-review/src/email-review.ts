@@ -8,6 +8,7 @@ import type { Persistence } from './persistence/persistence.js';
 import { createThreadService } from './operations/thread-service.js';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { startOrphanRecovery, type OrphanRecoverySettings } from './operations/recover-orphans.js';
+import { mailboxService, type MailboxSettings } from './mailbox/mailbox-service.js';
 import { buildEmailGraph, compileEmailGraph } from './workflow/graph.js';
 import { emailReviewTelemetry } from './telemetry/email-review-telemetry.js';
 import {
@@ -40,6 +41,8 @@ export interface EmailReviewDeps {
   metrics?: { registry: Registry; public?: boolean };
   /** Spans for each request, graph node, model call and delivery (startTracing), when enabled. */
   tracing?: Tracing;
+  /** The support mailbox to read (IMAP_URL and companions); unset: threads come by POST only. */
+  mailbox?: MailboxSettings;
   /** Delete finished threads past this age (PostgreSQL mode); unset: keep them forever. */
   retention?: RetentionSettings;
 }
@@ -71,7 +74,6 @@ export function createEmailReview(deps: EmailReviewDeps) {
     tracing: deps.tracing,
     persistence: deps.persistence,
   });
-  const transport = telemetry.transport(deps.transport ?? createLogTransport(deps.logger));
   const llm = telemetry.model(deps.llm);
   const locks = telemetry.locks(deps.persistence.locks);
   const deliveries = telemetry.deliveries(deps.persistence.deliveries);
@@ -98,6 +100,17 @@ export function createEmailReview(deps: EmailReviewDeps) {
     ...(deps.clock ? { clock: deps.clock } : {}),
   };
   const threads = createThreadService(operationDeps);
+  const mailbox = mailboxService({
+    settings: deps.mailbox,
+    persistence: deps.persistence,
+    threads,
+    logger: deps.logger,
+    registry: deps.metrics?.registry,
+    clock: deps.clock,
+  });
+  const transport = telemetry.transport(
+    mailbox.transport(deps.transport ?? createLogTransport(deps.logger)),
+  );
   // The recovery takes leases too, but a thread it finds busy is simply skipped: the lease
   // metrics count requests' changes only (a busy refusal there is a 409 someone received).
   const background = { ...operationDeps, locks: deps.persistence.locks };
@@ -118,11 +131,23 @@ export function createEmailReview(deps: EmailReviewDeps) {
     logger: deps.logger,
     ...(deps.apiToken ? { apiToken: deps.apiToken } : {}),
     ...(deps.auth ? { auth: deps.auth } : {}),
-    ...(deps.persistence.readiness ? { readiness: deps.persistence.readiness } : {}),
+    readiness: async () => {
+      await deps.persistence.readiness?.();
+      return { mailbox: mailbox.kind === 'off' ? 'off' : mailbox.status.state };
+    },
+    ...(mailbox.kind === 'imap' ? { listQuarantine: mailbox.listQuarantine } : {}),
     ...(deps.onResponse ? { onResponse: deps.onResponse } : {}),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     ...(deps.tracing?.enabled ? { tracing: true } : {}),
     createWaitMs: deps.createWaitMs,
   });
-  return { app, graph, threads, delivery, startRecovery, retention: threadRetention(deps) };
+  return {
+    app,
+    graph,
+    threads,
+    delivery,
+    mailbox,
+    startRecovery,
+    retention: threadRetention(deps),
+  };
 }

@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
+import type { MailboxSettings } from '../../src/mailbox/mailbox-service.js';
 import { freePort } from './smtp-sink.js';
 
 export const DOVECOT = '/usr/sbin/dovecot';
@@ -111,6 +112,19 @@ export class Dovecot {
   /** imap:// with the test user's password, INBOX unless another mailbox is named. */
   url(mailbox = 'INBOX'): string {
     return `imap://${MAIL_USER}:${MAIL_PASSWORD}@127.0.0.1:${this.port}/${mailbox}`;
+  }
+
+  /** The service's mailbox settings for this server (polling every second besides IDLE). */
+  settings(options: { mailbox?: string; processed?: string; sentFolder?: string } = {}): MailboxSettings {
+    return {
+      imap: { url: this.url(options.mailbox), timeoutMs: 5_000 },
+      pollMs: 1_000,
+      folders: {
+        quarantine: 'Quarantine',
+        ...(options.processed ? { processed: options.processed } : {}),
+      },
+      ...(options.sentFolder ? { sentFolder: options.sentFolder } : {}),
+    };
   }
 
   /** Starts the server (again, after pause()) and waits for its greeting. */
