@@ -27,8 +27,7 @@ export function filedInSent(
     try {
       const folder = await sentFolder(client, options.folder);
       if (!folder) return 'no_folder';
-      await client.append(folder, raw, ['\\Seen']);
-      return 'filed';
+      return (await client.append(folder, raw, ['\\Seen'])) ? 'filed' : 'failed';
     } finally {
       await disconnectImap(client);
     }

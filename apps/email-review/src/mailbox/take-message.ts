@@ -60,15 +60,23 @@ export async function takeMessage(
     deps.threads.createThread(received, key, 'mime'),
   );
   deps.logger.info({ thread_id: thread.thread_id, imap_uid: uid, created }, 'mailbox message read');
-  if (folders.processed) await client.messageMove(String(uid), folders.processed, { uid: true });
-  else await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
+  const marked = folders.processed
+    ? await client.messageMove(String(uid), folders.processed, { uid: true })
+    : await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
+  refusedUnless(marked, uid, folders.processed ? 'move' : 'flag');
   return 'thread';
+}
+
+/** imapflow answers a refused MOVE or STORE with false: the message is not done, so stop here. */
+function refusedUnless(done: unknown, uid: number, what: string): void {
+  if (!done) throw new Error(`the IMAP server refused to ${what} message ${uid}`);
 }
 
 async function quarantine(deps: TakeMessageDeps, uid: number, reason: QuarantineReason) {
   const range = String(uid);
+  // The keyword is a courtesy for the list: a server that refuses it still gets the move.
   await deps.client.messageFlagsAdd(range, [QUARANTINE_REASONS[reason]], { uid: true });
-  await deps.client.messageMove(range, deps.folders.quarantine, { uid: true });
+  refusedUnless(await deps.client.messageMove(range, deps.folders.quarantine, { uid: true }), uid, 'quarantine');
   deps.logger.warn({ imap_uid: uid, reason }, 'mailbox message quarantined');
   return reason;
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -129,8 +130,10 @@ export class Dovecot {
 
   /** Starts the server (again, after pause()) and waits for its greeting. */
   async resume(): Promise<void> {
+    // Its own process group, so that pause() stops the session processes too, not only the master.
     const child = spawn(DOVECOT, ['-F', '-c', join(this.dir, 'dovecot.conf')], {
       stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
     });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -149,8 +152,14 @@ export class Dovecot {
     this.child = undefined;
     if (!child || child.exitCode !== null) return;
     const exited = once(child, 'exit');
-    child.kill('SIGTERM');
+    process.kill(-child.pid!, 'SIGTERM');
     await exited;
+    // Session processes left over (they may outlive the master briefly) go too.
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // The group is already empty.
+    }
   }
 
   async stop(): Promise<void> {
@@ -191,6 +200,26 @@ export class Dovecot {
 
   async append(raw: string | Buffer, mailbox = 'INBOX'): Promise<void> {
     await this.with((client) => client.append(mailbox, raw));
+  }
+
+  /**
+   * Puts a message straight into INBOX's maildir, as a delivery agent does: mail arrives while the
+   * IMAP server is down.
+   */
+  deliver(raw: string): void {
+    const owner = mailOwner();
+    const file = join(this.dir, 'mail', MAIL_USER, 'new', `${Date.now()}.${randomBytes(6).toString('hex')}.test`);
+    writeFileSync(file, raw.replace(/\r?\n/g, '\n'));
+    chownSync(file, owner.uid, owner.gid);
+  }
+
+  /**
+   * Makes the server refuse (or, with `false`, accept again) to store messages in `folder`: its
+   * maildir becomes read-only for the mail owner, so a MOVE into it fails with NO.
+   */
+  refuseWritesTo(folder: string, refuse = true): void {
+    for (const sub of ['tmp', 'new', 'cur'])
+      chmodSync(join(this.dir, 'mail', MAIL_USER, `.${folder}`, sub), refuse ? 0o555 : 0o700);
   }
 
   /** UID, flags and Message-ID of each message in `mailbox` (an absent mailbox: none). */
