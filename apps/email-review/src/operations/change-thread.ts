@@ -6,14 +6,19 @@ import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import { WorkflowStepFailed } from '../threads/thread-errors.js';
 import { projectThread } from '../threads/thread-projection.js';
-import type { EmailStateValues } from '../workflow/state.js';
+import type { EarlierExchange, EmailStateValues } from '../workflow/state.js';
 import { runConfig } from './graph-config.js';
 import { stepEvents } from './history-events.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import { recordFailure } from './record-failure.js';
 
-/** The graph's input: a new email, or `null` to resume from the checkpoint. */
-export type RunInput = { inbound: string; subject: string | null; from: string | null } | null;
+/** The graph's input: a new email (see firstRunInput), or `null` to resume from the checkpoint. */
+export type RunInput = {
+  inbound: string;
+  subject: string | null;
+  from: string | null;
+  earlier: EarlierExchange | null;
+} | null;
 
 export interface ThreadRun {
   /** Runs the graph (which checkpoints when it stops); absent: only the view is re-derived. */

@@ -5,6 +5,7 @@ import { ThreadBusy } from '../locks/lock-errors.js';
 import type { Thread } from '../threads/thread.js';
 import { IdempotencyKeyReused } from '../threads/thread-errors.js';
 import { runThread } from './change-thread.js';
+import { answeredThreadId, firstRunInput } from './earlier-exchange.js';
 import { reviewer } from './history-events.js';
 import { log, now, type OperationDeps } from './operation-deps.js';
 
@@ -35,7 +36,8 @@ export async function createThread(
   idempotencyKey?: string,
   source: EmailSource = 'json',
 ): Promise<CreatedThread> {
-  const fresh = newThread(randomUUID(), received, now(deps));
+  const previous = await answeredThreadId(deps, received.email);
+  const fresh = newThread(randomUUID(), received, now(deps), previous);
   const createdEvent = {
     type: 'created' as const,
     at: fresh.created_at,
@@ -62,14 +64,8 @@ export async function createThread(
     return { thread: idempotencyKey ? sameEmail(thread, received.inbound) : thread, created };
   }
   log(deps).info({ thread_id: thread.thread_id }, 'thread created');
-  const drafted = holding(() =>
-    runThread(deps, thread, {
-      run: {
-        inbound: received.inbound,
-        subject: received.email.subject,
-        from: received.email.from,
-      },
-    }),
+  const drafted = holding(async () =>
+    runThread(deps, thread, { run: await firstRunInput(deps, thread) }),
   ).finally(() => lease.release());
   // Whoever stops waiting (202) leaves the failure to the thread (`failed`) and the log.
   drafted.catch(() => {});
@@ -77,8 +73,14 @@ export async function createThread(
 }
 
 /** In the index before the first run: `drafting`, so not reviewable until the run's view is saved. */
-function newThread(threadId: string, received: InboundEmail, at: string): Thread {
+function newThread(
+  threadId: string,
+  received: InboundEmail,
+  at: string,
+  previousThreadId: string | undefined,
+): Thread {
   return {
+    ...(previousThreadId ? { previous_thread_id: previousThreadId } : {}),
     thread_id: threadId,
     status: 'drafting',
     inbound: received.inbound,

@@ -3,6 +3,7 @@ import type { Thread } from '../threads/thread.js';
 import { projectThread } from '../threads/thread-projection.js';
 import type { EmailStateValues } from '../workflow/state.js';
 import { runThread, type ThreadRun } from './change-thread.js';
+import { firstRunInput } from './earlier-exchange.js';
 import { stateConfig } from './graph-config.js';
 import { reviewer } from './history-events.js';
 import { withLockedThread } from './locked-thread.js';
@@ -24,16 +25,17 @@ export function retryThread(deps: OperationDeps, threadId: string): Promise<Thre
 export async function resumeThread(deps: OperationDeps, thread: Thread): Promise<Thread> {
   const snapshot = await deps.graph.getState(stateConfig(thread.thread_id));
   const retried = { type: 'retried' as const, at: now(deps), actor: reviewer() };
-  return runThread(deps, thread, { ...resumption(deps, thread, snapshot), lead: [retried] });
+  return runThread(deps, thread, { ...(await resumption(deps, thread, snapshot)), lead: [retried] });
 }
 
-function resumption(deps: OperationDeps, thread: Thread, snapshot: StateSnapshot): ThreadRun {
+async function resumption(
+  deps: OperationDeps,
+  thread: Thread,
+  snapshot: StateSnapshot,
+): Promise<ThreadRun> {
   const values = snapshot.values as Partial<EmailStateValues>;
   // Nothing was checkpointed (the first run died early): start again from the email the index kept.
-  if (values.inbound === undefined)
-    return {
-      run: { inbound: thread.inbound, subject: thread.email.subject, from: thread.email.from },
-    };
+  if (values.inbound === undefined) return { run: await firstRunInput(deps, thread) };
   // Nothing left to run without a reviewer, but the index missed it (the process died between the
   // two writes): only the view is re-derived. Resuming here would run `send` without an approval.
   if (isSettled(snapshot))
