@@ -8,7 +8,7 @@ import {
   TEST_DATABASE_URL,
   until,
 } from './support/database.js';
-import { Dovecot } from './support/dovecot.js';
+import { Dovecot, MAIL_PASSWORD } from './support/dovecot.js';
 import { startInstance, type Instance } from './support/harness.js';
 import { allThreads, getJson, plainMail } from './support/mailbox-mail.js';
 import { startServer, type ServerProcess } from './support/server-process.js';
@@ -177,6 +177,11 @@ describePg('the mailbox reader through faults (PostgreSQL)', () => {
       const reader = (await readyz(a.url)) === 'connected' ? a : b;
       const other = reader === a ? b : a;
       expect(reader.process.stdout()).toContain('mailbox=imap');
+      // IMAP_URL is a secret: neither its password nor the URL reaches the log.
+      for (const server of [a, b]) {
+        expect(server.process.stdout()).not.toContain(MAIL_PASSWORD);
+        expect(server.process.stdout()).not.toContain(dovecot.url());
+      }
 
       const firstBatch = Array.from({ length: 20 }, (_, i) => plainMail(`two-${i}`));
       await dovecot.with(async (client) => {

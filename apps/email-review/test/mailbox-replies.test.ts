@@ -105,4 +105,41 @@ describePg('replies through the mailbox (PostgreSQL, real Dovecot and SMTP)', ()
     },
     LONG,
   );
+
+  test(
+    'when the IMAP server is down as a reply is delivered, then SMTP delivery still succeeds once and the missing Sent copy is counted, not retried',
+    async () => {
+      const url = await instance.listen();
+      await dovecot.append(FIRST.replace('<first-1@', '<first-2@'));
+      let thread: Thread | undefined;
+      await until(async () => {
+        thread = (await allThreads(url)).find(
+          (t) => t.email.message_id === '<first-2@customer.example>' && t.status === 'awaiting_review',
+        );
+        return Boolean(thread);
+      }, 'the thread drafted', 30_000);
+      await dovecot.pause();
+      try {
+        const approved = await request(instance.app).post(`/threads/${thread!.thread_id}/approve`).expect(200);
+        const replyId = approved.body.delivery.message_id as string;
+        await until(
+          async () =>
+            (await request(instance.app).get(`/threads/${thread!.thread_id}`)).body.delivery.status ===
+            'delivered',
+          'delivered',
+        );
+        await until(
+          async () =>
+            (await request(instance.app).get('/metrics')).text.includes(
+              'email_review_mailbox_sent_copies_total{outcome="failed"} 1',
+            ),
+          'the failed copy counted',
+        );
+        expect(sink.byMessageId(replyId)).toHaveLength(1);
+      } finally {
+        await dovecot.resume();
+      }
+    },
+    LONG,
+  );
 });

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { HeldReaderLock, MailboxState, ReaderLock } from '../mailbox/mailbox-state.js';
 import { table } from './tables.js';
@@ -29,11 +30,7 @@ export function postgresMailboxState(pool: pg.Pool, schema: string): MailboxStat
   };
 }
 
-const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
+const pause = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }).catch(() => {});
 
 /**
  * The reader's session-level advisory lock, held on a connection of its own (not the pool's): it

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
 import type { ThreadService } from '../operations/thread-service.js';
@@ -119,8 +120,11 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
 
   async function readWhileHeld(held: HeldReaderLock) {
     const hold = { lost: false };
+    const lostOrStopped = new AbortController();
+    stopping.signal.addEventListener('abort', () => lostOrStopped.abort(), { once: true });
     void held.lost.then(() => {
       hold.lost = true;
+      lostOrStopped.abort();
       deps.logger.warn({ mailbox: label }, 'mailbox reader lock lost; reading stops');
     });
     let backoff = FIRST_BACKOFF_MS;
@@ -132,7 +136,7 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
         status.state = 'disconnected';
         const reason = error instanceof Error ? error.message : String(error);
         deps.logger.warn({ mailbox: label, reason, retry_ms: backoff }, 'mailbox unavailable');
-        await Promise.race([new Promise((r) => setTimeout(r, backoff)), held.lost, stopped]);
+        await sleep(backoff, undefined, { signal: lostOrStopped.signal }).catch(() => {});
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }
