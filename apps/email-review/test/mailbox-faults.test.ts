@@ -54,7 +54,8 @@ async function threadCounts(schema: string): Promise<Map<string, number>> {
   }
 }
 
-const readyz = async (url: string) => ((await getJson(`${url}/readyz`)) as { mailbox: string }).mailbox;
+const readyz = async (url: string) =>
+  ((await getJson(`${url}/readyz`)) as { mailbox: string }).mailbox;
 
 describePg('the mailbox reader through faults (PostgreSQL)', () => {
   let emulator: Emulator;
@@ -105,7 +106,10 @@ describePg('the mailbox reader through faults (PostgreSQL)', () => {
       const during = Array.from({ length: 5 }, (_, i) => plainMail(`during-${i}`));
       const stoppedAt = Date.now();
       for (const mail of during) dovecot.deliver(mail.raw);
-      await until(() => instance.mailbox.status.state === 'disconnected', 'the reader sees the outage');
+      await until(
+        () => instance.mailbox.status.state === 'disconnected',
+        'the reader sees the outage',
+      );
       // The rest of the service answers while the mailbox is away.
       expect((await request(instance.app).get('/threads').expect(200)).body.items).toHaveLength(2);
       const posted = await request(instance.app)
@@ -113,14 +117,22 @@ describePg('the mailbox reader through faults (PostgreSQL)', () => {
         .set('Prefer', 'respond-async')
         .send({ inbound: 'Posted while the mailbox is down.', subject: 'By API' })
         .expect(202);
-      expect((await request(instance.app).get('/readyz').expect(200)).body.mailbox).toBe('disconnected');
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 10_000 - (Date.now() - stoppedAt))));
+      expect((await request(instance.app).get('/readyz').expect(200)).body.mailbox).toBe(
+        'disconnected',
+      );
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, 10_000 - (Date.now() - stoppedAt))),
+      );
       await dovecot.resume();
       const after = plainMail('after-1');
       await dovecot.append(after.raw);
 
       const expected = [...before, ...during, after].map((m) => m.messageId);
-      await until(async () => (await allThreads(url)).length === expected.length + 1, 'all threads', 90_000);
+      await until(
+        async () => (await allThreads(url)).length === expected.length + 1,
+        'all threads',
+        90_000,
+      );
       const counts = await threadCounts(schema);
       for (const id of expected) expect(counts.get(id)).toBe(1);
       expect((await allThreads(url)).some((t) => t.thread_id === posted.body.thread_id)).toBe(true);
@@ -141,7 +153,11 @@ describePg('the mailbox reader through faults (PostgreSQL)', () => {
       // The move into Processed is refused: the thread is committed, the message stays unfinished.
       dovecot.refuseWritesTo('Processed');
       await dovecot.append(mail.raw);
-      await until(async () => (await threadCounts(schema)).get(mail.messageId) === 1, 'its thread', 30_000);
+      await until(
+        async () => (await threadCounts(schema)).get(mail.messageId) === 1,
+        'its thread',
+        30_000,
+      );
       await until(
         () => first.process.stdout().includes('the IMAP server refused to move message'),
         'the refused move',
@@ -153,10 +169,16 @@ describePg('the mailbox reader through faults (PostgreSQL)', () => {
       dovecot.refuseWritesTo('Processed', false);
       const second = await startServer(serviceEnv(emulator, dovecot, schema));
       servers.push(second.process);
-      await until(async () => (await dovecot.messages('INBOX')).length === 0, 'the message done', 30_000);
+      await until(
+        async () => (await dovecot.messages('INBOX')).length === 0,
+        'the message done',
+        30_000,
+      );
 
       expect((await threadCounts(schema)).get(mail.messageId)).toBe(1);
-      expect((await dovecot.messages('Processed')).map((m) => m.messageId)).toEqual([mail.messageId]);
+      expect((await dovecot.messages('Processed')).map((m) => m.messageId)).toEqual([
+        mail.messageId,
+      ]);
       expect(second.process.stdout()).toContain('"created":false');
     },
     LONG,
@@ -170,10 +192,14 @@ describePg('the mailbox reader through faults (PostgreSQL)', () => {
       servers.push(a.process);
       const b = await startServer(serviceEnv(emulator, dovecot, schema));
       servers.push(b.process);
-      await until(async () => {
-        const states = [await readyz(a.url), await readyz(b.url)].sort();
-        return states[0] === 'connected' && states[1] === 'standby';
-      }, 'one reader, one standby', 30_000);
+      await until(
+        async () => {
+          const states = [await readyz(a.url), await readyz(b.url)].sort();
+          return states[0] === 'connected' && states[1] === 'standby';
+        },
+        'one reader, one standby',
+        30_000,
+      );
       const reader = (await readyz(a.url)) === 'connected' ? a : b;
       const other = reader === a ? b : a;
       expect(reader.process.stdout()).toContain('mailbox=imap');
@@ -187,7 +213,11 @@ describePg('the mailbox reader through faults (PostgreSQL)', () => {
       await dovecot.with(async (client) => {
         for (const mail of firstBatch) await client.append('INBOX', mail.raw);
       });
-      await until(async () => (await dovecot.messages('INBOX')).length === 0, 'first batch read', 60_000);
+      await until(
+        async () => (await dovecot.messages('INBOX')).length === 0,
+        'first batch read',
+        60_000,
+      );
 
       reader.process.child.kill('SIGKILL');
       await reader.process.exited;
@@ -208,7 +238,8 @@ describePg('the mailbox reader through faults (PostgreSQL)', () => {
       expect(await readyz(other.url)).toBe('connected');
 
       const counts = await threadCounts(schema);
-      for (const mail of [...firstBatch, ...secondBatch]) expect(counts.get(mail.messageId)).toBe(1);
+      for (const mail of [...firstBatch, ...secondBatch])
+        expect(counts.get(mail.messageId)).toBe(1);
       expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(25);
     },
     LONG,

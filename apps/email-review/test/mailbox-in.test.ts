@@ -69,7 +69,11 @@ describe('the mailbox reader', () => {
         expect(thread!.email.attachments).toEqual(mail.attachments ?? []);
       }
       const history = await request(service.app).get(`/threads/${threads[0]!.thread_id}/history`);
-      expect(history.body.events[0]).toMatchObject({ type: 'created', actor: 'mailbox', source: 'mime' });
+      expect(history.body.events[0]).toMatchObject({
+        type: 'created',
+        actor: 'mailbox',
+        source: 'mime',
+      });
 
       if (marking === 'flag') {
         await until(
@@ -88,91 +92,111 @@ describe('the mailbox reader', () => {
     LONG,
   );
 
-  test('when 200 messages arrive in a burst while the service runs, then there are 200 threads, none twice', async () => {
-    const service = await start('postgres', dovecot.settings({ processed: 'Processed' }));
-    const url = await service.listen();
-    await until(() => service.mailbox.status.state === 'connected', 'the reader connected');
-    const burst = Array.from({ length: 200 }, (_, index) => plainMail(`burst-${index}`));
-    await dovecot.with(async (client) => {
-      for (const mail of burst) await client.append('INBOX', mail.raw);
-    });
-    await until(async () => (await dovecot.messages('INBOX')).length === 0, 'INBOX empty', 100_000);
-
-    const threads = await allThreads(url);
-    const ids = threads.map((t) => t.email.message_id);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.sort()).toEqual(burst.map((m) => m.messageId).sort());
-  }, LONG);
-
-  test('when the mailbox is recreated with the same messages (a new UIDVALIDITY), then no thread is made twice', async () => {
-    const mails = Array.from({ length: 5 }, (_, index) => plainMail(`again-${index}`));
-    await dovecot.with(async (client) => {
-      await client.mailboxCreate('Support');
-      for (const mail of mails) await client.append('Support', mail.raw);
-    });
-    const service = await start('postgres', dovecot.settings({ mailbox: 'Support' }));
-    const url = await service.listen();
-    await until(async () => (await allThreads(url)).length === 5, '5 threads');
-    const uidValidity = () =>
-      dovecot.with(async (client) => {
-        const status = await client.status('Support', { uidValidity: true });
-        return status && status.uidValidity;
+  test(
+    'when 200 messages arrive in a burst while the service runs, then there are 200 threads, none twice',
+    async () => {
+      const service = await start('postgres', dovecot.settings({ processed: 'Processed' }));
+      const url = await service.listen();
+      await until(() => service.mailbox.status.state === 'connected', 'the reader connected');
+      const burst = Array.from({ length: 200 }, (_, index) => plainMail(`burst-${index}`));
+      await dovecot.with(async (client) => {
+        for (const mail of burst) await client.append('INBOX', mail.raw);
       });
-    const before = await uidValidity();
+      await until(
+        async () => (await dovecot.messages('INBOX')).length === 0,
+        'INBOX empty',
+        100_000,
+      );
 
-    await service.close();
-    await dovecot.with(async (client) => {
-      await client.mailboxDelete('Support');
-      await client.mailboxCreate('Support');
-      for (const mail of [...mails, plainMail('after-recreate')].map((m) => m.raw))
-        await client.append('Support', mail);
-    });
-    expect(await uidValidity()).not.toBe(before);
-    instance = await startInstance({
-      mode: 'postgres',
-      emulator,
-      schema: schemas.at(-1)!,
-      mailbox: dovecot.settings({ mailbox: 'Support' }),
-    });
-    const url2 = await instance.listen();
-    await until(
-      async () => (await dovecot.messages('Support')).every((m) => m.flags.includes('\\Seen')),
-      'the re-read done',
-    );
-    const threads = await allThreads(url2);
-    expect(threads).toHaveLength(6);
-    expect(new Set(threads.map((t) => t.email.message_id)).size).toBe(6);
-  }, LONG);
+      const threads = await allThreads(url);
+      const ids = threads.map((t) => t.email.message_id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.sort()).toEqual(burst.map((m) => m.messageId).sort());
+    },
+    LONG,
+  );
 
-  test('when a message is broken and another oversized, then both are in the quarantine folder and in GET /mailbox/quarantine, nothing deleted', async () => {
-    const good = plainMail('good');
-    const broken =
-      'From: x@customer.example\r\nSubject: broken\r\nMessage-ID: <broken-1@customer.example>\r\nContent-Type: multipart/mixed; boundary="never-closed"\r\n\r\n--never-closed\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n%%%%not base64%%%%\r\n';
-    const oversized = `From: y@customer.example\r\nSubject: huge\r\nMessage-ID: <huge-1@customer.example>\r\n\r\n${'a'.repeat(80).concat('\r\n').repeat(14_000)}`;
-    await dovecot.with(async (client) => {
-      for (const raw of [broken, good.raw, oversized]) await client.append('INBOX', raw);
-    });
-    const service = await start('postgres', dovecot.settings({ processed: 'Processed' }));
-    const url = await service.listen();
-    await until(async () => (await dovecot.messages('INBOX')).length === 0, 'INBOX empty');
+  test(
+    'when the mailbox is recreated with the same messages (a new UIDVALIDITY), then no thread is made twice',
+    async () => {
+      const mails = Array.from({ length: 5 }, (_, index) => plainMail(`again-${index}`));
+      await dovecot.with(async (client) => {
+        await client.mailboxCreate('Support');
+        for (const mail of mails) await client.append('Support', mail.raw);
+      });
+      const service = await start('postgres', dovecot.settings({ mailbox: 'Support' }));
+      const url = await service.listen();
+      await until(async () => (await allThreads(url)).length === 5, '5 threads');
+      const uidValidity = () =>
+        dovecot.with(async (client) => {
+          const status = await client.status('Support', { uidValidity: true });
+          return status && status.uidValidity;
+        });
+      const before = await uidValidity();
 
-    const quarantined = await dovecot.messages('Quarantine');
-    expect(quarantined.map((m) => m.messageId).sort()).toEqual([
-      '<broken-1@customer.example>',
-      '<huge-1@customer.example>',
-    ]);
-    expect((await dovecot.messages('Processed')).map((m) => m.messageId)).toEqual([good.messageId]);
-    expect((await allThreads(url)).map((t) => t.email.message_id)).toEqual([good.messageId]);
+      await service.close();
+      await dovecot.with(async (client) => {
+        await client.mailboxDelete('Support');
+        await client.mailboxCreate('Support');
+        for (const mail of [...mails, plainMail('after-recreate')].map((m) => m.raw))
+          await client.append('Support', mail);
+      });
+      expect(await uidValidity()).not.toBe(before);
+      instance = await startInstance({
+        mode: 'postgres',
+        emulator,
+        schema: schemas.at(-1)!,
+        mailbox: dovecot.settings({ mailbox: 'Support' }),
+      });
+      const url2 = await instance.listen();
+      await until(
+        async () => (await dovecot.messages('Support')).every((m) => m.flags.includes('\\Seen')),
+        'the re-read done',
+      );
+      const threads = await allThreads(url2);
+      expect(threads).toHaveLength(6);
+      expect(new Set(threads.map((t) => t.email.message_id)).size).toBe(6);
+    },
+    LONG,
+  );
 
-    const listed = await request(service.app).get('/mailbox/quarantine').expect(200);
-    expect(listed.body.folder).toBe('Quarantine');
-    expect(
-      listed.body.messages.map((m: { message_id: string; reason: string }) => [m.message_id, m.reason]).sort(),
-    ).toEqual([
-      ['<broken-1@customer.example>', 'unreadable'],
-      ['<huge-1@customer.example>', 'oversized'],
-    ]);
-    const ready = await request(service.app).get('/readyz').expect(200);
-    expect(ready.body.mailbox).toBe('connected');
-  }, LONG);
+  test(
+    'when a message is broken and another oversized, then both are in the quarantine folder and in GET /mailbox/quarantine, nothing deleted',
+    async () => {
+      const good = plainMail('good');
+      const broken =
+        'From: x@customer.example\r\nSubject: broken\r\nMessage-ID: <broken-1@customer.example>\r\nContent-Type: multipart/mixed; boundary="never-closed"\r\n\r\n--never-closed\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n%%%%not base64%%%%\r\n';
+      const oversized = `From: y@customer.example\r\nSubject: huge\r\nMessage-ID: <huge-1@customer.example>\r\n\r\n${'a'.repeat(80).concat('\r\n').repeat(14_000)}`;
+      await dovecot.with(async (client) => {
+        for (const raw of [broken, good.raw, oversized]) await client.append('INBOX', raw);
+      });
+      const service = await start('postgres', dovecot.settings({ processed: 'Processed' }));
+      const url = await service.listen();
+      await until(async () => (await dovecot.messages('INBOX')).length === 0, 'INBOX empty');
+
+      const quarantined = await dovecot.messages('Quarantine');
+      expect(quarantined.map((m) => m.messageId).sort()).toEqual([
+        '<broken-1@customer.example>',
+        '<huge-1@customer.example>',
+      ]);
+      expect((await dovecot.messages('Processed')).map((m) => m.messageId)).toEqual([
+        good.messageId,
+      ]);
+      expect((await allThreads(url)).map((t) => t.email.message_id)).toEqual([good.messageId]);
+
+      const listed = await request(service.app).get('/mailbox/quarantine').expect(200);
+      expect(listed.body.folder).toBe('Quarantine');
+      expect(
+        listed.body.messages
+          .map((m: { message_id: string; reason: string }) => [m.message_id, m.reason])
+          .sort(),
+      ).toEqual([
+        ['<broken-1@customer.example>', 'unreadable'],
+        ['<huge-1@customer.example>', 'oversized'],
+      ]);
+      const ready = await request(service.app).get('/readyz').expect(200);
+      expect(ready.body.mailbox).toBe('connected');
+    },
+    LONG,
+  );
 });

@@ -59,12 +59,18 @@ describePg('replies through the mailbox (PostgreSQL, real Dovecot and SMTP)', ()
       const url = await instance.listen();
       await dovecot.append(FIRST);
       let first: Thread | undefined;
-      await until(async () => {
-        first = (await allThreads(url)).find((t) => t.status === 'awaiting_review');
-        return Boolean(first);
-      }, 'the first thread drafted', 30_000);
+      await until(
+        async () => {
+          first = (await allThreads(url)).find((t) => t.status === 'awaiting_review');
+          return Boolean(first);
+        },
+        'the first thread drafted',
+        30_000,
+      );
 
-      const approved = await request(instance.app).post(`/threads/${first!.thread_id}/approve`).expect(200);
+      const approved = await request(instance.app)
+        .post(`/threads/${first!.thread_id}/approve`)
+        .expect(200);
       const replyId = approved.body.delivery.message_id as string;
       await until(() => sink.byMessageId(replyId).length === 1, 'the reply at the SMTP server');
       await until(
@@ -74,17 +80,24 @@ describePg('replies through the mailbox (PostgreSQL, real Dovecot and SMTP)', ()
       const sent = await dovecot.messages('Sent');
       expect(sent.filter((m) => m.messageId === replyId)).toHaveLength(1);
       expect(sent.find((m) => m.messageId === replyId)!.flags).toContain('\\Seen');
-      const sentText = (await request(instance.app).get(`/threads/${first!.thread_id}`)).body.draft as string;
+      const sentText = (await request(instance.app).get(`/threads/${first!.thread_id}`)).body
+        .draft as string;
 
       emulator.requests.clear();
       await dovecot.append(answer(replyId));
       let followUp: Thread | undefined;
-      await until(async () => {
-        followUp = (await allThreads(url)).find(
-          (t) => t.email.message_id === '<answer-1@customer.example>' && t.status === 'awaiting_review',
-        );
-        return Boolean(followUp);
-      }, 'the follow-up drafted', 30_000);
+      await until(
+        async () => {
+          followUp = (await allThreads(url)).find(
+            (t) =>
+              t.email.message_id === '<answer-1@customer.example>' &&
+              t.status === 'awaiting_review',
+          );
+          return Boolean(followUp);
+        },
+        'the follow-up drafted',
+        30_000,
+      );
 
       expect(followUp!.previous_thread_id).toBe(first!.thread_id);
       expect(first!.previous_thread_id).toBeUndefined();
@@ -94,7 +107,10 @@ describePg('replies through the mailbox (PostgreSQL, real Dovecot and SMTP)', ()
         .find((body) => !body.response_format);
       expect(draftRequest).toBeDefined();
       const turns = draftRequest!.messages.map((m) => [m.role, m.content]);
-      expect(turns[1]).toEqual(['user', expect.stringContaining('I was charged twice for order 5521')]);
+      expect(turns[1]).toEqual([
+        'user',
+        expect.stringContaining('I was charged twice for order 5521'),
+      ]);
       expect(turns[2]).toEqual(['assistant', sentText]);
       expect(turns[3]).toEqual(['user', expect.stringContaining('the refund has not arrived yet')]);
 
@@ -112,20 +128,27 @@ describePg('replies through the mailbox (PostgreSQL, real Dovecot and SMTP)', ()
       const url = await instance.listen();
       await dovecot.append(FIRST.replace('<first-1@', '<first-2@'));
       let thread: Thread | undefined;
-      await until(async () => {
-        thread = (await allThreads(url)).find(
-          (t) => t.email.message_id === '<first-2@customer.example>' && t.status === 'awaiting_review',
-        );
-        return Boolean(thread);
-      }, 'the thread drafted', 30_000);
+      await until(
+        async () => {
+          thread = (await allThreads(url)).find(
+            (t) =>
+              t.email.message_id === '<first-2@customer.example>' && t.status === 'awaiting_review',
+          );
+          return Boolean(thread);
+        },
+        'the thread drafted',
+        30_000,
+      );
       await dovecot.pause();
       try {
-        const approved = await request(instance.app).post(`/threads/${thread!.thread_id}/approve`).expect(200);
+        const approved = await request(instance.app)
+          .post(`/threads/${thread!.thread_id}/approve`)
+          .expect(200);
         const replyId = approved.body.delivery.message_id as string;
         await until(
           async () =>
-            (await request(instance.app).get(`/threads/${thread!.thread_id}`)).body.delivery.status ===
-            'delivered',
+            (await request(instance.app).get(`/threads/${thread!.thread_id}`)).body.delivery
+              .status === 'delivered',
           'delivered',
         );
         await until(

@@ -3,9 +3,7 @@ import { HttpError } from './errors/http-error.js';
 
 /** Throws when not ready; may return details (e.g. `{ mailbox: 'connected' }`) for the answer. */
 export type ReadinessCheck = () =>
-  | Promise<void | Record<string, string>>
-  | void
-  | Record<string, string>;
+  Promise<void | Record<string, string>> | void | Record<string, string>;
 
 /** `/healthz`: the process answers. `/readyz`: its dependencies (e.g. the database) answer too. */
 export function healthRoutes(readiness?: ReadinessCheck): Router {

@@ -40,9 +40,7 @@ export async function connectImap(settings: ImapSettings): Promise<ImapFlow> {
     host: url.hostname,
     port: url.port ? Number(url.port) : secure ? 993 : 143,
     secure,
-    auth: token
-      ? { user, accessToken: token }
-      : { user, pass: decodeURIComponent(url.password) },
+    auth: token ? { user, accessToken: token } : { user, pass: decodeURIComponent(url.password) },
     logger: false,
     disableAutoIdle: true,
     connectionTimeout: settings.timeoutMs,

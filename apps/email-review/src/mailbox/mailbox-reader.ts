@@ -65,7 +65,9 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
     for (const [index, message] of pending.entries()) {
       if (stopping.signal.aborted || hold.lost) return;
       const oldest = pending[index]!.internalDate;
-      status.lagSeconds = oldest ? Math.max(0, (now().getTime() - new Date(oldest).getTime()) / 1000) : 0;
+      status.lagSeconds = oldest
+        ? Math.max(0, (now().getTime() - new Date(oldest).getTime()) / 1000)
+        : 0;
       const outcome = await takeMessage(
         { client, threads: deps.threads, folders: deps.folders, logger: deps.logger },
         { uid: message.uid, size: message.size ?? 0, uidValidity },
@@ -103,7 +105,10 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
       const lock = await client.getMailboxLock(mailbox);
       try {
         status.state = 'connected';
-        deps.logger.info({ mailbox: label, idle: client.capabilities.has('IDLE') }, 'mailbox connected');
+        deps.logger.info(
+          { mailbox: label, idle: client.capabilities.has('IDLE') },
+          'mailbox connected',
+        );
         while (!stopping.signal.aborted && !hold.lost) {
           await readNew(client, hold);
           await nextChange(client, end);

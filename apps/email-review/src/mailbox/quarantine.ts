@@ -12,7 +12,9 @@ export const quarantinedMessageSchema = z.object({
   size: z.number().int().describe('Bytes.'),
   reason: z
     .enum(['oversized', 'unreadable', 'unknown'])
-    .describe('`oversized`: over the raw message limit; `unreadable`: no readable text, or MIME that could not be parsed.'),
+    .describe(
+      '`oversized`: over the raw message limit; `unreadable`: no readable text, or MIME that could not be parsed.',
+    ),
 });
 
 export const quarantineListSchema = z.object({
@@ -23,7 +25,13 @@ export type QuarantineList = z.infer<typeof quarantineListSchema>;
 
 export class MailboxUnavailable extends HttpError {
   constructor() {
-    super(503, 'mailbox_unavailable', 'The mailbox (IMAP server) cannot be reached.', {}, { 'Retry-After': '30' });
+    super(
+      503,
+      'mailbox_unavailable',
+      'The mailbox (IMAP server) cannot be reached.',
+      {},
+      { 'Retry-After': '30' },
+    );
   }
 }
 
@@ -34,17 +42,27 @@ function reasonOf(flags: Set<string> | undefined): 'oversized' | 'unreadable' | 
 }
 
 /** The messages in the quarantine folder as it is now, read over a connection of its own. */
-export async function listQuarantine(settings: ImapSettings, folder: string): Promise<QuarantineList> {
+export async function listQuarantine(
+  settings: ImapSettings,
+  folder: string,
+): Promise<QuarantineList> {
   const client = await connectImap(settings).catch(() => {
     throw new MailboxUnavailable();
   });
   try {
-    if (!(await client.list()).some((entry) => entry.path === folder)) return { folder, messages: [] };
+    if (!(await client.list()).some((entry) => entry.path === folder))
+      return { folder, messages: [] };
     const lock = await client.getMailboxLock(folder, { readOnly: true });
     try {
       const exists = client.mailbox ? client.mailbox.exists : 0;
       if (exists === 0) return { folder, messages: [] };
-      const found = await client.fetchAll('1:*', { uid: true, flags: true, envelope: true, size: true, internalDate: true });
+      const found = await client.fetchAll('1:*', {
+        uid: true,
+        flags: true,
+        envelope: true,
+        size: true,
+        internalDate: true,
+      });
       return {
         folder,
         messages: found.map((message) => ({

@@ -20,7 +20,12 @@ async function sentFolder(client: Awaited<ReturnType<typeof connectImap>>, named
  */
 export function filedInSent(
   transport: MailTransport,
-  options: { settings: ImapSettings; folder?: string; logger: Logger; onFiled?: (outcome: SentFiling) => void },
+  options: {
+    settings: ImapSettings;
+    folder?: string;
+    logger: Logger;
+    onFiled?: (outcome: SentFiling) => void;
+  },
 ): MailTransport {
   const file = async (raw: Buffer): Promise<SentFiling> => {
     const client = await connectImap(options.settings);
@@ -37,13 +42,19 @@ export function filedInSent(
     async send(message) {
       const reply = await transport.send(message);
       if (transport.kind !== 'smtp') return reply;
-      const raw = await new MailComposer({ ...mailOptionsOf(message), date: new Date() }).compile().build();
+      const raw = await new MailComposer({ ...mailOptionsOf(message), date: new Date() })
+        .compile()
+        .build();
       const log = { thread_id: message.thread_id, message_id: message.message_id };
       const outcome = await file(raw).catch((error: unknown) => {
-        options.logger.warn({ ...log, reason: error instanceof Error ? error.message : String(error) }, 'reply not filed in Sent');
+        options.logger.warn(
+          { ...log, reason: error instanceof Error ? error.message : String(error) },
+          'reply not filed in Sent',
+        );
         return 'failed' as const;
       });
-      if (outcome === 'no_folder') options.logger.warn(log, 'reply not filed: the mailbox has no Sent folder');
+      if (outcome === 'no_folder')
+        options.logger.warn(log, 'reply not filed: the mailbox has no Sent folder');
       options.onFiled?.(outcome);
       return reply;
     },

@@ -13,7 +13,10 @@ export interface MailboxFolders {
 }
 
 /** Why a message was quarantined, kept on it as a keyword (MOVE keeps flags). */
-export const QUARANTINE_REASONS = { oversized: '$EmailReviewOversized', unreadable: '$EmailReviewUnreadable' };
+export const QUARANTINE_REASONS = {
+  oversized: '$EmailReviewOversized',
+  unreadable: '$EmailReviewUnreadable',
+};
 export type QuarantineReason = keyof typeof QUARANTINE_REASONS;
 
 export interface TakeMessageDeps {
@@ -76,7 +79,11 @@ async function quarantine(deps: TakeMessageDeps, uid: number, reason: Quarantine
   const range = String(uid);
   // The keyword is a courtesy for the list: a server that refuses it still gets the move.
   await deps.client.messageFlagsAdd(range, [QUARANTINE_REASONS[reason]], { uid: true });
-  refusedUnless(await deps.client.messageMove(range, deps.folders.quarantine, { uid: true }), uid, 'quarantine');
+  refusedUnless(
+    await deps.client.messageMove(range, deps.folders.quarantine, { uid: true }),
+    uid,
+    'quarantine',
+  );
   deps.logger.warn({ imap_uid: uid, reason }, 'mailbox message quarantined');
   return reason;
 }

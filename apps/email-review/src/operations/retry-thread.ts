@@ -25,7 +25,10 @@ export function retryThread(deps: OperationDeps, threadId: string): Promise<Thre
 export async function resumeThread(deps: OperationDeps, thread: Thread): Promise<Thread> {
   const snapshot = await deps.graph.getState(stateConfig(thread.thread_id));
   const retried = { type: 'retried' as const, at: now(deps), actor: reviewer() };
-  return runThread(deps, thread, { ...(await resumption(deps, thread, snapshot)), lead: [retried] });
+  return runThread(deps, thread, {
+    ...(await resumption(deps, thread, snapshot)),
+    lead: [retried],
+  });
 }
 
 async function resumption(

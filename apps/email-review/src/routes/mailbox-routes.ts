@@ -12,7 +12,10 @@ export function mailboxRoutes(listQuarantine?: () => Promise<QuarantineList>): R
       responses: {
         200: { description: 'The quarantine folder’s messages.', schema: quarantineListSchema },
         404: { description: 'No mailbox is configured (`mailbox_off`: IMAP_URL is unset).' },
-        503: { description: 'The IMAP server cannot be reached (`mailbox_unavailable`); try again after Retry-After.' },
+        503: {
+          description:
+            'The IMAP server cannot be reached (`mailbox_unavailable`); try again after Retry-After.',
+        },
       },
       handler: async ({ res }) => {
         if (!listQuarantine)

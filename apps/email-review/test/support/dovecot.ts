@@ -1,6 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -116,7 +124,9 @@ export class Dovecot {
   }
 
   /** The service's mailbox settings for this server (polling every second besides IDLE). */
-  settings(options: { mailbox?: string; processed?: string; sentFolder?: string } = {}): MailboxSettings {
+  settings(
+    options: { mailbox?: string; processed?: string; sentFolder?: string } = {},
+  ): MailboxSettings {
     return {
       imap: { url: this.url(options.mailbox), timeoutMs: 5_000 },
       pollMs: 1_000,
@@ -208,7 +218,13 @@ export class Dovecot {
    */
   deliver(raw: string): void {
     const owner = mailOwner();
-    const file = join(this.dir, 'mail', MAIL_USER, 'new', `${Date.now()}.${randomBytes(6).toString('hex')}.test`);
+    const file = join(
+      this.dir,
+      'mail',
+      MAIL_USER,
+      'new',
+      `${Date.now()}.${randomBytes(6).toString('hex')}.test`,
+    );
     writeFileSync(file, raw.replace(/\r?\n/g, '\n'));
     chownSync(file, owner.uid, owner.gid);
   }

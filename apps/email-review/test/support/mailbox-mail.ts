@@ -25,34 +25,52 @@ export function variedMail(index: number): MailCase {
     case 0:
       return {
         raw: `${head('Ann Plain <ann@customer.example>', `Plain ${index}`, 'text/plain; charset=utf-8')}\r\nMy invoice ${index} is wrong, please check.\r\n`,
-        messageId, from: 'Ann Plain <ann@customer.example>', subject: `Plain ${index}`, text: `My invoice ${index} is wrong`,
+        messageId,
+        from: 'Ann Plain <ann@customer.example>',
+        subject: `Plain ${index}`,
+        text: `My invoice ${index} is wrong`,
       };
     case 1:
       return {
         raw: `${head('bob@customer.example', `Alternative ${index}`, 'multipart/alternative; boundary="b1"')}\r\n--b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nThe app crashes on start (${index}).\r\n--b1\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>The app <b>crashes</b> on start (${index}).</p>\r\n--b1--\r\n`,
-        messageId, from: 'bob@customer.example', subject: `Alternative ${index}`, text: `The app crashes on start (${index})`,
+        messageId,
+        from: 'bob@customer.example',
+        subject: `Alternative ${index}`,
+        text: `The app crashes on start (${index})`,
       };
     case 2:
       return {
         raw: `${head('Cy Html <cy@customer.example>', `Html only ${index}`, 'text/html; charset=utf-8')}\r\n<html><body><p>Please cancel order <b>${index}</b> today.</p></body></html>\r\n`,
-        messageId, from: 'Cy Html <cy@customer.example>', subject: `Html only ${index}`, text: `Please cancel order ${index} today`,
+        messageId,
+        from: 'Cy Html <cy@customer.example>',
+        subject: `Html only ${index}`,
+        text: `Please cancel order ${index} today`,
       };
     case 3:
       // "Grüße aus Köln" in ISO-8859-1, quoted-printable.
       return {
         raw: `${head('dora@customer.example', `Latin ${index}`, 'text/plain; charset=iso-8859-1')}Content-Transfer-Encoding: quoted-printable\r\n\r\nGr=FC=DFe aus K=F6ln, Bestellung ${index} fehlt.\r\n`,
-        messageId, from: 'dora@customer.example', subject: `Latin ${index}`, text: `Grüße aus Köln, Bestellung ${index} fehlt`,
+        messageId,
+        from: 'dora@customer.example',
+        subject: `Latin ${index}`,
+        text: `Grüße aus Köln, Bestellung ${index} fehlt`,
       };
     case 4:
       // RFC 2047: "Rückerstattung für 12" (Q) and a B-encoded display name "Émile".
       return {
         raw: `${head('=?UTF-8?B?w4ltaWxl?= <emile@customer.example>', `=?UTF-8?Q?R=C3=BCckerstattung_f=C3=BCr_${index}?=`, 'text/plain; charset=utf-8')}\r\nI would like a refund for ${index}.\r\n`,
-        messageId, from: 'Émile <emile@customer.example>', subject: `Rückerstattung für ${index}`, text: `I would like a refund for ${index}`,
+        messageId,
+        from: 'Émile <emile@customer.example>',
+        subject: `Rückerstattung für ${index}`,
+        text: `I would like a refund for ${index}`,
       };
     default:
       return {
         raw: `${head('eve@customer.example', `Attachment ${index}`, 'multipart/mixed; boundary="b2"')}\r\n--b2\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nThe screenshot of error ${index} is attached.\r\n--b2\r\nContent-Type: image/png\r\nContent-Disposition: attachment; filename="error-${index}.png"\r\nContent-Transfer-Encoding: base64\r\n\r\niVBORw0KGgo=\r\n--b2--\r\n`,
-        messageId, from: 'eve@customer.example', subject: `Attachment ${index}`, text: `The screenshot of error ${index} is attached`,
+        messageId,
+        from: 'eve@customer.example',
+        subject: `Attachment ${index}`,
+        text: `The screenshot of error ${index} is attached`,
         attachments: [`error-${index}.png`],
       };
   }
@@ -85,17 +103,21 @@ export async function allThreads(baseUrl: string, token?: string): Promise<Threa
 
 export function getJson(url: string, token?: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
-      let body = '';
-      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      res.on('end', () => {
-        try {
-          resolve(JSON.parse(body));
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
+    const req = request(
+      url,
+      { headers: token ? { authorization: `Bearer ${token}` } : {} },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(body));
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
