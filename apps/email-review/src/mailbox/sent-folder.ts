@@ -2,14 +2,16 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Logger } from 'pino';
 import type { MailTransport } from '../delivery/mail-transport.js';
 import { mailOptionsOf } from '../delivery/smtp-transport.js';
-import { connectImap, disconnectImap, type ImapSettings } from './imap-connection.js';
+import type { ImapFlow } from 'imapflow';
+import { connectImap, disconnectImap, ensureFolder, type ImapSettings } from './imap-connection.js';
 
 export type SentFiling = 'filed' | 'failed' | 'no_folder';
 
-/** IMAP_SENT_FOLDER, or the mailbox's folder with the \Sent special-use flag. */
-async function sentFolder(client: Awaited<ReturnType<typeof connectImap>>, named?: string) {
-  if (named) return named;
-  return (await client.list()).find((entry) => entry.specialUse === '\\Sent')?.path;
+/** IMAP_SENT_FOLDER (created when missing), or the folder with the \Sent special-use flag. */
+async function sentFolder(client: ImapFlow, named?: string) {
+  if (!named) return (await client.list()).find((entry) => entry.specialUse === '\\Sent')?.path;
+  await ensureFolder(client, named);
+  return named;
 }
 
 /**
