@@ -7,7 +7,8 @@ import { createLogTransport, type MailTransport } from './delivery/mail-transpor
 import type { Persistence } from './persistence/persistence.js';
 import { createThreadService } from './operations/thread-service.js';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import { startOrphanRecovery, type OrphanRecoverySettings } from './operations/recover-orphans.js';
+import { runModelJob } from './operations/run-model-job.js';
+import { DatabaseUnavailable } from '@repo/pg-kit';
 import { mailboxService, type MailboxSettings } from './mailbox/mailbox-service.js';
 import { buildEmailGraph, compileEmailGraph } from './workflow/graph.js';
 import { emailReviewTelemetry } from './telemetry/email-review-telemetry.js';
@@ -30,8 +31,6 @@ export interface EmailReviewDeps {
   transport?: MailTransport;
   /** The replies' From (MAIL_FROM). */
   mailFrom?: string;
-  /** How often threads a crash left `drafting` are looked for, and how many recoveries each gets. */
-  recovery?: OrphanRecoverySettings;
   apiToken?: string;
   auth?: AuthSettings;
   clock?: () => Date;
@@ -65,8 +64,6 @@ function threadRetention(deps: EmailReviewDeps) {
   });
 }
 
-const DEFAULT_RECOVERY: OrphanRecoverySettings = { intervalMs: 15_000, maxAttempts: 3 };
-
 /** Wires the workflow, the thread service, the delivery worker and the HTTP app over one persistence. */
 export function createEmailReview(deps: EmailReviewDeps) {
   const telemetry = emailReviewTelemetry({
@@ -75,7 +72,6 @@ export function createEmailReview(deps: EmailReviewDeps) {
     persistence: deps.persistence,
   });
   const llm = telemetry.model(deps.llm);
-  const locks = telemetry.locks(deps.persistence.locks);
   const deliveries = telemetry.deliveries(deps.persistence.deliveries);
   const builder = buildEmailGraph({
     llm,
@@ -94,7 +90,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
     threads: deps.persistence.threads,
     history: deps.persistence.history,
     deliveries,
-    locks,
+    modelJobs: deps.persistence.modelJobs,
     outbound: { from: deps.mailFrom ?? null },
     logger: deps.logger,
     ...(deps.clock ? { clock: deps.clock } : {}),
@@ -111,15 +107,20 @@ export function createEmailReview(deps: EmailReviewDeps) {
   const transport = telemetry.transport(
     mailbox.transport(deps.transport ?? createLogTransport(deps.logger)),
   );
-  // The recovery takes leases too, but a thread it finds busy is simply skipped: the lease
-  // metrics count requests' changes only (a busy refusal there is a 409 someone received).
-  const background = { ...operationDeps, locks: deps.persistence.locks };
-  const { orphans } = deps.persistence;
-  /** Starts the orphan recovery (PostgreSQL mode; memory mode has nothing a crash could leave). */
-  const startRecovery = () =>
-    orphans
-      ? startOrphanRecovery(background, orphans, deps.recovery ?? DEFAULT_RECOVERY)
-      : { stop: async () => {} };
+  /**
+   * Takes the model jobs whose instance died (PostgreSQL mode). A job's failure is recorded on its
+   * thread; only a run that could not record anything (the database away) fails the job, which
+   * pg-boss then runs again.
+   */
+  const modelWork = {
+    start: () =>
+      deps.persistence.modelJobs.work(async (job, jobId) => {
+        await runModelJob(operationDeps, job, jobId).catch((error: unknown) => {
+          if (error instanceof DatabaseUnavailable) throw error;
+          deps.logger.warn({ err: error, thread_id: job.thread_id }, 'model job failed');
+        });
+      }),
+  };
   const delivery = createDeliveryRunner({
     store: deliveries,
     transport,
@@ -146,8 +147,8 @@ export function createEmailReview(deps: EmailReviewDeps) {
     graph,
     threads,
     delivery,
+    modelWork,
     mailbox,
-    startRecovery,
     retention: threadRetention(deps),
   };
 }

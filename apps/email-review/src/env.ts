@@ -47,11 +47,13 @@ const serviceEnvSchema = httpServiceEnv(3001)
     LLM_RETRY_BUDGET_MS: intFromEnv(20_000),
     /** How long POST /threads waits for the draft; then 202 with the thread still drafting. */
     CREATE_WAIT_MS: intFromEnv(30_000),
-    /** How long a thread's lease lasts unless renewed: a dead holder's thread is free again after it. */
-    THREAD_LEASE_MS: intFromEnv(30_000),
-    /** How often threads a crash left `drafting` are looked for; recoveries per thread before `failed`. */
-    RECOVERY_INTERVAL_MS: intFromEnv(15_000),
-    RECOVERY_MAX_ATTEMPTS: intFromEnv(3),
+    /**
+     * The longest a model job (classify and draft, or a redraft, with their retry budget) may run
+     * before another instance takes it: after a crash, the thread is finished this long after.
+     */
+    MODEL_JOB_LEASE_SECONDS: intFromEnv(120),
+    /** Model jobs of dead instances this instance runs at once. */
+    MODEL_JOB_CONCURRENCY: intFromEnv(2),
     /** Bounds of each database wait: a connection, a query's answer (PostgreSQL mode). */
     PG_CONNECT_TIMEOUT_MS: intFromEnv(5_000),
     PG_QUERY_TIMEOUT_MS: intFromEnv(5_000),
@@ -89,6 +91,10 @@ const serviceEnvSchema = httpServiceEnv(3001)
   .refine((env) => env.DELIVERY_LEASE_SECONDS * 1000 > 3 * env.SMTP_TIMEOUT_MS, {
     path: ['DELIVERY_LEASE_SECONDS'],
     message: 'must exceed three SMTP_TIMEOUT_MS (connect, greeting, transfer)',
+  })
+  .refine((env) => env.MODEL_JOB_LEASE_SECONDS * 1000 > 2 * env.LLM_RETRY_BUDGET_MS, {
+    path: ['MODEL_JOB_LEASE_SECONDS'],
+    message: 'must exceed two LLM_RETRY_BUDGET_MS (classify, then draft)',
   })
   .superRefine(authEnvRules);
 

@@ -36,7 +36,10 @@ function persistenceOf(env: ServiceEnv) {
     connectionString: env.DATABASE_URL,
     schema: env.DATABASE_SCHEMA,
     poolMax: env.PG_POOL_MAX,
-    leaseMs: env.THREAD_LEASE_MS,
+    modelWork: {
+      leaseSeconds: env.MODEL_JOB_LEASE_SECONDS,
+      concurrency: env.MODEL_JOB_CONCURRENCY,
+    },
     connectTimeoutMs: env.PG_CONNECT_TIMEOUT_MS,
     queryTimeoutMs: env.PG_QUERY_TIMEOUT_MS,
     queue: {
@@ -73,7 +76,7 @@ function mailboxOf(env: ServiceEnv): MailboxSettings | undefined {
   };
 }
 
-const { app, delivery, mailbox, startRecovery, retention } = createEmailReview({
+const { app, delivery, modelWork, mailbox, retention } = createEmailReview({
   persistence,
   llm: createOpenAiClient(env.openai),
   model: env.openai.model,
@@ -82,7 +85,6 @@ const { app, delivery, mailbox, startRecovery, retention } = createEmailReview({
   logger,
   transport,
   ...(env.MAIL_FROM ? { mailFrom: env.MAIL_FROM } : {}),
-  recovery: { intervalMs: env.RECOVERY_INTERVAL_MS, maxAttempts: env.RECOVERY_MAX_ATTEMPTS },
   ...(env.API_TOKEN ? { apiToken: env.API_TOKEN } : {}),
   auth: authSettingsFromEnv(env),
   metrics: { registry: createMetricsRegistry(), public: env.METRICS_PUBLIC },
@@ -91,7 +93,6 @@ const { app, delivery, mailbox, startRecovery, retention } = createEmailReview({
   mailbox: mailboxOf(env),
 });
 
-let recovery: { stop(): Promise<void> } | undefined;
 // Set when shutdown begins: a start-up still waiting for the database then stops quietly.
 let closing = false;
 const running = await serve(app, {
@@ -101,7 +102,6 @@ const running = await serve(app, {
   onClose: [
     () => {
       closing = true;
-      return recovery?.stop();
     },
     () => mailbox.stop(),
     () => delivery.stop(),
@@ -134,7 +134,7 @@ async function becomeReady(logger: Logger): Promise<void> {
   if (closing) return;
   await delivery.start();
   await retention.start();
-  recovery = startRecovery();
+  await modelWork.start();
   mailbox.start();
   const storage =
     persistence.kind === 'postgres'

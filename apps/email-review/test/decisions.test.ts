@@ -29,11 +29,10 @@ describe.each(modes)('decisions by compare-and-set (%s)', (mode) => {
       emulator,
       schema,
       wrapThreads: (threads): ThreadStore => ({
-        create: (thread, key, events) => threads.create(thread, key, events),
+        create: (...args) => threads.create(...args),
         list: (query) => threads.list(query),
         save: (thread, events) => threads.save(thread, events),
-        saveDecision: (view, revision, events, client) =>
-          threads.saveDecision(view, revision, events, client),
+        saveDecision: (...args) => threads.saveDecision(...args),
         get: async (threadId) => {
           const thread = await threads.get(threadId);
           const interfere = afterGet;

@@ -19,7 +19,7 @@ const describePg = withPostgres ? describe : describe.skip;
 
 const MAIL_DOMAIN = 'shop.test';
 
-/** The service as users run it, with delivery policy and sweep in tens or hundreds of ms. */
+/** The service as users run it, with the queues' waits in seconds. */
 function serviceEnv(emulator: Emulator, databaseUrl: string, schema: string, smtpUrl: string) {
   return {
     LLM_A_API_KEY: 'test-key',
@@ -34,8 +34,9 @@ function serviceEnv(emulator: Emulator, databaseUrl: string, schema: string, smt
     DELIVERY_RETRY_BACKOFF: 'false',
     DELIVERY_MAX_ATTEMPTS: '100',
     DELIVERY_LEASE_SECONDS: '4',
-    // A killed process's thread leases free its threads after this (the sweep then finishes them).
-    THREAD_LEASE_MS: '2000',
+    // A killed process's model jobs are anyone's after this (the queue then finishes them).
+    MODEL_JOB_LEASE_SECONDS: '3',
+    LLM_RETRY_BUDGET_MS: '1000',
     LOG_LEVEL: 'info',
   };
 }

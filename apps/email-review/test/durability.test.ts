@@ -102,15 +102,17 @@ describePg('durability with PostgreSQL', () => {
     }
   });
 
-  test('when the process dies while drafting, then the email is kept and retry finishes the thread', async () => {
+  test('when the process dies while drafting, then the email is kept and the queue finishes the thread with no request', async () => {
     const env = {
       LLM_A_API_KEY: 'test-key',
       LLM_A_BASE_URL: `${emulator.url}/v1`,
       DATABASE_URL: TEST_DATABASE_URL,
       DATABASE_SCHEMA: schema,
+      // The dead process's job is anyone's 3 s after it was sent.
+      MODEL_JOB_LEASE_SECONDS: '3',
+      LLM_RETRY_BUDGET_MS: '1000',
     };
-    // A short lease: the dead process's hold on the thread expires a second after the crash.
-    const doomed = await startServer({ ...env, THREAD_LEASE_MS: '1000' });
+    const doomed = await startServer(env);
     // classify answers; the draft call hangs, so the process is killed in the middle of the run.
     emulator.faults.add({ provider: 'openai', kind: 'delay', delayMs: 0, count: 1 });
     emulator.faults.add({ provider: 'openai', kind: 'hang', count: 1 });
@@ -132,20 +134,12 @@ describePg('durability with PostgreSQL', () => {
       const orphan = listed.find((t: { inbound: string }) => t.inbound === inbound);
       expect(orphan).toBeDefined();
 
-      // Busy (409 thread_busy) until the dead holder's lease expires.
-      let retried = await request(after.app).post(`/threads/${orphan.thread_id}/retry`);
-      const deadline = Date.now() + 10_000;
-      while (retried.status === 409 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        retried = await request(after.app).post(`/threads/${orphan.thread_id}/retry`);
-      }
-
-      expect(retried.status).toBe(200);
-      expect(retried.body).toMatchObject({
-        status: 'awaiting_review',
-        inbound,
-        draft: expect.any(String),
-      });
+      let thread = orphan;
+      await until(async () => {
+        thread = (await request(after.app).get(`/threads/${orphan.thread_id}`)).body;
+        return thread.status === 'awaiting_review';
+      }, 'the queue to finish the thread');
+      expect(thread).toMatchObject({ inbound, draft: expect.any(String), revision: 1 });
     } finally {
       await after.close();
     }

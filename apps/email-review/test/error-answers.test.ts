@@ -220,26 +220,6 @@ describe.each(modes)('error answers (%s)', (mode) => {
     },
   );
 
-  // Decisions (text edit, approve, reject) take no lease: a concurrent one is refused by the
-  // compare-and-set instead (test/decisions.test.ts).
-  test.each([
-    ['an instruction edit', 'edit', 'awaiting', { instructions: 'x' }],
-    ['a retry', 'retry', 'failed', undefined],
-  ] as const)(
-    'when %s targets a thread another request is changing, then 409 thread_busy',
-    async (_label, action, state, body) => {
-      const lease = await instance.persistence.locks.tryAcquire(ids[state]);
-      try {
-        const req = request(instance.app).post(`/threads/${ids[state]}/${action}`);
-        const res = body ? await req.send(body) : await req;
-        expect(res.body).toEqual(problem(409, 'thread_busy'));
-        expect(res.body.thread_id).toBe(ids[state]);
-      } finally {
-        await lease!.release();
-      }
-    },
-  );
-
   test('when the body is larger than the limit, then 413', async () => {
     const res = await request(instance.app)
       .post('/threads')

@@ -160,9 +160,9 @@ describePg('history through a crash (real service processes, PostgreSQL)', () =>
       // A delivery job the killed process held is handed out again after this (pg-boss's expiry).
       DELIVERY_LEASE_SECONDS: '4',
       SMTP_TIMEOUT_MS: '1000',
-      // The killed process's leases expire after this; then the orphan recovery resumes its threads.
-      THREAD_LEASE_MS: '2000',
-      RECOVERY_INTERVAL_MS: '300',
+      // The killed process's model jobs are anyone's after this: the restarted one runs them.
+      MODEL_JOB_LEASE_SECONDS: '3',
+      LLM_RETRY_BUDGET_MS: '1000',
       LOG_LEVEL: 'info',
     };
     const doomed = await startServer(env);
@@ -200,20 +200,33 @@ describePg('history through a crash (real service processes, PostgreSQL)', () =>
 
     const restarted = await startServer(env);
     servers.push(restarted.process);
-    // Nobody sends a request: the sweep delivers what was queued, the orphan recovery resumes (as
-    // `system`) every change cut short, whose thread the crash left `drafting`.
+    // Nobody sends a request: the queue delivers what was queued, and runs again every redraft the
+    // crash cut short (its thread left `drafting`).
     let audited = await audit(restarted.url, ids);
     const drafting = audited.threads.filter((thread) => thread.status === 'drafting');
+    const unsettled = () =>
+      audited.threads.filter(
+        (thread) => thread.delivery?.status === 'queued' || thread.status === 'drafting',
+      );
     await until(
       async () => {
         audited = await audit(restarted.url, ids);
-        return audited.threads.every(
-          (thread) => thread.delivery?.status !== 'queued' && thread.status !== 'drafting',
-        );
+        return unsettled().length === 0;
       },
-      'the sweep and the orphan recovery to settle every thread',
+      'the queue to settle every thread',
       60_000,
-    );
+    ).catch((error: Error) => {
+      const left = unsettled().map((t) => `${t.thread_id} ${t.status} ${t.delivery?.status}`);
+      const warnings = restarted.process
+        .stdout()
+        .split('\n')
+        .filter((line) => /"level":(40|50|60)/.test(line))
+        .slice(-10);
+      throw new Error(
+        `${error.message}; still unsettled: ${left.join(', ')}\n${warnings.join('\n')}`,
+        { cause: error },
+      );
+    });
     expect(audited.problems).toEqual({});
     const counts = (threads: Thread[]) =>
       threads.reduce<Record<string, number>>((all, thread) => {
@@ -223,7 +236,7 @@ describePg('history through a crash (real service processes, PostgreSQL)', () =>
     for (const thread of drafting) {
       const events = (await call('GET', `${restarted.url}/threads/${thread.thread_id}/history`))
         .body.events as Event[];
-      expect(events).toContainEqual(expect.objectContaining({ type: 'retried', actor: 'system' }));
+      expect(events.at(-1)).toMatchObject({ type: 'redrafted', instructions: 'Shorter.' });
     }
 
     mkdirSync('test-output', { recursive: true });

@@ -47,16 +47,18 @@ describe('logs', () => {
     async () => {
       const log = new LogLines();
       const db = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
-      // The index save of the drafted thread fails as a constraint would: PostgreSQL's detail says
-      // "Failing row contains (…)", the view and so the email included.
+      // The index write of the drafted thread (the model job's result) fails as a constraint would:
+      // PostgreSQL's detail says "Failing row contains (…)", the view and so the email included.
       const refuseRow = (threads: ThreadStore): ThreadStore => {
-        const save = threads.save.bind(threads);
-        threads.save = async (thread: Thread) => {
-          if (thread.status !== 'awaiting_review') return save(thread);
+        const saveDecision = threads.saveDecision.bind(threads);
+        threads.saveDecision = async (view: Thread, ...rest) => {
+          if (view.status !== 'awaiting_review' || rest[3] !== 'drafting')
+            return saveDecision(view, ...rest);
           await db.query(
             `INSERT INTO "${schema}".email_threads (thread_id, status, view) VALUES ($1, NULL, $2)`,
-            [`${thread.thread_id}-copy`, thread],
+            [`${view.thread_id}-copy`, view],
           );
+          return true;
         };
         return threads;
       };

@@ -95,11 +95,6 @@ describe.each(modes)('GET /metrics (%s)', (mode) => {
     expect(moved('llm_call_duration_seconds_count', MODEL)).toBe(3);
     expect(moved('llm_tokens_total', { ...MODEL, direction: 'input' })).toBeGreaterThan(0);
     expect(moved('llm_tokens_total', { ...MODEL, direction: 'output' })).toBeGreaterThan(0);
-    expect(moved('email_review_lock_refusals_total', { reason: 'busy' })).toBe(0);
-    expect(moved('email_review_lock_refusals_total', { reason: 'unavailable' })).toBe(0);
-    // Each create took its thread's lock; decisions (approve, reject) take none.
-    expect(moved('email_review_lock_wait_seconds_count', { outcome: 'acquired' })).toBe(2);
-    expect(moved('email_review_lock_wait_seconds_count', { outcome: 'busy' })).toBe(0);
     expect(moved('email_review_delivery_attempts_total', { outcome: 'delivered' })).toBe(1);
     expect(moved('email_review_delivery_attempts_total', { outcome: 'failed' })).toBe(0);
     expect(moved('email_review_threads', { status: 'sent' })).toBe(1);

@@ -18,13 +18,14 @@ class RefusingStore {
   refuseNext = false;
 
   wrap(store: ThreadStore): ThreadStore {
-    const save = store.save.bind(store);
-    store.save = async (thread: Thread) => {
-      if (this.refuseNext && thread.status === 'awaiting_review') {
+    const saveDecision = store.saveDecision.bind(store);
+    // A model job's result is written by compare-and-set from `drafting`.
+    store.saveDecision = async (view: Thread, ...rest) => {
+      if (this.refuseNext && view.status === 'awaiting_review' && rest[3] === 'drafting') {
         this.refuseNext = false;
         throw new Error('invalid input syntax for type json');
       }
-      await save(thread);
+      return saveDecision(view, ...rest);
     };
     return store;
   }

@@ -15,16 +15,16 @@ function crashingIndex(threads: ThreadStore, crashesOn: (thread: Thread) => bool
     if (crashesOn(thread)) throw new Error('simulated crash before the index write');
   };
   return {
-    create: (thread, key, events) => threads.create(thread, key, events),
+    create: (...args) => threads.create(...args),
     get: (threadId) => threads.get(threadId),
     list: (query) => threads.list(query),
     save: async (thread, events) => {
       crash(thread);
       await threads.save(thread, events);
     },
-    saveDecision: async (view, revision, events, client) => {
+    saveDecision: async (view, ...rest) => {
       crash(view);
-      return threads.saveDecision(view, revision, events, client);
+      return threads.saveDecision(view, ...rest);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { isDatabaseUnreachable, withTransaction, type DatabaseHealth } from '@repo/pg-kit';
+import { withTransaction, type DatabaseHealth } from '@repo/pg-kit';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -15,7 +15,13 @@ import type { HistoryEvent } from '../threads/thread-history.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
 import { PostgresThreadHistory } from './postgres-thread-history.js';
 import type { Thread } from '../threads/thread.js';
-import { startQueueWorkers, type QueueWorkers } from './queue-workers.js';
+import {
+  inTransaction,
+  reportQueueError,
+  startQueueWorkers,
+  stopQueue,
+  type QueueWorkers,
+} from './queue-workers.js';
 import { withQueueSetupLock } from './setup-database.js';
 import { queueSchema, table } from './tables.js';
 
@@ -73,11 +79,6 @@ function fromRow(row: DeliveryRow): Delivery {
 
 const isUniqueViolation = (error: unknown) =>
   typeof error === 'object' && error !== null && 'code' in error && error.code === '23505';
-
-/** pg-boss's executor over one client, so a job is inserted inside that client's transaction. */
-const inTransaction = (client: pg.PoolClient): PgBoss.Db => ({
-  executeSql: (text, values) => client.query(text, values),
-});
 
 /**
  * Delivery records in `email_deliveries` (one per sent thread) and their jobs in pg-boss (its own
@@ -239,16 +240,13 @@ export class PostgresDeliveries implements DeliveryStore {
   }
 
   async stop() {
-    await this.workers?.stop();
+    await stopQueue(this.boss, this.workers, this.started);
     this.workers = undefined;
-    if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     this.started = false;
   }
 
-  /** pg-boss polls on its own: an outage would log on every beat, so it counts as one outage. */
   private onQueueError(error: unknown) {
-    if (this.settings.health && isDatabaseUnreachable(error)) this.settings.health.markDown(error);
-    else this.settings.logger.warn({ err: error }, 'delivery queue error');
+    reportQueueError(this.settings, 'delivery queue', error);
   }
 
   private async record(

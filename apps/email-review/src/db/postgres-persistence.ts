@@ -12,9 +12,8 @@ import type { Persistence } from '../persistence/persistence.js';
 import { createCheckpointer } from './checkpointer.js';
 import { guardPool } from './database-outage.js';
 import { PostgresDeliveries } from './postgres-deliveries.js';
-import { PostgresOrphans } from './postgres-orphans.js';
+import { PostgresModelJobs } from './postgres-model-jobs.js';
 import { PostgresThreadHistory } from './postgres-thread-history.js';
-import { PostgresThreadLocks } from './postgres-thread-locks.js';
 import { PostgresThreadStore } from './postgres-thread-store.js';
 import { setupDatabase } from './setup-database.js';
 import { OneStatementPostgresSaver } from '../patches/langgraph-checkpoint-postgres-one-statement-writes.js';
@@ -23,11 +22,14 @@ import { checkpointTables } from './tables.js';
 export interface PostgresOptions {
   connectionString: string;
   schema: string;
-  /** Connections for queries (leases included: a lease holds no connection between its statements). */
+  /** Connections for queries. */
   poolMax: number;
   logger: Logger;
-  /** How long a thread's lease lasts unless its holder renews it (default 30 s). */
-  leaseMs?: number;
+  /**
+   * The model work's queue (src/db/postgres-model-jobs.ts): the longest a run may take before
+   * another instance takes its job (default 120 s), and this instance's workers for such jobs.
+   */
+  modelWork?: { leaseSeconds: number; concurrency: number };
   /**
    * Bounds of each database wait (default 5 s each): a connection (free, or from a server that
    * answers), and a query's answer (client side, so it holds when the server is frozen).
@@ -52,7 +54,9 @@ export interface PostgresPersistence extends Persistence {
 }
 
 const DEFAULT_QUEUE = { leaseSeconds: 120, concurrency: 4 };
-const DEFAULT_LEASE_MS = 30_000;
+const DEFAULT_MODEL_WORK = { leaseSeconds: 120, concurrency: 2 };
+/** Reruns of a model job whose run could not commit (e.g. the database away). */
+const MODEL_JOB_RETRIES = 5;
 /** /readyz answers within 2 s even when the database is frozen. */
 const READINESS_TIMEOUT_MS = 1_500;
 
@@ -63,8 +67,8 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
     queryTimeoutMs: options.queryTimeoutMs ?? 5_000,
   };
-  // The lock pool now only holds the set-up's advisory lock (the checkpointer's set-up takes a
-  // second connection of it); thread leases are plain statements on the query pool.
+  // The lock pool only holds the set-up's advisory lock (the checkpointer's set-up takes a second
+  // connection of it).
   const health = new DatabaseHealth(logger);
   const { pool, lockPool, end } = openPools({
     connectionString: options.connectionString,
@@ -88,10 +92,20 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     logger,
     health,
   });
+  // Its queue is set up with the schema, on the lock pool (the query pool serves once that is done).
+  const modelJobs = new PostgresModelJobs(lockPool, {
+    connectionString: options.connectionString,
+    schema: options.schema,
+    ...(options.modelWork ?? DEFAULT_MODEL_WORK),
+    retryLimit: MODEL_JOB_RETRIES,
+    logger,
+    health,
+  });
   const setUp = async () => {
     // On the lock pool, which the readiness gate does not cover.
     const setupSaver = createCheckpointer(lockPool, options.schema, { oneStatementWrites: true });
     await setupDatabase(lockPool, options.schema, setupSaver);
+    await modelJobs.open();
     ready = true;
     health.markUp();
   };
@@ -114,13 +128,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     threads: new PostgresThreadStore(pool, options.schema),
     history: new PostgresThreadHistory(pool, options.schema),
     deliveries,
-    locks: new PostgresThreadLocks(
-      pool,
-      options.schema,
-      { ttlMs: options.leaseMs ?? DEFAULT_LEASE_MS },
-      logger,
-    ),
-    orphans: new PostgresOrphans(pool, options.schema),
+    modelJobs,
     readiness: async () => {
       if (!ready) throw new DatabaseUnavailable();
       let timer: NodeJS.Timeout | undefined;
@@ -142,6 +150,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     },
     close: async () => {
       closed = true;
+      await modelJobs.stop();
       await deliveries.stop();
       await end();
     },

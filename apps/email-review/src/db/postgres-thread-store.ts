@@ -1,7 +1,5 @@
 import type pg from 'pg';
-import { heldLeaseOwner } from '../locks/held-lease.js';
-import { ThreadLeaseLost } from '../locks/lock-errors.js';
-import type { Thread } from '../threads/thread.js';
+import type { Thread, ThreadStatus } from '../threads/thread.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { ListQuery, ThreadPage, ThreadStore } from '../threads/thread-store.js';
 import { eventsParam, writeRecordingEvents } from './postgres-thread-history.js';
@@ -20,7 +18,6 @@ export class PostgresThreadStore implements ThreadStore {
     schema: string,
   ) {
     const threads = table(schema, 'email_threads');
-    const leases = table(schema, 'email_thread_leases');
     this.sql = {
       // Each write appends its history events in the same statement (src/db/postgres-thread-history.ts).
       insert: writeRecordingEvents(
@@ -31,13 +28,9 @@ export class PostgresThreadStore implements ThreadStore {
       ),
       byKey: `SELECT view FROM ${threads} WHERE idempotency_key = $1`,
       get: `SELECT view FROM ${threads} WHERE thread_id = $1`,
-      // Fenced by the change's lease ($6, when it has one): a holder whose lease passed to another
-      // writes nothing. FOR SHARE makes a takeover wait for this write, then read what it wrote.
       save: writeRecordingEvents(
         schema,
         `UPDATE ${threads} SET status = $2, view = $3, delivery_status = $4 WHERE thread_id = $1
-           AND ($6::text IS NULL OR EXISTS (
-             SELECT 1 FROM ${leases} WHERE thread_id = $1 AND owner = $6 FOR SHARE))
          RETURNING thread_id`,
         '$5',
       ),
@@ -45,7 +38,7 @@ export class PostgresThreadStore implements ThreadStore {
       decide: writeRecordingEvents(
         schema,
         `UPDATE ${threads} SET status = $2, view = $3, delivery_status = $4 WHERE thread_id = $1
-           AND status = 'awaiting_review' AND (view->>'revision')::int = $6
+           AND status = $7 AND (view->>'revision')::int = $6
          RETURNING thread_id`,
         '$5',
       ),
@@ -56,8 +49,13 @@ export class PostgresThreadStore implements ThreadStore {
     };
   }
 
-  async create(thread: Thread, idempotencyKey?: string, events?: readonly HistoryEvent[]) {
-    const inserted = await this.pool.query(this.sql.insert, [
+  async create(
+    thread: Thread,
+    idempotencyKey?: string,
+    events?: readonly HistoryEvent[],
+    client: pg.PoolClient | pg.Pool = this.pool,
+  ) {
+    const inserted = await client.query(this.sql.insert, [
       thread.thread_id,
       thread.status,
       idempotencyKey ?? null,
@@ -66,7 +64,7 @@ export class PostgresThreadStore implements ThreadStore {
     ]);
     if (inserted.rowCount === 1) return { thread, created: true };
     // The key is taken (possibly by a request that committed a moment ago): answer with its thread.
-    const existing = await this.pool.query<ViewRow>(this.sql.byKey, [idempotencyKey]);
+    const existing = await client.query<ViewRow>(this.sql.byKey, [idempotencyKey]);
     return { thread: existing.rows[0]!.view, created: false };
   }
 
@@ -76,16 +74,13 @@ export class PostgresThreadStore implements ThreadStore {
   }
 
   async save(thread: Thread, events?: readonly HistoryEvent[]) {
-    const owner = heldLeaseOwner(thread.thread_id) ?? null;
-    const saved = await this.pool.query(this.sql.save, [
+    await this.pool.query(this.sql.save, [
       thread.thread_id,
       thread.status,
       thread,
       thread.delivery?.status ?? null,
       eventsParam(events),
-      owner,
     ]);
-    if (saved.rowCount === 0 && owner !== null) throw new ThreadLeaseLost(thread.thread_id);
   }
 
   async saveDecision(
@@ -93,6 +88,7 @@ export class PostgresThreadStore implements ThreadStore {
     revision: number,
     events: readonly HistoryEvent[],
     client: pg.PoolClient | pg.Pool = this.pool,
+    from: ThreadStatus = 'awaiting_review',
   ) {
     const saved = await client.query(this.sql.decide, [
       view.thread_id,
@@ -101,6 +97,7 @@ export class PostgresThreadStore implements ThreadStore {
       view.delivery?.status ?? null,
       eventsParam(events),
       revision,
+      from,
     ]);
     return saved.rowCount === 1;
   }

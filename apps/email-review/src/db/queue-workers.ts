@@ -1,5 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isDatabaseUnreachable, type DatabaseHealth } from '@repo/pg-kit';
+import type pg from 'pg';
 import type PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
 
 export interface QueueWorkerOptions<T extends object> {
   boss: PgBoss;
@@ -70,4 +73,29 @@ export function startQueueWorkers<T extends object>(options: QueueWorkerOptions<
       await Promise.all(loops);
     },
   };
+}
+
+/** pg-boss's executor over one client, so a job is written inside that client's transaction. */
+export const inTransaction = (client: pg.PoolClient): PgBoss.Db => ({
+  executeSql: (text, values) => client.query(text, values),
+});
+
+/** pg-boss polls on its own: an outage would log on every beat, so it counts as one outage. */
+export function reportQueueError(
+  settings: { health?: DatabaseHealth; logger: Logger },
+  what: string,
+  error: unknown,
+): void {
+  if (settings.health && isDatabaseUnreachable(error)) settings.health.markDown(error);
+  else settings.logger.warn({ err: error }, `${what} error`);
+}
+
+/** Lets the workers finish their jobs, then stops pg-boss (when it was started). */
+export async function stopQueue(
+  boss: PgBoss,
+  workers: QueueWorkers | undefined,
+  started: boolean,
+): Promise<void> {
+  await workers?.stop();
+  if (started) await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
 }

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { threadHistoryMigration } from './postgres-thread-history.js';
 import { serviceTablesMigration } from './tables.js';
 
-/** Advisory-lock key of the schema set-up, apart from the thread locks' key space. */
+/** Advisory-lock key of the schema set-up. */
 const SETUP_LOCK = [0x454d4c53, 0] as const;
 
 /**

@@ -19,9 +19,8 @@ export function queueSchema(schema: string): string {
 
 /**
  * The service's own tables: the thread index (each thread's API view, its idempotency key, its
- * delivery status, and an insertion sequence for newest-first listing) and the delivery records (one
- * per sent thread: the message exactly as it leaves, and where its delivery stands), the per-thread
- * leases (src/db/postgres-thread-locks.ts), the orphan recovery's attempt counts and the mailbox
+ * delivery status, and an insertion sequence for newest-first listing), the delivery records (one
+ * per sent thread: the message exactly as it leaves, and where its delivery stands) and the mailbox
  * reader's place in each mailbox (src/db/postgres-mailbox.ts). Run by the
  * database set-up under its advisory lock.
  */
@@ -62,15 +61,9 @@ export function serviceTablesMigration(schema: string): string {
     ALTER TABLE ${table(schema, 'email_deliveries')} DROP COLUMN IF EXISTS next_attempt_at;
     -- Before logged and no_recipient: the first check allowed queued, delivered and failed only.
     ALTER TABLE ${table(schema, 'email_deliveries')} DROP CONSTRAINT IF EXISTS email_deliveries_status_check;
-    CREATE TABLE IF NOT EXISTS ${table(schema, 'email_thread_leases')} (
-      thread_id text PRIMARY KEY,
-      owner text NOT NULL,
-      expires_at timestamptz NOT NULL
-    );
-    CREATE TABLE IF NOT EXISTS ${table(schema, 'email_thread_recoveries')} (
-      thread_id text PRIMARY KEY,
-      attempts integer NOT NULL
-    );
+    -- The thread leases and the orphan recovery's counts are gone: the model work is queued.
+    DROP TABLE IF EXISTS ${table(schema, 'email_thread_leases')};
+    DROP TABLE IF EXISTS ${table(schema, 'email_thread_recoveries')};
     DROP INDEX IF EXISTS "${schema}".email_deliveries_uncheckpointed;
     CREATE TABLE IF NOT EXISTS ${table(schema, 'email_mailbox_state')} (
       mailbox text NOT NULL,

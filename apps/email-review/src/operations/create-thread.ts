@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { InboundEmail } from '../email/raw-email.js';
-import { runHolding } from '../locks/held-lease.js';
-import { ThreadBusy } from '../locks/lock-errors.js';
 import type { Thread } from '../threads/thread.js';
 import { IdempotencyKeyReused } from '../threads/thread-errors.js';
-import { runThread } from './change-thread.js';
-import { answeredThreadId, firstRunInput } from './earlier-exchange.js';
+import { answeredThreadId } from './earlier-exchange.js';
 import { reviewer } from './history-events.js';
 import { log, now, type OperationDeps } from './operation-deps.js';
+import { runModelJob } from './run-model-job.js';
 
 export interface CreatedThread {
   /** As stored: `drafting` when just created. */
@@ -15,9 +13,9 @@ export interface CreatedThread {
   /** False when the Idempotency-Key (or the email's Message-ID) already created this thread. */
   created: boolean;
   /**
-   * A new thread's classify-and-draft run, going on under its lease whether awaited or not:
-   * settles with the thread paused for review, or rejects with the run's failure (502/503, already
-   * recorded on the thread as `failed`).
+   * A new thread's classify-and-draft job, run here at once whether awaited or not: settles with
+   * the thread paused for review, or rejects with the run's failure (502/503, already recorded on
+   * the thread as `failed`; or the database away, and then the queue runs the job again later).
    */
   drafted?: Promise<Thread>;
 }
@@ -26,7 +24,8 @@ export interface CreatedThread {
 export type EmailSource = 'json' | 'mime';
 
 /**
- * Stores the thread (`drafting`) and starts classifying and drafting it; answers once it is stored,
+ * Stores the thread (`drafting`) with its classify-and-draft job (one transaction), and starts
+ * running the job here; answers once it is stored,
  * with the run in `drafted`, or with the thread that the Idempotency-Key already created. Without a
  * key, the email's Message-ID serves as one: the same message posted twice is one thread.
  */
@@ -45,28 +44,24 @@ export async function createThread(
     source,
   };
   const messageKey = received.email.message_id && `message-id:${received.email.message_id}`;
-  // Locked before it exists, so a retry can never take a thread whose first run is under way.
-  const lease = await deps.locks.tryAcquire(fresh.thread_id);
-  if (!lease) throw new ThreadBusy(fresh.thread_id);
-  const holding = <T>(step: () => Promise<T>) => runHolding(fresh.thread_id, lease, step);
-  let stored: { thread: Thread; created: boolean };
-  try {
-    stored = await holding(() =>
-      deps.threads.create(fresh, idempotencyKey ?? messageKey ?? undefined, [createdEvent]),
+  let jobId: string | undefined;
+  const { thread, created } = await deps.decide(async (tx) => {
+    const stored = await deps.threads.create(
+      fresh,
+      idempotencyKey ?? messageKey ?? undefined,
+      [createdEvent],
+      tx.client,
     );
-  } catch (error) {
-    await lease.release();
-    throw error;
-  }
-  const { thread, created } = stored;
-  if (!created) {
-    await lease.release();
+    if (stored.created)
+      jobId = await deps.modelJobs.send({ thread_id: fresh.thread_id, kind: 'draft' }, tx.client);
+    return stored;
+  });
+  if (!created || !jobId)
     return { thread: idempotencyKey ? sameEmail(thread, received.inbound) : thread, created };
-  }
   log(deps).info({ thread_id: thread.thread_id }, 'thread created');
-  const drafted = holding(async () =>
-    runThread(deps, thread, { run: await firstRunInput(deps, thread) }),
-  ).finally(() => lease.release());
+  const drafted = runModelJob(deps, { thread_id: thread.thread_id, kind: 'draft' }, jobId).then(
+    (view) => view ?? thread,
+  );
   // Whoever stops waiting (202) leaves the failure to the thread (`failed`) and the log.
   drafted.catch(() => {});
   return { thread, created: true, drafted };

@@ -1,8 +1,7 @@
 import { threadIdOfReply } from '../email/reply.js';
 import type { ThreadEmail } from '../email/thread-email.js';
 import type { Thread } from '../threads/thread.js';
-import type { EarlierExchange } from '../workflow/state.js';
-import type { RunInput } from './change-thread.js';
+import type { EarlierExchange, EmailStateUpdate } from '../workflow/state.js';
 import type { OperationDeps } from './operation-deps.js';
 
 /**
@@ -34,7 +33,7 @@ async function earlierExchange(
 export async function firstRunInput(
   deps: Pick<OperationDeps, 'threads'>,
   thread: Thread,
-): Promise<NonNullable<RunInput>> {
+): Promise<EmailStateUpdate> {
   return {
     inbound: thread.inbound,
     subject: thread.email.subject,

@@ -1,11 +1,10 @@
 import type { Thread } from '../threads/thread.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
-import { runThread } from './change-thread.js';
 import { decideThread } from './decide-thread.js';
 import { stateConfig } from './graph-config.js';
 import { reviewer } from './history-events.js';
-import { withLockedThread } from './locked-thread.js';
 import { now, type OperationDeps } from './operation-deps.js';
+import { runModelJob } from './run-model-job.js';
 import type { RevisionCondition } from './status-rules.js';
 
 export type ThreadEdit = { draft: string } | { instructions: string };
@@ -49,35 +48,25 @@ function replaceDraft(
 }
 
 /**
- * A decision marks the thread `drafting` and records the instructions as the classify step's
- * output (so `draft` runs next); then the model redrafts, holding the thread's lease, and the thread
- * pauses again.
+ * A decision marks the thread `drafting`, records the instructions as the classify step's output
+ * (so `draft` runs next) and queues the redraft job, in one transaction; the job then runs here at
+ * once, and the thread pauses again.
  */
-function redraft(
+async function redraft(
   deps: OperationDeps,
   threadId: string,
   instructions: string,
   condition?: RevisionCondition,
 ): Promise<Thread> {
-  return withLockedThread(deps, threadId, async () => {
-    const marked = await decideThread(deps, threadId, condition, async (thread, decision) => {
-      const view: Thread = { ...thread, status: 'drafting', updated_at: now(deps) };
-      if (!(await deps.threads.saveDecision(view, thread.revision, [], decision.client)))
-        throw new ThreadMovedOn(threadId);
-      await decision.graph.updateState(stateConfig(threadId), { instructions }, 'classify');
-      return view;
-    });
-    return runThread(deps, marked, {
-      run: null,
-      history: (view) => [
-        {
-          type: 'redrafted',
-          at: view.updated_at,
-          actor: reviewer(),
-          revision: view.revision,
-          instructions,
-        },
-      ],
-    });
+  const job = { thread_id: threadId, kind: 'redraft' as const, instructions, actor: reviewer() };
+  let jobId = '';
+  const marked = await decideThread(deps, threadId, condition, async (thread, decision) => {
+    const view: Thread = { ...thread, status: 'drafting', updated_at: now(deps) };
+    if (!(await deps.threads.saveDecision(view, thread.revision, [], decision.client)))
+      throw new ThreadMovedOn(threadId);
+    await decision.graph.updateState(stateConfig(threadId), { instructions }, 'classify');
+    jobId = await deps.modelJobs.send(job, decision.client);
+    return view;
   });
+  return (await runModelJob(deps, job, jobId)) ?? marked;
 }

@@ -1,12 +1,11 @@
 /**
- * How operations run the graph. `durability: 'exit'` writes one checkpoint when a run stops (paused
- * before `send`, finished, or failed) instead of one per step. invoke() resolves only after that
- * write, so every state a client has been told about is durable; what is lost in a crash is a run
- * still in progress, whose thread stays `drafting` in the index and can be retried.
+ * How a model job runs the graph. `durability: 'sync'` writes a checkpoint after each step, before
+ * the next one starts: a job rerun after a crash (src/operations/run-model-job.ts) does not repeat a
+ * model call whose step finished (a classification survives a crash in the middle of the draft).
  */
 export const runConfig = (threadId: string) => ({
   configurable: { thread_id: threadId },
-  durability: 'exit' as const,
+  durability: 'sync' as const,
 });
 
 /** How operations read or record a thread's state (getState, updateState). */

@@ -2,8 +2,8 @@ import { currentLogger } from '@repo/http-kit';
 import type { Logger } from 'pino';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { ReplySender } from '../email/reply.js';
-import type { ThreadLocks } from '../locks/thread-locks.js';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { ModelJobs } from '../persistence/model-jobs.js';
 import type { Persistence } from '../persistence/persistence.js';
 import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
@@ -15,7 +15,8 @@ export interface OperationDeps {
   threads: ThreadStore;
   history: ThreadHistory;
   deliveries: DeliveryStore;
-  locks: ThreadLocks;
+  /** The model work's queue (create, redraft, retry send; the result's transaction finishes). */
+  modelJobs: ModelJobs;
   /** One transaction for a reviewer's decision (see decideThread). */
   decide: Persistence['decide'];
   /** The graph over another saver: a decision's, on its transaction. */

@@ -26,11 +26,7 @@ export function requireAwaitingReview(thread: Thread): void {
   if (thread.status !== 'awaiting_review') throw new ThreadNotAwaitingReview(thread);
 }
 
-/**
- * Retry takes a `failed` thread, or a `drafting` one whose lock is free: its run, or a change's
- * second write, died with its process.
- */
+/** Retry takes a `failed` thread (a `drafting` one has its model job, which the queue reruns). */
 export function requireRetryable(thread: Thread): void {
-  if (thread.status !== 'failed' && thread.status !== 'drafting')
-    throw new ThreadNotRetryable(thread);
+  if (thread.status !== 'failed') throw new ThreadNotRetryable(thread);
 }

@@ -1,8 +1,8 @@
 import { MemorySaver } from '@langchain/langgraph';
 import { MemoryDeliveries } from '../delivery/memory-deliveries.js';
-import { MemoryThreadLocks } from '../locks/memory-thread-locks.js';
 import { MemoryThreadStore } from '../threads/memory-thread-store.js';
 import type { RetryPolicy } from '../delivery/retry-policy.js';
+import { inProcessModelJobs } from './model-jobs.js';
 import type { Persistence } from './persistence.js';
 
 /** Everything in process; `retry`: how deferred deliveries are retried (the default policy unless set). */
@@ -23,7 +23,7 @@ export function createMemoryPersistence(options: { retry?: RetryPolicy } = {}): 
     threads,
     history: threads.history,
     deliveries,
-    locks: new MemoryThreadLocks(),
+    modelJobs: inProcessModelJobs(),
     close: () => deliveries.stop(),
   };
 }

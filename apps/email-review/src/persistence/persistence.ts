@@ -1,24 +1,14 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type pg from 'pg';
-import type { ThreadLocks } from '../locks/thread-locks.js';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
+import type { ModelJobs } from './model-jobs.js';
 import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
-
-/** Threads a crash left `drafting` with nobody holding them (PostgreSQL mode; see src/operations/recover-orphans.ts). */
-export interface OrphanedThreads {
-  /** `drafting` threads whose holder is gone, oldest first. */
-  find(limit: number): Promise<string[]>;
-  /** Counts one more recovery attempt of the thread; returns the count so far. */
-  countAttempt(threadId: string): Promise<number>;
-  /** The thread was recovered: its count starts again. */
-  forget(threadId: string): Promise<void>;
-}
 
 /**
  * One decision's transaction. PostgreSQL: BEGIN…COMMIT on one client, which the checkpointer and
  * the stores' writes share, so the view, its history and the checkpoint commit together or not at
- * all. Memory: decisions run one at a time (nothing else changes a thread awaiting review).
+ * all. Memory: transactions run one at a time.
  */
 export interface DecisionTransaction {
   /** LangGraph's saver, reading and writing inside the transaction. */
@@ -36,11 +26,10 @@ export interface Persistence {
   history: ThreadHistory;
   /** Delivery records and their queue. */
   deliveries: DeliveryStore;
-  locks: ThreadLocks;
+  /** The model work (classify and draft, redraft, retry) as jobs keyed by thread. */
+  modelJobs: ModelJobs;
   /** Runs `work` as one transaction (see DecisionTransaction): committed when it returns. */
   decide<T>(work: (tx: DecisionTransaction) => Promise<T>): Promise<T>;
-  /** Absent in memory mode, where a crash takes every thread with it. */
-  orphans?: OrphanedThreads;
   /** Throws when the store cannot serve, for `/readyz`. */
   readiness?: () => Promise<void>;
   /** PostgreSQL mode: the query pool and schema, for the metrics' counts and the retention job. */

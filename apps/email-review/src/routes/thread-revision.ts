@@ -64,7 +64,7 @@ export const revisionChecked = {
   responses: {
     409: {
       description:
-        'The thread is not in a state that allows this (`thread_not_awaiting_review`), another request is changing it or took it over while this one ran (`thread_busy`: look at the thread again before repeating), or the body’s `revision` is not the current one (`revision_mismatch`; `revision` in the answer is the current one; the request changed nothing). Approve also answers `revision_mismatch` when the workflow holds a draft the view did not show: the view now shows it, at a new revision.',
+        'The thread is not in a state that allows this (`thread_not_awaiting_review`), or the body’s `revision` is not the current one (`revision_mismatch`; `revision` in the answer is the current one; the request changed nothing). Approve also answers `revision_mismatch` when the workflow holds a draft the view did not show: the view now shows it, at a new revision.',
     },
     412: {
       description:

@@ -109,7 +109,7 @@ function threadChange<B extends z.ZodType>(spec: {
       404: { description: 'Unknown thread.' },
       409: {
         description:
-          'The thread is not in a state that allows this (`thread_not_awaiting_review`), or another request is changing it or took it over while this one ran (`thread_busy`: look at the thread again before repeating).',
+          'The thread is not in a state that allows this (`thread_not_awaiting_review`, `thread_not_retryable`): e.g. another request changed it first.',
       },
       503: {
         description:

@@ -3,7 +3,6 @@ import type OpenAI from 'openai';
 import type { Registry } from 'prom-client';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { MailTransport } from '../delivery/mail-transport.js';
-import type { ThreadLocks } from '../locks/thread-locks.js';
 import type { Persistence } from '../persistence/persistence.js';
 import { emailReviewMetrics } from './email-review-metrics.js';
 import { GraphSpans } from './graph-spans.js';
@@ -38,7 +37,6 @@ export function emailReviewTelemetry(options: {
     graph<G extends { withConfig(config: { callbacks: GraphSpans[] }): G }>(graph: G): G {
       return graphSpans ? graph.withConfig({ callbacks: [graphSpans] }) : graph;
     },
-    locks: (locks: ThreadLocks) => metrics?.locks(locks) ?? locks,
     deliveries: (store: DeliveryStore) => metrics?.deliveries(store) ?? store,
     transport: (transport: MailTransport) => (tracing ? tracedTransport(transport) : transport),
   };

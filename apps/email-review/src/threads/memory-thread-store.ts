@@ -1,6 +1,6 @@
 import { MemoryThreadHistory } from './memory-thread-history.js';
 import type { HistoryEvent } from './thread-history.js';
-import type { Thread } from './thread.js';
+import type { Thread, ThreadStatus } from './thread.js';
 import type { ListQuery, ThreadPage, ThreadStore } from './thread-store.js';
 
 /** The thread index for memory mode: lost with the process, like MemorySaver's checkpoints. */
@@ -36,9 +36,15 @@ export class MemoryThreadStore implements ThreadStore {
     this.history.append(thread.thread_id, events);
   }
 
-  async saveDecision(view: Thread, revision: number, events: readonly HistoryEvent[]) {
+  async saveDecision(
+    view: Thread,
+    revision: number,
+    events: readonly HistoryEvent[],
+    _client?: unknown,
+    from: ThreadStatus = 'awaiting_review',
+  ) {
     const current = this.threads.get(view.thread_id);
-    if (current?.status !== 'awaiting_review' || current.revision !== revision) return false;
+    if (current?.status !== from || current.revision !== revision) return false;
     await this.save(view, events);
     return true;
   }

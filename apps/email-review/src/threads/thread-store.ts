@@ -36,20 +36,22 @@ export interface ThreadStore {
     thread: Thread,
     idempotencyKey?: string,
     events?: readonly HistoryEvent[],
+    client?: pg.PoolClient,
   ): Promise<{ thread: Thread; created: boolean }>;
   get(threadId: string): Promise<Thread | undefined>;
   /** Replaces the stored view of an existing thread. */
   save(thread: Thread, events?: readonly HistoryEvent[]): Promise<void>;
   /**
-   * A decision's compare-and-set: replaces the view of a thread still awaiting review at `revision`
-   * with `view` and appends `events`, in `client`'s transaction (PostgreSQL). False, with nothing
-   * written, when the thread has moved on meanwhile.
+   * A change's compare-and-set: replaces the view of a thread still `from` (default: awaiting
+   * review) at `revision` with `view` and appends `events`, in `client`'s transaction (PostgreSQL).
+   * False, with nothing written, when the thread has moved on meanwhile.
    */
   saveDecision(
     view: Thread,
     revision: number,
     events: readonly HistoryEvent[],
     client?: pg.PoolClient,
+    from?: ThreadStatus,
   ): Promise<boolean>;
   /** Newest first. */
   list(query: ListQuery): Promise<ThreadPage>;

@@ -116,14 +116,16 @@ export async function startInstance(options: {
   queue?: { leaseSeconds: number; concurrency: number };
   /** Both pools' size in postgres mode (default 10). */
   poolMax?: number;
-  /** Thread leases' ttl (postgres mode; default 30 s). */
-  leaseMs?: number;
+  /** The model work's queue (postgres mode): a job's lease, and workers for dead instances' jobs. */
+  modelWork?: { leaseSeconds: number; concurrency: number };
   /** Framework patches switched off (postgres mode); all are on by default, as in production. */
   patches?: Pick<PostgresOptions, 'oneStatementCheckpointWrites'>;
   /** Where the instance logs (at info level), for tests that read the log; silent otherwise. */
   logTo?: { write(line: string): void };
   /** Wraps the thread index, e.g. to simulate a crash between two writes. */
   wrapThreads?: (threads: ThreadStore) => ThreadStore;
+  /** Wraps the model runs' checkpointer, e.g. to lose a checkpoint as a crash would. */
+  wrapCheckpointer?: (saver: Persistence['checkpointer']) => Persistence['checkpointer'];
   /** The service's clock (default: the real one). */
   clock?: () => Date;
   retention?: RetentionSettings;
@@ -145,7 +147,7 @@ export async function startInstance(options: {
           connectionString: TEST_DATABASE_URL,
           schema: options.schema ?? 'public',
           poolMax: options.poolMax ?? 10,
-          ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+          ...(options.modelWork ? { modelWork: options.modelWork } : {}),
           queue: {
             ...(options.queue ?? { leaseSeconds: 5, concurrency: 4 }),
             retry: options.retryPolicy ?? FAST_RETRIES,
@@ -158,6 +160,7 @@ export async function startInstance(options: {
   const persistence: Persistence = {
     ...opened,
     threads: options.wrapThreads ? options.wrapThreads(opened.threads) : opened.threads,
+    checkpointer: options.wrapCheckpointer?.(opened.checkpointer) ?? opened.checkpointer,
     decide: gate.wrap(opened.decide.bind(opened)),
   };
   const llm = createOpenAiClient({
@@ -190,6 +193,7 @@ export async function startInstance(options: {
     ...(options.mailbox ? { mailbox: options.mailbox } : {}),
   });
   await service.delivery.start();
+  await service.modelWork.start();
   service.mailbox.start();
   let server: Server | undefined;
   return {

@@ -1,0 +1,119 @@
+import type { DatabaseHealth } from '@repo/pg-kit';
+import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { ModelJob, ModelJobs } from '../persistence/model-jobs.js';
+import { ThreadMovedOn } from '../threads/thread-errors.js';
+import {
+  inTransaction,
+  reportQueueError,
+  startQueueWorkers,
+  stopQueue,
+  type QueueWorkers,
+} from './queue-workers.js';
+import { withQueueSetupLock } from './setup-database.js';
+import { queueSchema } from './tables.js';
+
+const QUEUE = 'email-model-work';
+/** How often an idle worker looks for a job whose instance died. */
+const POLL_MS = 1_000;
+
+export interface ModelJobSettings {
+  connectionString: string;
+  schema: string;
+  /**
+   * The longest a run may take (both model steps with their retry budget): the sending instance
+   * runs the job at once, and it becomes anyone's only after this long (`startAfter`); a worker
+   * that takes it holds it this long (`expireInSeconds`) before pg-boss hands it out again.
+   */
+  leaseSeconds: number;
+  /** Jobs of dead instances taken at once by this one. */
+  concurrency: number;
+  /** Reruns of a job whose run could not commit (the database away, its worker dead). */
+  retryLimit: number;
+  logger: Logger;
+  health?: DatabaseHealth;
+}
+
+/**
+ * The model work as pg-boss jobs (queue policy `stately`, singleton key = thread id: one waiting
+ * and one running per thread at most). pg-boss 10 cannot fetch a job by id, so, with its public API
+ * only, the sending instance claims its job by time: the job is sent with `startAfter` = the lease,
+ * the sender runs it at once, and the transaction that commits the result (compare-and-set on the
+ * thread) deletes the job. Only when the sender died (or its run outlived the lease) does the job
+ * become due, and any instance's worker takes it, runs it (resuming from the checkpoint) and
+ * commits the same way; pg-boss's expiry and retryLimit cover a worker that dies in turn. Two runs
+ * of one job can only overlap past the lease, and then the compare-and-set lets one result in.
+ */
+export class PostgresModelJobs implements ModelJobs {
+  private readonly boss: PgBoss;
+  private started = false;
+  private workers: QueueWorkers | undefined;
+
+  constructor(
+    /** Where the queue's set-up takes its advisory lock. */
+    private readonly setupPool: pg.Pool,
+    private readonly settings: ModelJobSettings,
+  ) {
+    this.boss = new PgBoss({
+      connectionString: settings.connectionString,
+      schema: queueSchema(settings.schema),
+      max: 2 + settings.concurrency,
+      application_name: 'email-review-model-work',
+      maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(settings.leaseSeconds / 2))),
+      schedule: false,
+    });
+    this.boss.on('error', (error: unknown) => this.onQueueError(error));
+  }
+
+  async send(job: ModelJob, client?: pg.PoolClient): Promise<string> {
+    const { leaseSeconds, retryLimit } = this.settings;
+    const id = await this.boss.send(QUEUE, job, {
+      singletonKey: job.thread_id,
+      startAfter: leaseSeconds,
+      expireInSeconds: leaseSeconds,
+      retryLimit,
+      retryDelay: 1,
+      retryBackoff: true,
+      ...(client ? { db: inTransaction(client) } : {}),
+    });
+    // The thread's previous job is still there: its change has not committed its result yet.
+    if (!id) throw new ThreadMovedOn(job.thread_id);
+    return id;
+  }
+
+  async finish(jobId: string, client?: pg.PoolClient): Promise<void> {
+    await this.boss.deleteJob(QUEUE, jobId, client ? { db: inTransaction(client) } : {});
+  }
+
+  /** Starts pg-boss and creates the queue (the database set-up): jobs can be sent from then on. */
+  async open() {
+    await withQueueSetupLock(this.setupPool, async () => {
+      await this.boss.start();
+      this.started = true;
+      if (!(await this.boss.getQueue(QUEUE)))
+        await this.boss.createQueue(QUEUE, { name: QUEUE, policy: 'stately' });
+    });
+  }
+
+  async work(run: (job: ModelJob, jobId: string) => Promise<void>) {
+    this.workers = startQueueWorkers({
+      boss: this.boss,
+      queue: QUEUE,
+      concurrency: this.settings.concurrency,
+      pollMs: POLL_MS,
+      handler: (job: PgBoss.JobWithMetadata<ModelJob>) => run(job.data, job.id),
+      onQueueError: (error) => this.onQueueError(error),
+    });
+  }
+
+  async stop() {
+    await stopQueue(this.boss, this.workers, this.started);
+    this.workers = undefined;
+    this.started = false;
+  }
+
+  private onQueueError(error: unknown) {
+    reportQueueError(this.settings, 'model work queue', error);
+  }
+}

@@ -1,0 +1,42 @@
+import type pg from 'pg';
+
+/**
+ * One thread's model work: classify and draft a new thread, redraft with a reviewer's instructions,
+ * or resume a failed run (retry). The thread is `drafting` while its job exists.
+ */
+export interface ModelJob {
+  thread_id: string;
+  kind: 'draft' | 'redraft' | 'retry';
+  /** redraft: the reviewer's instructions and who gave them (the history's `redrafted`). */
+  instructions?: string;
+  actor?: string;
+}
+
+/**
+ * The model work's queue. PostgreSQL: pg-boss jobs, one at a time per thread (singleton key), sent in
+ * the transaction of the change that asks for them, and deleted in the transaction that commits
+ * their result; the instance that took the request runs its job at once, and another instance takes
+ * it only once that one is presumed dead (see src/db/postgres-model-jobs.ts). Memory: nothing
+ * outlives the process, so the job is only its in-process run.
+ */
+export interface ModelJobs {
+  /** Queues `job` inside `client`'s transaction (PostgreSQL); returns its id. */
+  send(job: ModelJob, client?: pg.PoolClient): Promise<string>;
+  /** The job's result is being committed in `client`'s transaction: the job is done with it. */
+  finish(jobId: string, client?: pg.PoolClient): Promise<void>;
+  /** Runs, with `run`, the jobs whose first instance died (PostgreSQL); memory mode has none. */
+  work(run: (job: ModelJob, jobId: string) => Promise<void>): Promise<void>;
+  /** Ends the workers (each finishes its job) and the queue's connections. */
+  stop(): Promise<void>;
+}
+
+/** Memory mode: each job is run by the request that sent it; a crash takes every thread with it. */
+export const inProcessModelJobs = (): ModelJobs => {
+  let next = 0;
+  return {
+    send: async () => `job-${(next += 1)}`,
+    finish: async () => {},
+    work: async () => {},
+    stop: async () => {},
+  };
+};
