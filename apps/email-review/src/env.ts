@@ -71,8 +71,11 @@ const serviceEnvSchema = httpServiceEnv(3001)
     /** An OAuth2 access token (XOAUTH2) instead of the URL's password; the file is re-read on each connect. */
     IMAP_XOAUTH2_TOKEN: z.string().trim().min(1).optional(),
     IMAP_XOAUTH2_TOKEN_FILE: z.string().trim().min(1).optional(),
-    /** How often the mailbox is looked at anyway (the only way when the server has no IDLE). */
-    IMAP_POLL_MS: intFromEnv(30_000),
+    /**
+     * How often the mailbox is looked at anyway (the only way when the server has no IDLE); at
+     * most 4 minutes, below the IMAP socket's 5-minute silence limit while idling.
+     */
+    IMAP_POLL_MS: intFromEnv(30_000).pipe(z.number().max(240_000)),
     /** Each of connecting, the greeting and any silence on the IMAP socket. */
     IMAP_TIMEOUT_MS: intFromEnv(20_000),
     /** Where a message goes once its thread is created; unset: it stays, flagged \Seen. */

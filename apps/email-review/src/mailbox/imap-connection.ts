@@ -45,7 +45,8 @@ export async function connectImap(settings: ImapSettings): Promise<ImapFlow> {
     disableAutoIdle: true,
     connectionTimeout: settings.timeoutMs,
     greetingTimeout: settings.timeoutMs,
-    socketTimeout: Math.max(settings.timeoutMs, 5 * 60_000),
+    // IDLE is silent until mail comes: IMAP_POLL_MS (at most 4 min) breaks it well before this.
+    socketTimeout: 5 * 60_000,
   };
   const client = new ImapFlow(options);
   // An 'error' event without a listener would end the process; the reader watches 'close'.
