@@ -118,6 +118,7 @@ describePg('replies through the mailbox (PostgreSQL, real Dovecot and SMTP)', ()
       expect(metrics).toContain('email_review_mailbox_messages_total{outcome="thread"} 2');
       expect(metrics).toContain('email_review_mailbox_sent_copies_total{outcome="filed"} 1');
       expect(metrics).toContain('email_review_mailbox_connected 1');
+      expect(metrics).toContain('email_review_mailbox_lag_seconds 0');
     },
     LONG,
   );

@@ -35,6 +35,11 @@ export interface MailboxStatus {
 }
 
 const FIRST_BACKOFF_MS = 1_000;
+/**
+ * Drafts the reader's threads may have running at once. It never waits for its own message's
+ * draft, but a backlog (a first start on a full mailbox) must not start thousands of model calls.
+ */
+const MAX_DRAFTS_IN_FLIGHT = 8;
 const MAX_BACKOFF_MS = 30_000;
 
 /**
@@ -51,6 +56,17 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
     stopping.signal.addEventListener('abort', () => resolve(), { once: true }),
   );
   const now = () => deps.clock?.() ?? new Date();
+  const drafting = new Set<Promise<unknown>>();
+  const threads: Pick<ThreadService, 'createThread'> = {
+    async createThread(...args) {
+      const created = await deps.threads.createThread(...args);
+      const draft: Promise<unknown> | undefined = created.drafted
+        ?.catch(() => {})
+        .finally(() => drafting.delete(draft!));
+      if (draft) drafting.add(draft);
+      return created;
+    },
+  };
 
   async function readNew(client: ImapFlow, hold: { lost: boolean }): Promise<void> {
     const uidValidity = String(client.mailbox && client.mailbox.uidValidity);
@@ -68,8 +84,9 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
       status.lagSeconds = oldest
         ? Math.max(0, (now().getTime() - new Date(oldest).getTime()) / 1000)
         : 0;
+      while (drafting.size >= MAX_DRAFTS_IN_FLIGHT) await Promise.race(drafting);
       const outcome = await takeMessage(
-        { client, threads: deps.threads, folders: deps.folders, logger: deps.logger },
+        { client, threads, folders: deps.folders, logger: deps.logger },
         { uid: message.uid, size: message.size ?? 0, uidValidity },
       );
       if (outcome === 'thread') status.read += 1;
