@@ -117,6 +117,32 @@ describe('the mailbox reader', () => {
   );
 
   test(
+    'when the model hangs, then the reader has at most 8 drafts running and takes the rest of a backlog once they end',
+    async () => {
+      emulator.faults.add({ provider: 'openai', kind: 'hang', count: 1000 });
+      const backlog = Array.from({ length: 20 }, (_, index) => plainMail(`backlog-${index}`));
+      await dovecot.with(async (client) => {
+        for (const mail of backlog) await client.append('INBOX', mail.raw);
+      });
+      const service = await start('postgres', dovecot.settings({ processed: 'Processed' }));
+      const url = await service.listen();
+      await until(async () => (await allThreads(url)).length === 8, '8 threads drafting');
+      // Three more poll rounds change nothing while the 8 drafts hang.
+      const polled = service.mailbox.status.read;
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(service.mailbox.status.read).toBe(polled);
+      expect(await allThreads(url)).toHaveLength(8);
+      expect(await dovecot.messages('INBOX')).toHaveLength(12);
+
+      emulator.faults.clear();
+      await until(async () => (await allThreads(url)).length === 20, 'the whole backlog', 90_000);
+      const ids = (await allThreads(url)).map((t) => t.email.message_id).sort();
+      expect(ids).toEqual(backlog.map((m) => m.messageId).sort());
+    },
+    LONG,
+  );
+
+  test(
     'when the mailbox is recreated with the same messages (a new UIDVALIDITY), then no thread is made twice',
     async () => {
       const mails = Array.from({ length: 5 }, (_, index) => plainMail(`again-${index}`));
