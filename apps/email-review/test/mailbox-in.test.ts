@@ -1,7 +1,9 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import request from 'supertest';
 import { dropSchema, freshSchema, until, type Mode } from './support/database.js';
-import { Dovecot } from './support/dovecot.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { accessToken, Dovecot, MAIL_USER } from './support/dovecot.js';
 import { startInstance, type Instance } from './support/harness.js';
 import { allThreads, plainMail, variedMail } from './support/mailbox-mail.js';
 
@@ -112,6 +114,34 @@ describe('the mailbox reader', () => {
       const ids = threads.map((t) => t.email.message_id);
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids.sort()).toEqual(burst.map((m) => m.messageId).sort());
+    },
+    LONG,
+  );
+
+  test(
+    'when the mailbox takes OAuth2 (XOAUTH2) from a token file, then a refused token keeps the reader retrying and a fresh one in the file lets it read',
+    async () => {
+      const tokenFile = join(dovecot.dir, 'access-token');
+      writeFileSync(tokenFile, await accessToken(MAIL_USER, new Uint8Array(32)));
+      const mail = plainMail('oauth2');
+      await dovecot.append(mail.raw);
+      const settings = dovecot.settings();
+      const service = await start('memory', {
+        ...settings,
+        imap: {
+          url: `imap://${MAIL_USER}@127.0.0.1:${dovecot.port}/INBOX`,
+          xoauth2TokenFile: tokenFile,
+          timeoutMs: 5_000,
+        },
+      });
+      await until(() => service.mailbox.status.state === 'disconnected', 'the token refused');
+      expect(dovecot.log()).toMatch(/auth failed|Authentication failure|invalid/i);
+
+      writeFileSync(tokenFile, await accessToken());
+      const url = await service.listen();
+      await until(async () => (await allThreads(url)).length === 1, 'the thread', 30_000);
+      expect((await allThreads(url))[0]!.email.message_id).toBe(mail.messageId);
+      expect(dovecot.log()).toContain('method=XOAUTH2');
     },
     LONG,
   );

@@ -14,12 +14,25 @@ import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
+import { SignJWT } from 'jose';
 import type { MailboxSettings } from '../../src/mailbox/mailbox-service.js';
 import { freePort } from './smtp-sink.js';
 
 export const DOVECOT = '/usr/sbin/dovecot';
 export const MAIL_USER = 'support';
 export const MAIL_PASSWORD = 'mailbox-secret';
+/** The HS256 key Dovecot checks XOAUTH2 access tokens (JWTs) against. */
+const OAUTH2_KEY = randomBytes(32);
+
+/** An access token for the test user, as an identity provider would issue it. */
+export async function accessToken(user = MAIL_USER, key: Uint8Array = OAUTH2_KEY): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(user)
+    .setIssuedAt()
+    .setExpirationTime('10m')
+    .sign(key);
+}
 
 /** Dovecot refuses to give a mailbox to uid 0: as root, the mail belongs to `nobody`. */
 function mailOwner(): { uid: number; gid: number; name: string } {
@@ -41,7 +54,7 @@ protocols = imap
 listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login xoauth2
 default_internal_user = ${root ? 'dovecot' : me}
 default_login_user = ${root ? 'dovenull' : me}
 first_valid_uid = ${owner.uid}
@@ -51,6 +64,12 @@ mail_location = maildir:${dir}/mail/%u
 passdb {
   driver = passwd-file
   args = scheme=PLAIN username_format=%u ${dir}/passwd
+}
+# XOAUTH2: JWTs checked locally against the HS256 key in oauth2-keys/ (no identity provider needed).
+passdb {
+  driver = oauth2
+  mechanisms = xoauth2
+  args = ${dir}/oauth2.conf
 }
 userdb {
   driver = static
@@ -112,6 +131,15 @@ export class Dovecot {
     for (const sub of ['run', 'state', 'mail']) mkdirSync(join(dir, sub));
     chownSync(join(dir, 'mail'), owner.uid, owner.gid);
     writeFileSync(join(dir, 'passwd'), `${MAIL_USER}:{PLAIN}${MAIL_PASSWORD}::::::\n`);
+    writeFileSync(
+      join(dir, 'oauth2.conf'),
+      `introspection_mode = local\nlocal_validation_key_dict = fs:posix:prefix=${dir}/oauth2-keys/\nusername_attribute = sub\nusername_format = %u\n`,
+    );
+    mkdirSync(join(dir, 'oauth2-keys', 'default', 'HS256'), { recursive: true });
+    writeFileSync(
+      join(dir, 'oauth2-keys', 'default', 'HS256', 'default'),
+      OAUTH2_KEY.toString('base64'),
+    );
     const dovecot = new Dovecot(dir, await freePort());
     writeFileSync(join(dir, 'dovecot.conf'), config(dir, dovecot.port));
     await dovecot.resume();
