@@ -35,12 +35,12 @@ export interface MailboxStatus {
 }
 
 const FIRST_BACKOFF_MS = 1_000;
+const MAX_BACKOFF_MS = 30_000;
 /**
  * Drafts the reader's threads may have running at once. It never waits for its own message's
  * draft, but a backlog (a first start on a full mailbox) must not start thousands of model calls.
  */
 const MAX_DRAFTS_IN_FLIGHT = 8;
-const MAX_BACKOFF_MS = 30_000;
 
 /**
  * The mailbox reader: while this instance holds the reader lock, it takes every message past the
@@ -78,13 +78,13 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
       { uid: true },
     );
     const pending = listed.filter((m) => m.uid > last).sort((a, b) => a.uid - b.uid);
-    for (const [index, message] of pending.entries()) {
+    for (const message of pending) {
+      // UIDs grow with arrival: this message is the oldest one not taken yet.
+      const arrived = message.internalDate ? new Date(message.internalDate).getTime() : undefined;
+      status.lagSeconds = arrived ? Math.max(0, (now().getTime() - arrived) / 1000) : 0;
+      while (drafting.size >= MAX_DRAFTS_IN_FLIGHT && !stopping.signal.aborted)
+        await Promise.race([...drafting, stopped]);
       if (stopping.signal.aborted || hold.lost) return;
-      const oldest = pending[index]!.internalDate;
-      status.lagSeconds = oldest
-        ? Math.max(0, (now().getTime() - new Date(oldest).getTime()) / 1000)
-        : 0;
-      while (drafting.size >= MAX_DRAFTS_IN_FLIGHT) await Promise.race(drafting);
       const outcome = await takeMessage(
         { client, threads, folders: deps.folders, logger: deps.logger },
         { uid: message.uid, size: message.size ?? 0, uidValidity },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { requestContext } from '@repo/http-kit';
+import { HttpError, requestContext } from '@repo/http-kit';
 import type { ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
 import { parseRawEmail, RAW_EMAIL_MAX_BYTES, type InboundEmail } from '../email/raw-email.js';
@@ -59,10 +59,22 @@ export async function takeMessage(
   if (!received) return quarantine(deps, uid, 'unreadable');
   // Without a Message-ID, the UID stands in as the key, so a crash's re-read is one thread still.
   const key = received.email.message_id ? undefined : `imap:${message.uidValidity}:${uid}`;
-  const { thread, created } = await asMailbox(deps.logger, uid, () =>
-    deps.threads.createThread(received, key, 'mime'),
+  let created;
+  try {
+    created = await asMailbox(deps.logger, uid, () =>
+      deps.threads.createThread(received, key, 'mime'),
+    );
+  } catch (error) {
+    // A message POST /threads would answer 4xx is refused for good: retrying would block the mailbox.
+    if (error instanceof HttpError && error.status < 500)
+      return quarantine(deps, uid, 'unreadable');
+    throw error;
+  }
+  const { thread } = created;
+  deps.logger.info(
+    { thread_id: thread.thread_id, imap_uid: uid, created: created.created },
+    'mailbox message read',
   );
-  deps.logger.info({ thread_id: thread.thread_id, imap_uid: uid, created }, 'mailbox message read');
   const marked = folders.processed
     ? await client.messageMove(String(uid), folders.processed, { uid: true })
     : await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
