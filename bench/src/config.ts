@@ -228,10 +228,10 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
           : undefined;
   if (!base)
     throw new Error(`BENCH_SCALE must be smoke, full or a positive factor, not "${scale}"`);
-  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6,7,8')
+  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9')
     .split(',')
     .map((s) => Number(s.trim()))
-    .filter((n) => [1, 2, 3, 4, 5, 6, 7, 8].includes(n));
+    .filter((n) => [1, 2, 3, 4, 5, 6, 7, 8, 9].includes(n));
   const growth = { ...base.growth };
   if (e.BENCH_HELPDESK_SESSIONS)
     growth.helpdeskSessions = [growth.helpdeskSessions[0], e.BENCH_HELPDESK_SESSIONS];

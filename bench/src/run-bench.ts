@@ -6,6 +6,7 @@ import { EmulatorProcess } from './emulator/emulator-process.js';
 import { machineFacts } from './machine-facts.js';
 import { judgeTargets, renderReport } from './report/render-report.js';
 import type { BenchReport, ScenarioOutcome, Section } from './report/report-model.js';
+import { a2aChatScenario } from './scenarios/a2a-chat.js';
 import { emailLifecycleScenario } from './scenarios/email-lifecycle.js';
 import { frameworkPatchesScenario } from './scenarios/framework-patches.js';
 import { growthScenario } from './scenarios/growth.js';
@@ -31,6 +32,7 @@ const SCENARIOS: Record<
   6: { title: 'Helpdesk sessions in PostgreSQL', run: helpdeskSessionsScenario },
   7: { title: 'Streaming', run: streamingScenario },
   8: { title: 'Metrics and tracing', run: observabilityScenario },
+  9: { title: 'Helpdesk over A2A', run: a2aChatScenario },
 };
 
 export interface BenchOutcome {

@@ -10,6 +10,7 @@ import {
   helpdeskChatResult,
   providerOverheadResult,
   streamingResult,
+  a2aChatResult,
 } from './support/results-fixture.js';
 
 function report(results: ScenarioResult[], extra: ScenarioOutcome[] = []): BenchReport {
@@ -225,5 +226,23 @@ describe('scenario 5: what each framework patch buys', () => {
     expect(markdown).toContain(
       '| langgraph-checkpoint-postgres-one-statement-writes off (@langchain/langgraph-checkpoint-postgres@1.0.5) | 109.0 | 110.0 | 108.0 | 109.0 | 0.9 |',
     );
+  });
+});
+
+describe('scenario 9: A2A against POST /chat', () => {
+  const target = (shares: number[]) => judgeTargets(a2aChatResult(shares))[0];
+
+  it('when A2A reaches 90 % of POST /chat in the median round, then the target is met', () => {
+    expect(target([0.95, 0.88, 0.92])).toMatchObject({
+      met: true,
+      measured: 'median 92 % of 3 runs (95 %, 88 %, 92 %)',
+    });
+  });
+
+  it('when the median round is below 90 %, then the target is missed and the table shows each round', () => {
+    expect(target([0.85, 0.8, 0.95])).toMatchObject({ met: false });
+    const { markdown } = renderReport(report([a2aChatResult([0.85, 0.8, 0.95])]), 'c.svg');
+    expect(markdown).toContain('\n## 9. ');
+    expect(markdown).toContain('| round 2 | 40.0 | 32.0 | 0.8 |');
   });
 });

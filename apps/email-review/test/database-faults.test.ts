@@ -17,7 +17,7 @@ interface Answer {
   started: number;
   ended: number;
   status: number;
-  code?: string;
+  code?: string | undefined;
   retryAfter: string | null;
 }
 
@@ -30,7 +30,7 @@ async function call(url: string, init?: RequestInit): Promise<Answer> {
       started,
       ended: Date.now(),
       status: res.status,
-      ...(body.code ? { code: body.code } : {}),
+      code: body.code,
       retryAfter: res.headers.get('retry-after'),
     };
   } catch {

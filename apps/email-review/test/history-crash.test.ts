@@ -157,8 +157,11 @@ describePg('history through a crash (real service processes, PostgreSQL)', () =>
       DATABASE_URL: TEST_DATABASE_URL,
       DATABASE_SCHEMA: schema,
       PG_POOL_MAX: '30',
-      // A delivery job the killed process held is handed out again after this (pg-boss's expiry).
+      // A delivery job the killed process held is handed out again after this (pg-boss's expiry),
+      // and its retry waits 1 s (the default, 30-60 s, would outlast the test's wait).
       DELIVERY_LEASE_SECONDS: '4',
+      DELIVERY_RETRY_DELAY_SECONDS: '1',
+      DELIVERY_RETRY_BACKOFF: 'false',
       SMTP_TIMEOUT_MS: '1000',
       // The killed process's model jobs are anyone's after this: the restarted one runs them.
       MODEL_JOB_LEASE_SECONDS: '3',

@@ -144,7 +144,7 @@ describe('MemoryThreadStore listing', () => {
       const page = await store.list({
         status: 'awaiting_review',
         limit: 2,
-        ...(before ? { before } : {}),
+        before,
       });
       seen.push(...page.threads.map((t) => t.thread_id));
       before = page.next;

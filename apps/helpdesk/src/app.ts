@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type { Registry } from 'prom-client';
 import {
   createHttpApp,
+  createLogger,
   readPackageVersion,
   type AuthSettings,
   type HttpAppOptions,
@@ -9,9 +10,25 @@ import {
   type ReadinessCheck,
   type Route,
 } from '@repo/http-kit';
+import { a2aRoutes } from './a2a/a2a-routes.js';
+import { AGENT_CARD_PATH } from './a2a/agent-card.js';
 import type { ChatService } from './chat/chat-service.js';
 import { chatRoute } from './routes/chat.js';
 import { deleteSessionRoute, getSessionRoute } from './routes/sessions.js';
+import { CHAT_PAGE_PATHS, chatPage } from './web/chat-page.js';
+import {
+  isPublicWidgetRequest,
+  publicWidgetLimits,
+  type PublicWidgetLimits,
+} from './web/public-widget.js';
+
+/** The customer chat page and its embed (WIDGET_*). */
+export interface WidgetSettings {
+  /** Who may frame the page: `*` (default) or origins. */
+  allowedOrigins?: readonly string[] | '*';
+  /** Set: the page, POST /chat and GET /sessions/{id} need no token, within these limits. */
+  public?: PublicWidgetLimits;
+}
 
 export interface AppDeps {
   chat: ChatService;
@@ -33,6 +50,9 @@ export interface AppDeps {
   metrics?: { registry: Registry; public?: boolean };
   /** A server span per request, its trace id in the request's log lines (tracing on). */
   tracing?: boolean;
+  widget?: WidgetSettings;
+  /** The base URL the A2A agent card advertises (PUBLIC_URL); default: the one it is asked on. */
+  publicUrl?: string;
 }
 
 /** A session route as it is when sessions live in a database that may be away. */
@@ -48,6 +68,23 @@ function withDatabaseAnswer(route: Route): Route {
   };
 }
 
+/** A route a public widget opens: rate limited per IP (and, for /chat, per session). */
+function withRateLimitAnswer(route: Route): Route {
+  const limited = route.responses[429]?.description;
+  return {
+    ...route,
+    responses: {
+      ...route.responses,
+      429: {
+        ...route.responses[429],
+        description:
+          (limited ? `${limited} ` : '') +
+          'A public widget (WIDGET_PUBLIC): too many requests from this address or to this session (`rate_limited`, Retry-After).',
+      },
+    },
+  };
+}
+
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 /** The HTTP face of the help desk; its routes document themselves at GET /openapi.json. Never listens (server.ts does). */
@@ -57,6 +94,8 @@ export function createApp(deps: AppDeps): Express {
     getSessionRoute(deps.chat),
     deleteSessionRoute(deps.chat),
   ];
+  const auth = Boolean(deps.apiToken || deps.auth?.tokens.length || deps.auth?.jwt);
+  const widget = deps.widget ?? {};
   return createHttpApp({
     name: 'helpdesk',
     logger: deps.logger,
@@ -69,11 +108,29 @@ export function createApp(deps: AppDeps): Express {
       version,
       description:
         'A coordinator agent delegates each chat message to the billing, technical or escalation agent.',
-      routes: sessionRoutes.map((route) => (deps.database ? withDatabaseAnswer(route) : route)),
+      routes: sessionRoutes
+        .map((route) => (deps.database ? withDatabaseAnswer(route) : route))
+        .map((route) =>
+          widget.public && route.method !== 'delete' ? withRateLimitAnswer(route) : route,
+        ),
     },
     readiness: deps.database?.readiness,
     onResponse: deps.onResponse,
     metrics: deps.metrics,
     tracing: deps.tracing,
+    // The page asks for a token itself when the API needs one; agents read the card to learn that.
+    publicPaths: [...CHAT_PAGE_PATHS, AGENT_CARD_PATH],
+    ...(widget.public ? { isPublicRequest: isPublicWidgetRequest } : {}),
+    configure: (app) => {
+      chatPage({ frameAncestors: widget.allowedOrigins ?? '*' })(app);
+      if (widget.public) publicWidgetLimits(widget.public)(app);
+    },
+    routes: a2aRoutes({
+      chat: deps.chat,
+      logger: deps.logger ?? createLogger({ name: 'helpdesk' }),
+      version,
+      auth,
+      ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
+    }),
   });
 }

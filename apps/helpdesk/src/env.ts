@@ -1,10 +1,12 @@
 import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
 import type { z } from 'zod';
+import { widgetEnv } from './web/widget-env.js';
 import {
   intFromEnv,
   loadAgentModelSettings,
   parseEnv,
+  urlFromEnv,
   type AgentModelSettings,
 } from '@repo/llm-config';
 
@@ -28,6 +30,12 @@ const serviceEnvSchema = httpServiceEnv(3002)
     SESSION_LEASE_MS: intFromEnv(30_000),
     /** How long start-up keeps trying an unreachable database (serving 503 meanwhile) before exit 1. */
     DATABASE_STARTUP_TIMEOUT_MS: intFromEnv(300_000),
+    ...widgetEnv,
+    /**
+     * The service's base URL as callers reach it (behind a proxy, e.g. https://helpdesk.example):
+     * what the A2A agent card advertises. Default: the scheme and host the card was asked on.
+     */
+    PUBLIC_URL: urlFromEnv().transform((value) => value?.replace(/\/+$/, '')),
   })
   .superRefine(authEnvRules);
 

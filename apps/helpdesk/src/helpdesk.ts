@@ -2,7 +2,7 @@ import type { LlmAgent, Runner } from '@google/adk';
 import type { AuthSettings, Logger, ResponseEvent, Tracing } from '@repo/http-kit';
 import type { Registry } from 'prom-client';
 import { createRootAgent, type AgentTreePatches } from './agents/agent-tree.js';
-import { createApp } from './app.js';
+import { createApp, type WidgetSettings } from './app.js';
 import {
   createChatService,
   sessionSettings,
@@ -48,6 +48,10 @@ export interface HelpdeskDeps {
   metrics?: { registry: Registry; public?: boolean };
   /** Spans for requests, model calls and (PostgreSQL) queries, when enabled. */
   tracing?: Tracing;
+  /** The customer chat page (WIDGET_*). */
+  widget?: WidgetSettings;
+  /** The base URL the A2A agent card advertises (PUBLIC_URL). */
+  publicUrl?: string;
 }
 
 const DEFAULT_TTL_MS = 3_600_000;
@@ -100,6 +104,8 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     metrics: deps.metrics,
     tracing: deps.tracing?.enabled,
     database: postgres && { readiness: postgres.readiness },
+    widget: deps.widget,
+    publicUrl: deps.publicUrl,
   });
   let sweep: NodeJS.Timeout | undefined;
   let closed: Promise<void> | undefined;

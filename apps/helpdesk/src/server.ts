@@ -36,6 +36,13 @@ const helpdesk = createHelpdesk({
   auth: authSettingsFromEnv(env),
   metrics: { registry: createMetricsRegistry(), public: env.METRICS_PUBLIC },
   tracing,
+  widget: {
+    allowedOrigins: env.WIDGET_ALLOWED_ORIGINS,
+    ...(env.WIDGET_PUBLIC
+      ? { public: { perIp: env.WIDGET_RATE_PER_IP, perSession: env.WIDGET_RATE_PER_SESSION } }
+      : {}),
+  },
+  publicUrl: env.PUBLIC_URL,
 });
 helpdesk.startSweep();
 

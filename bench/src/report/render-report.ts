@@ -1,4 +1,5 @@
 import type { ScenarioResult } from '../scenarios/results.js';
+import { a2aChatSection, a2aChatTargets } from './a2a-chat-section.js';
 import { emailLifecycleSection, emailLifecycleTargets } from './email-lifecycle-section.js';
 import { frameworkPatchesSection, frameworkPatchesTargets } from './framework-patches-section.js';
 import { observabilitySection, observabilityTargets } from './observability-section.js';
@@ -36,6 +37,8 @@ export function judgeTargets(result: ScenarioResult): TargetCheck[] {
       return streamingTargets(result);
     case 8:
       return observabilityTargets(result);
+    case 9:
+      return a2aChatTargets(result);
   }
 }
 
@@ -57,6 +60,8 @@ function layOut(result: ScenarioResult): Section {
       return streamingSection(result);
     case 8:
       return observabilitySection(result);
+    case 9:
+      return a2aChatSection(result);
   }
 }
 

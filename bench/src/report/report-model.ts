@@ -40,7 +40,7 @@ export interface TargetCheck {
   /** What the other measurements say about the miss (e.g. CPU vs waiting). */
   explanation?: string;
   /** For a missed target: the workload to profile the project's service under. */
-  profileRequest?: ProfileRequest;
+  profileRequest?: ProfileRequest | undefined;
   /** For a missed target: where the project's service spends its time under that workload. */
   profile?: ProfileSummary;
 }

@@ -18,7 +18,7 @@ export function ratioAtLeast(
       ? {}
       : {
           shortfall: `${(goal - value).toFixed(decimals)}× (${(100 * (1 - value / goal)).toFixed(0)} %)`,
-          ...(profileRequest ? { profileRequest } : {}),
+          profileRequest,
         }),
   };
 }

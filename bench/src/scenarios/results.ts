@@ -190,6 +190,18 @@ export interface ObservabilityResult {
   spansExported: number;
 }
 
+export type A2aVariant = 'chat' | 'a2a';
+
+/** Scenario 9: chats at concurrency 8 on one helpdesk, through POST /chat and A2A's message/send, taking turns. */
+export interface A2aChatResult {
+  scenario: 9;
+  rounds: Array<Record<A2aVariant, SystemRun>>;
+  concurrency: number;
+  messagesPerChat: number;
+  maxRunMs: number;
+  commands: string[];
+}
+
 export type ScenarioResult =
   | EmailLifecycleResult
   | HelpdeskChatResult
@@ -198,4 +210,5 @@ export type ScenarioResult =
   | FrameworkPatchesResult
   | HelpdeskSessionsResult
   | StreamingResult
-  | ObservabilityResult;
+  | ObservabilityResult
+  | A2aChatResult;

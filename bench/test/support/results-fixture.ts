@@ -1,4 +1,5 @@
 import type {
+  A2aChatResult,
   EmailLifecycleResult,
   FrameworkPatchesResult,
   GrowthResult,
@@ -242,5 +243,20 @@ export function helpdeskSessionsResult(): HelpdeskSessionsResult {
       'node apps/helpdesk/dist/server.js',
       'adk api_server --session_service_uri postgresql://…',
     ],
+  };
+}
+
+/** Scenario 9: three rounds of POST /chat and A2A message/send on one helpdesk (A2A at `shares` of it). */
+export function a2aChatResult(shares: number[] = [0.95, 0.92, 0.97]): A2aChatResult {
+  return {
+    scenario: 9,
+    rounds: shares.map((share) => ({
+      chat: systemRun(40, ['message']),
+      a2a: systemRun(40 * share, ['message']),
+    })),
+    concurrency: 8,
+    messagesPerChat: 5,
+    maxRunMs: 20_000,
+    commands: ['node apps/helpdesk/dist/server.js'],
   };
 }

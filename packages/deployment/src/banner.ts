@@ -46,6 +46,7 @@ export function readyBanner(input: {
     `  ${'API docs'.padEnd(13)} ${emailUrl}/openapi.json  ${helpdeskUrl}/openapi.json`,
     '',
     `${terminal.paint('Review inbox:', 'bold')} open ${emailUrl}/ in a browser; the threads created below wait there to be edited, approved or rejected.`,
+    `${terminal.paint('Customer chat:', 'bold')} open ${helpdeskUrl}/ in a browser to chat with the helpdesk's specialists as a customer would (embed it elsewhere with <script src="${helpdeskUrl}/widget.js" defer></script>).`,
     input.mailDir
       ? `${terminal.paint('Delivered mail:', 'bold')} approved replies are written as .eml files to ${input.mailDir} (the demo's mail catcher)`
       : '',

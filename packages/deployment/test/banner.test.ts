@@ -67,4 +67,10 @@ describe('readyBanner', () => {
     const text = banner({ withToken: false });
     expect(text).toMatch(/^Review inbox: open http:\/\/127\.0\.0\.1:3001\/ in a browser/m);
   });
+
+  test('when ready, then the banner points to the customer chat at / of helpdesk and its embed', () => {
+    const text = banner({ withToken: false });
+    expect(text).toMatch(/^Customer chat: open http:\/\/127\.0\.0\.1:3002\/ in a browser/m);
+    expect(text).toContain('<script src="http://127.0.0.1:3002/widget.js" defer></script>');
+  });
 });

@@ -132,6 +132,9 @@ describe('pnpm demo (the built runner)', () => {
     const inbox = `http://127.0.0.1:${ports.DEMO_EMAIL_PORT}/`;
     expect(demo.stdout).toContain(`Review inbox: open ${inbox} in a browser`);
     expect((await fetch(inbox)).headers.get('content-type')).toMatch(/^text\/html/);
+    const chat = `http://127.0.0.1:${ports.DEMO_HELPDESK_PORT}/`;
+    expect(demo.stdout).toContain(`Customer chat: open ${chat} in a browser`);
+    expect((await fetch(chat)).headers.get('content-type')).toMatch(/^text\/html/);
 
     const commands = printedCommands(demo.stdout);
     expect(commands).toHaveLength(9);

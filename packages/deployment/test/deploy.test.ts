@@ -202,6 +202,10 @@ describe('deploy bundles (what the Dockerfile copies into its runtime stages)', 
       expect(response.status).toBe(200);
       expect(body.agent).toBe('billing');
       expect(body.reply).toContain('INV-1001');
+      // The chat page and its embed are served from the package's web/ folder: in the image too.
+      for (const path of ['/', '/assets/chat.js', '/widget.js']) {
+        expect([path, (await fetch(`${url}${path}`)).status]).toEqual([path, 200]);
+      }
       expect((await service.stop()).code).toBe(0);
     },
     DEPLOY_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import express, { Router, type Express } from 'express';
+import express, { Router, type Express, type Request } from 'express';
 import type { Registry } from 'prom-client';
 import { httpMetrics, metricsHandler } from './metrics/http-metrics.js';
 import { openApiDocument } from './openapi.js';
@@ -42,6 +42,8 @@ export interface HttpAppOptions {
   readiness?: ReadinessCheck;
   /** Paths (exact, or prefixes ending in `/`) open without a token, e.g. the static review page. */
   publicPaths?: string[];
+  /** Requests open without a token by method as well as path (e.g. a public chat widget's). */
+  isPublicRequest?: (req: Request) => boolean;
   /** The service's API, declared with defineRoute: mounted, and documented at GET /openapi.json. */
   api?: { title: string; version: string; description?: string; routes: Route[] };
   /** Routes outside the documented API. */
@@ -144,7 +146,13 @@ export function createHttpApp(options: HttpAppOptions): Express {
   options.configure?.(app);
   const auth = authSettingsOf(options);
   if (authConfigured(auth))
-    app.use(bearerAuth(createAuthenticator(auth), openPathMatcher(options.publicPaths ?? [])));
+    app.use(
+      bearerAuth(
+        createAuthenticator(auth),
+        openPathMatcher(options.publicPaths ?? []),
+        options.isPublicRequest,
+      ),
+    );
   const rawBodyTypes = options.rawBodyTypes ?? [];
   app.use(requireBodyOf(rawBodyTypes));
   app.use(

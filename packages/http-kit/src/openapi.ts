@@ -5,13 +5,13 @@ import type { ResponseSpec, Route } from './routes/define-route.js';
 interface OperationSpec {
   summary: string;
   /** Path parameters, as one object schema whose keys are the `{names}` in the path. */
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  requestBody?: z.ZodType;
+  params?: z.ZodObject | undefined;
+  query?: z.ZodObject | undefined;
+  requestBody?: z.ZodType | undefined;
   /** A second body media type, taken as is (RouteSpec `rawBody`). */
-  rawBody?: { mediaType: string; description: string };
+  rawBody?: { mediaType: string; description: string } | undefined;
   /** Extra request headers, e.g. `Idempotency-Key`. */
-  headers?: Record<string, { description: string; required?: boolean }>;
+  headers?: Record<string, { description: string; required?: boolean }> | undefined;
   /** Status → body schema; none for a response without a body (errors, 4xx/5xx, always carry a Problem). */
   responses: Record<number, ResponseSpec>;
 }
@@ -58,7 +58,7 @@ function responseContent(status: number, response: ResponseSpec) {
     type,
     {
       ...(media.schema ? { schema: jsonSchema(media.schema, 'output') } : {}),
-      ...(media.example !== undefined ? { example: media.example } : {}),
+      example: media.example,
     },
   ]);
   const content = Object.fromEntries([
@@ -142,11 +142,11 @@ function operation(spec: OperationSpec, auth: boolean) {
 
 const operationOf = (route: Route): OperationSpec => ({
   summary: route.summary,
-  ...(route.params ? { params: route.params } : {}),
-  ...(route.query ? { query: route.query } : {}),
-  ...(route.body ? { requestBody: route.body } : {}),
-  ...(route.rawBody ? { rawBody: route.rawBody } : {}),
-  ...(route.headers ? { headers: route.headers } : {}),
+  params: route.params,
+  query: route.query,
+  requestBody: route.body,
+  rawBody: route.rawBody,
+  headers: route.headers,
   responses: route.responses,
 });
 

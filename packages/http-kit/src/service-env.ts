@@ -119,7 +119,7 @@ export function authSettingsFromEnv(env: HttpServiceEnv): AuthSettings {
     jwt: {
       jwksUrl: env.AUTH_JWKS_URL,
       audience: env.AUTH_AUDIENCE,
-      ...(env.AUTH_ISSUER ? { issuer: env.AUTH_ISSUER } : {}),
+      issuer: env.AUTH_ISSUER,
     },
   };
 }

@@ -4,6 +4,17 @@ import { countFromEnv, intFromEnv, parseEnv, urlFromEnv } from './parse-env.js';
 /** Gemini's fast tier; override with AGENT_LLM_MODEL. */
 export const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
 
+/** The settings of helpdesk's agents, as read from AGENT_*. */
+export interface GeminiSettings {
+  apiKey: string;
+  model: string;
+  appName: string;
+  /** Absent (or undefined): the provider's own endpoint. */
+  baseUrl?: string | undefined;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
 /**
  * The AGENT_* variables, read into the settings of helpdesk's agents; `defaultModel` depends on
  * the provider (agent-model-settings.ts).
@@ -26,18 +37,16 @@ export const agentLlmSettingsSchema = (defaultModel: string) =>
       AGENT_LLM_TIMEOUT_MS: intFromEnv(30_000),
       AGENT_LLM_MAX_RETRIES: countFromEnv(2),
     })
-    .transform((env) => ({
+    .transform((env): GeminiSettings => ({
       apiKey: env.AGENT_LLM_API_KEY,
       model: env.AGENT_LLM_MODEL,
       appName: env.AGENT_APP_NAME,
-      ...(env.AGENT_LLM_BASE_URL ? { baseUrl: env.AGENT_LLM_BASE_URL } : {}),
+      baseUrl: env.AGENT_LLM_BASE_URL,
       timeoutMs: env.AGENT_LLM_TIMEOUT_MS,
       maxRetries: env.AGENT_LLM_MAX_RETRIES,
     }));
 
 const geminiSettingsSchema = agentLlmSettingsSchema(DEFAULT_GEMINI_MODEL);
-
-export type GeminiSettings = z.infer<typeof geminiSettingsSchema>;
 
 /** Settings of helpdesk's agents (Gemini through ADK). Throws ConfigError naming the variable. */
 export function loadGeminiSettings(env: Record<string, string | undefined>): GeminiSettings {

@@ -15,9 +15,10 @@ export function cliOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions {
   });
   const settings = loadEnv({
     ...env,
-    ...(values.port !== undefined ? { EMULATOR_PORT: values.port } : {}),
-    ...(values.latency !== undefined ? { EMULATOR_LATENCY_MS: values.latency } : {}),
-    ...(values.host !== undefined ? { EMULATOR_HOST: values.host } : {}),
+    // A flag left out keeps the variable (or, with neither, the default loadEnv applies to undefined).
+    EMULATOR_PORT: values.port ?? env['EMULATOR_PORT'],
+    EMULATOR_LATENCY_MS: values.latency ?? env['EMULATOR_LATENCY_MS'],
+    EMULATOR_HOST: values.host ?? env['EMULATOR_HOST'],
   });
   return {
     port: settings.EMULATOR_PORT,

@@ -12,6 +12,8 @@ export interface EmulatorOptions {
   host?: string;
   /** Fixed delay added to every provider response, to model a real provider in benchmarks. */
   latencyMs?: number;
+  /** Pause between the events of a streamed (SSE) answer; default 0, all written at once. */
+  chunkIntervalMs?: number;
   /** Called with unexpected handler errors (they are answered 500). */
   onError?: (err: unknown) => void;
 }
@@ -22,6 +24,7 @@ export interface Emulator {
   faults: { add(spec: FaultSpec): void; clear(): void; list(): Fault[] };
   requests: { list(): LoggedRequest[]; clear(): void };
   setLatency(ms: number): void;
+  setChunkInterval(ms: number): void;
   /** Stops listening and destroys open connections, including hanging requests. */
   close(): Promise<void>;
 }
@@ -31,6 +34,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults: new FaultQueue(),
     log: new RequestLog(),
     latencyMs: options.latencyMs ?? 0,
+    chunkIntervalMs: options.chunkIntervalMs ?? 0,
   };
   const server = createServer((req, res) => {
     handleRequest(state, req, res).catch((err: unknown) => {
@@ -60,6 +64,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     requests: { list: () => state.log.list(), clear: () => state.log.clear() },
     setLatency: (ms) => {
       state.latencyMs = ms;
+    },
+    setChunkInterval: (ms) => {
+      state.chunkIntervalMs = ms;
     },
     close: () =>
       (closing ??= new Promise<void>((resolve) => {

@@ -163,7 +163,38 @@ describe('admin API over HTTP', () => {
 
   it('when latency is set over HTTP, then it is reported back', async () => {
     const res = await admin('PUT', 'latency', { latencyMs: 5 });
-    expect(await res.json()).toEqual({ latencyMs: 5 });
+    expect(await res.json()).toEqual({ latencyMs: 5, chunkIntervalMs: 0 });
     await admin('PUT', 'latency', { latencyMs: 0 });
+  });
+
+  it('when a chunk interval is set over HTTP, then a streamed answer arrives in several reads, whole', async () => {
+    const set = await admin('PUT', 'latency', { latencyMs: 0, chunkIntervalMs: 40 });
+    expect(await set.json()).toEqual({ latencyMs: 0, chunkIntervalMs: 40 });
+    try {
+      const res = await post(
+        '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
+        JSON.stringify({
+          contents: [
+            {
+              role: 'user',
+              parts: [
+                { text: 'Please write me a long and friendly greeting with many words in it.' },
+              ],
+            },
+          ],
+        }),
+        { 'x-goog-api-key': 'k' },
+      );
+      const reads: string[] = [];
+      const decoder = new TextDecoder();
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+        reads.push(decoder.decode(chunk, { stream: true }));
+      const events = reads.join('').split('\n\n').filter(Boolean);
+      expect(events.length).toBeGreaterThan(2);
+      // Written 40 ms apart, the events cannot all arrive in one read.
+      expect(reads.length).toBeGreaterThan(1);
+    } finally {
+      await admin('PUT', 'latency', { latencyMs: 0, chunkIntervalMs: 0 });
+    }
   });
 });

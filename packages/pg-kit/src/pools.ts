@@ -41,14 +41,11 @@ function newPool(connectionString: string, limits: PoolLimits): pg.Pool {
   return new pg.Pool({
     connectionString,
     max: limits.max,
-    ...(limits.connectTimeoutMs !== undefined
-      ? { connectionTimeoutMillis: limits.connectTimeoutMs }
-      : {}),
-    ...(limits.statementTimeoutMs !== undefined
-      ? { statement_timeout: limits.statementTimeoutMs }
-      : {}),
-    ...(limits.lockTimeoutMs !== undefined ? { lock_timeout: limits.lockTimeoutMs } : {}),
-    ...(limits.queryTimeoutMs !== undefined ? { query_timeout: limits.queryTimeoutMs } : {}),
+    // pg reads an undefined setting as an absent one (its default, or none).
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    statement_timeout: limits.statementTimeoutMs,
+    lock_timeout: limits.lockTimeoutMs,
+    query_timeout: limits.queryTimeoutMs,
   });
 }
 

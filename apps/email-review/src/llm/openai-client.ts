@@ -5,7 +5,8 @@ import type { OpenAiSettings } from '@repo/llm-config';
 export function createOpenAiClient(settings: OpenAiSettings): OpenAI {
   return new OpenAI({
     apiKey: settings.apiKey,
-    ...(settings.baseURL ? { baseURL: settings.baseURL } : {}),
+    // The SDK reads an undefined baseURL as an absent one: OPENAI_BASE_URL, else OpenAI's endpoint.
+    baseURL: settings.baseURL,
     timeout: settings.timeoutMs,
     maxRetries: settings.maxRetries,
   });

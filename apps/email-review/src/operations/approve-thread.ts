@@ -10,7 +10,7 @@ import type { RevisionCondition } from './status-rules.js';
 
 export interface Approval {
   /** Sets or overrides the recipient (the thread's `from` by default). */
-  to?: string;
+  to?: string | undefined;
 }
 
 /**

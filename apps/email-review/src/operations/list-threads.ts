@@ -22,8 +22,8 @@ export async function listThreads(
 ): Promise<ThreadList> {
   const page = await deps.threads.list({
     limit: request.limit,
-    ...(request.status ? { status: request.status } : {}),
-    ...(request.delivery ? { delivery: request.delivery } : {}),
+    status: request.status,
+    delivery: request.delivery,
     ...(request.cursor ? { before: decodeCursor(request.cursor) } : {}),
   });
   return {

@@ -8,7 +8,7 @@ import type { RevisionCondition } from './status-rules.js';
 
 export interface Rejection {
   /** Why, for the history. */
-  reason?: string;
+  reason?: string | undefined;
 }
 
 /**

@@ -8,9 +8,9 @@ import {
 /** The revision a reviewer saw, as the request named it; none: the change applies to the current one. */
 export interface RevisionCondition {
   /** From `If-Match`: the change applies only if the current revision is one of these (else 412). */
-  ifMatch?: readonly number[];
+  ifMatch?: readonly number[] | undefined;
   /** From the body's `revision`: the change applies only to this revision (else 409). */
-  revision?: number;
+  revision?: number | undefined;
 }
 
 /** Edit, approve and reject act only on the revision the reviewer saw, when they say which. */

@@ -46,11 +46,7 @@ export function revisionCondition(
   req: Request,
   body: { revision?: number } | undefined,
 ): RevisionCondition {
-  const ifMatch = ifMatchOf(req);
-  return {
-    ...(ifMatch ? { ifMatch } : {}),
-    ...(body?.revision !== undefined ? { revision: body.revision } : {}),
-  };
+  return { ifMatch: ifMatchOf(req), revision: body?.revision };
 }
 
 /** What edit, approve and reject document about acting on the revision the reviewer saw. */

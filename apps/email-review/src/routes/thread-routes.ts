@@ -102,7 +102,7 @@ function threadChange<B extends z.ZodType>(spec: {
     summary: spec.summary,
     params: threadParams,
     body: spec.body,
-    ...(spec.headers ? { headers: spec.headers } : {}),
+    headers: spec.headers,
     responses: {
       200: thread(spec.ok),
       400: { description: 'Invalid thread id or body.' },
@@ -248,11 +248,7 @@ export function threadRoutes(threads: ThreadService, options: { createWaitMs: nu
       headers: revisionChecked.headers,
       responses: revisionChecked.responses,
       change: (threadId, approval, req) =>
-        threads.approveThread(
-          threadId,
-          approval?.to ? { to: approval.to } : {},
-          revisionCondition(req, approval),
-        ),
+        threads.approveThread(threadId, { to: approval?.to }, revisionCondition(req, approval)),
     }),
     threadChange({
       action: 'redeliver',
@@ -278,7 +274,7 @@ export function threadRoutes(threads: ThreadService, options: { createWaitMs: nu
       change: (threadId, rejection, req) =>
         threads.rejectThread(
           threadId,
-          rejection?.reason ? { reason: rejection.reason } : {},
+          { reason: rejection?.reason },
           revisionCondition(req, rejection),
         ),
     }),

@@ -40,7 +40,7 @@ async function countListed(
   let count = 0;
   let before: number | undefined;
   do {
-    const page = await store.list({ ...query, limit: 1000, ...(before ? { before } : {}) });
+    const page = await store.list({ ...query, limit: 1000, before });
     count += page.threads.length;
     before = page.next;
   } while (before !== undefined);

@@ -4,11 +4,11 @@ import type { HistoryEvent } from './thread-history.js';
 import type { Thread, ThreadStatus } from './thread.js';
 
 export interface ListQuery {
-  status?: ThreadStatus;
-  delivery?: DeliveryStatus;
+  status?: ThreadStatus | undefined;
+  delivery?: DeliveryStatus | undefined;
   limit: number;
   /** Continue below this position (from the previous page's `next`). */
-  before?: number;
+  before?: number | undefined;
 }
 
 export interface ThreadPage {

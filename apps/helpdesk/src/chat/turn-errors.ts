@@ -29,7 +29,7 @@ export class TurnFailedError extends HttpError {
     const { status, detail } = TURN_ERRORS[code];
     super(status, code, detail, {
       session_id: context.sessionId,
-      ...(context.ticketId ? { ticket_id: context.ticketId } : {}),
+      ticket_id: context.ticketId,
     });
     this.name = 'TurnFailedError';
     if (context.reason) this.cause = new Error(context.reason);

@@ -55,7 +55,7 @@ function toolEventsOf(event: Event): TurnEvent[] {
       data: {
         name: response.name ?? '',
         result: response.response,
-        ...(ticketId ? { ticket_id: ticketId } : {}),
+        ticket_id: ticketId,
       },
     });
   }

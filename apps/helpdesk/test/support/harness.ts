@@ -17,6 +17,7 @@ import request from 'supertest';
 import { routeAdkLogsTo } from '../../src/agents/adk-logging.js';
 import type { ModelSettings } from '../../src/llm/model.js';
 import type { ChatService, ChatServiceOptions } from '../../src/chat/chat-service.js';
+import type { WidgetSettings } from '../../src/app.js';
 import { createHelpdesk, type HelpdeskDatabase } from '../../src/helpdesk.js';
 
 export const INVOICE_QUESTION = 'What is the amount due on invoice INV-1001?';
@@ -78,6 +79,8 @@ export interface HarnessOptions {
   tracing?: Tracing;
   /** Sessions in PostgreSQL (set up before startHelpdesk resolves); default in memory. */
   database?: HelpdeskDatabase;
+  /** The chat page's settings (WIDGET_*): who may frame it, a public widget's limits. */
+  widget?: WidgetSettings;
 }
 
 const silent = createLogger({ name: 'helpdesk-test', level: 'silent' });
@@ -111,6 +114,7 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     onResponse: (event) => responses.push(event),
     metrics: registry && { registry, ...options.metrics },
     tracing: options.tracing,
+    widget: options.widget,
   });
   await service.start();
   const { app, chat, agent } = service;

@@ -10,7 +10,7 @@ export interface NamedToken {
 export interface JwtSettings {
   jwksUrl: string;
   audience: string;
-  issuer?: string;
+  issuer?: string | undefined;
 }
 
 /** Who may call the service: named static tokens, and/or JWTs verified against a JWKS. */

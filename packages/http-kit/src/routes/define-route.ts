@@ -25,7 +25,7 @@ export interface RouteInput<P, Q, B> {
   query: Parsed<Q>;
   body: Parsed<B>;
   /** The request body as sent, when it is of the route's `rawBody` media type (`body` is then undefined). */
-  raw?: Buffer;
+  raw?: Buffer | undefined;
   req: Request;
   res: Response;
 }
@@ -49,7 +49,7 @@ export interface RouteSpec<
    */
   rawBody?: { mediaType: string; description: string };
   /** Request headers the handler reads, for the document only (e.g. `Idempotency-Key`). */
-  headers?: Record<string, { description: string; required?: boolean }>;
+  headers?: Record<string, { description: string; required?: boolean }> | undefined;
   responses: Record<number, ResponseSpec>;
   handler: (input: RouteInput<P, Q, B>) => unknown;
 }
@@ -91,7 +91,7 @@ export function routerOf(routes: Route[]): Router {
         route.body && !raw
           ? route.body.parse(req.body, { error: missingValueMessages })
           : undefined;
-      await route.handler({ params, query, body, ...(raw ? { raw } : {}), req, res });
+      await route.handler({ params, query, body, raw, req, res });
     });
   }
   return router;

@@ -35,7 +35,7 @@ function envelope(
     candidates: [
       { content: { role: 'model', parts }, ...(finish ? { finishReason: 'STOP' } : {}), index: 0 },
     ],
-    ...(usage ? { usageMetadata: usage } : {}),
+    usageMetadata: usage,
     modelVersion: model,
     responseId,
   };

@@ -4,7 +4,10 @@ import { faultSpecSchema } from '../control/faults.js';
 import { readBody, sendJson } from './http-io.js';
 import type { EmulatorState } from './state.js';
 
-const latencySchema = z.object({ latencyMs: z.number().int().min(0) });
+const latencySchema = z.object({
+  latencyMs: z.number().int().min(0),
+  chunkIntervalMs: z.number().int().min(0).optional(),
+});
 
 async function jsonBody(req: IncomingMessage): Promise<unknown> {
   const raw = await readBody(req);
@@ -53,7 +56,10 @@ export async function adminRoute(
       res.writeHead(204).end();
       return;
     case 'GET /_emulator/latency':
-      return sendJson(res, 200, { latencyMs: state.latencyMs });
+      return sendJson(res, 200, {
+        latencyMs: state.latencyMs,
+        chunkIntervalMs: state.chunkIntervalMs,
+      });
     case 'PUT /_emulator/latency':
     case 'POST /_emulator/latency': {
       let body: unknown;
@@ -65,7 +71,11 @@ export async function adminRoute(
       const parsed = latencySchema.safeParse(body);
       if (!parsed.success) return badRequest(res, z.prettifyError(parsed.error));
       state.latencyMs = parsed.data.latencyMs;
-      return sendJson(res, 200, { latencyMs: state.latencyMs });
+      state.chunkIntervalMs = parsed.data.chunkIntervalMs ?? state.chunkIntervalMs;
+      return sendJson(res, 200, {
+        latencyMs: state.latencyMs,
+        chunkIntervalMs: state.chunkIntervalMs,
+      });
     }
     default:
       return sendJson(res, 404, { error: { message: `Unknown emulator path: ${key}` } });

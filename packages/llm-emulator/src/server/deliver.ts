@@ -62,6 +62,7 @@ export function deliver(
   reply: Reply,
   fault: Fault | undefined,
   errorBody: (status: number, message: string) => unknown,
+  chunkIntervalMs = 0,
 ): number {
   switch (fault?.kind) {
     case 'status': {
@@ -98,6 +99,19 @@ export function deliver(
     return reply.status;
   }
   sseHeaders(res);
-  res.end(serialise(reply).join(''));
+  if (chunkIntervalMs > 0) writeInSteps(res, serialise(reply), chunkIntervalMs);
+  else res.end(serialise(reply).join(''));
   return 200;
+}
+
+/** One event now, the next after `intervalMs`, until the last ends the response (or the client left). */
+function writeInSteps(res: ServerResponse, events: string[], intervalMs: number): void {
+  const [first, ...rest] = events;
+  if (res.destroyed) return;
+  if (rest.length === 0) {
+    res.end(first ?? '');
+    return;
+  }
+  res.write(first);
+  setTimeout(() => writeInSteps(res, rest, intervalMs), intervalMs).unref();
 }

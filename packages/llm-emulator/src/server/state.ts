@@ -6,4 +6,6 @@ export interface EmulatorState {
   faults: FaultQueue;
   log: RequestLog;
   latencyMs: number;
+  /** Pause between the events of a streamed answer (0: all at once), so clients see text arrive in steps. */
+  chunkIntervalMs: number;
 }

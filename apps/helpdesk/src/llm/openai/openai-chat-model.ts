@@ -27,7 +27,7 @@ export class OpenAiChatModel extends BaseLlm {
     super({ model: params.model });
     this.client = new OpenAI({
       apiKey: params.apiKey,
-      ...(params.baseUrl ? { baseURL: params.baseUrl } : {}),
+      baseURL: params.baseUrl,
       maxRetries: 0,
       // The deadline (policy.timeoutMs) aborts the call; this only keeps the SDK's 10 min out of the way.
       timeout: policy.timeoutMs * 2,

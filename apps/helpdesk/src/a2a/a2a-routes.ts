@@ -1,0 +1,90 @@
+import type { AgentCard, MessageSendParams } from '@a2a-js/sdk';
+import {
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  type ServerCallContext,
+} from '@a2a-js/sdk/server';
+import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import type { Logger } from '@repo/http-kit';
+import { Router, type Request } from 'express';
+import type { ChatService } from '../chat/chat-service.js';
+import { A2A_PATH, AGENT_CARD_PATH, helpdeskAgentCard } from './agent-card.js';
+import { ChatTurnExecutor } from './chat-turn-executor.js';
+import { checkMessage } from './message-input.js';
+
+/**
+ * The SDK's request handler, with each message checked as POST /chat checks it before a task
+ * exists, and streamed messages marked so that only their turns stream (the executor's
+ * `streamedMessages`).
+ */
+class CheckedRequestHandler extends DefaultRequestHandler {
+  constructor(
+    card: AgentCard,
+    private readonly executor: ChatTurnExecutor,
+  ) {
+    super(card, new InMemoryTaskStore(), executor);
+  }
+
+  override sendMessage(params: MessageSendParams, context?: ServerCallContext) {
+    checkMessage(params);
+    return super.sendMessage(params, context);
+  }
+
+  override async *sendMessageStream(params: MessageSendParams, context?: ServerCallContext) {
+    checkMessage(params);
+    this.executor.streamedMessages.add(params.message.messageId);
+    try {
+      yield* super.sendMessageStream(params, context);
+    } finally {
+      // Normally taken by the executor; left only when the SDK refused the message first.
+      this.executor.streamedMessages.delete(params.message.messageId);
+    }
+  }
+}
+
+export interface A2aOptions {
+  chat: ChatService;
+  logger: Logger;
+  version: string;
+  /** Auth is on: the card declares the bearer scheme (the app's auth middleware enforces it). */
+  auth: boolean;
+  /** The base URL the card advertises (PUBLIC_URL); default: the one the card was asked on. */
+  publicUrl?: string;
+}
+
+function baseUrlOf(req: Request, publicUrl: string | undefined): string {
+  return publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
+
+/**
+ * helpdesk as an A2A agent (protocol 0.3, @a2a-js/sdk's JSON-RPC transport): the agent card at
+ * /.well-known/agent-card.json (open, as discovery needs) and message/send, message/stream,
+ * tasks/get and tasks/cancel at POST /a2a (behind the API's auth). Tasks are kept in this
+ * process's memory; the sessions they run on are the chat service's.
+ */
+export function a2aRoutes(options: A2aOptions): Router {
+  const cardOf = (req: Request) =>
+    helpdeskAgentCard({
+      baseUrl: baseUrlOf(req, options.publicUrl),
+      version: options.version,
+      auth: options.auth,
+    });
+  const handler = new CheckedRequestHandler(
+    // The card the SDK's handler holds is only read for its capabilities and extensions.
+    helpdeskAgentCard({
+      baseUrl: options.publicUrl ?? '',
+      version: options.version,
+      auth: options.auth,
+    }),
+    new ChatTurnExecutor(options.chat, options.logger),
+  );
+  const router = Router();
+  router.get(AGENT_CARD_PATH, (req, res) => {
+    res.json(cardOf(req));
+  });
+  router.use(
+    A2A_PATH,
+    jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
+  );
+  return router;
+}

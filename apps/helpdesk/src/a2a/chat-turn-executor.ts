@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import type { Message, Part, TaskState, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { HttpError, problemBody, type Logger, type Problem } from '@repo/http-kit';
+import type { ChatReply, ChatService } from '../chat/chat-service.js';
+import { turnEventReader, type TurnEvent } from '../chat/turn-events.js';
+import { textOf } from './message-input.js';
+
+/** The artifact a task's reply streams into: text deltas appended, replaced whole at the end. */
+export const REPLY_ARTIFACT_ID = 'reply';
+
+/** Thrown into a turn that was cancelled before it started: it ends before any model call. */
+class TurnCancelled extends Error {
+  constructor() {
+    super('The task was cancelled before its turn started.');
+    this.name = 'TurnCancelled';
+  }
+}
+
+/** Where a task's turn is: queued behind its session's earlier turns, running, or cancelled. */
+type TurnState = 'waiting' | 'running' | 'cancelled';
+
+function problemOf(error: unknown): Problem {
+  if (error instanceof HttpError) {
+    return problemBody(error.status, error.code, error.detail, error.extra);
+  }
+  return problemBody(500, 'internal_error', 'An unexpected error occurred.');
+}
+
+/**
+ * Runs each A2A message as one helpdesk turn, through the same chat service as POST /chat: the
+ * task's contextId is the session, so turns of one context are serialized (across instances in
+ * PostgreSQL mode) and see each other. Streams the turn as A2A events; the reply carries the
+ * answering specialist and the ticket id as a data part beside its text.
+ *
+ * Cancel: a task whose turn waits for its session is cancelled and never calls the model; one
+ * whose turn has started finishes, and the SDK reports it not cancelable (-32002).
+ */
+export class ChatTurnExecutor implements AgentExecutor {
+  private readonly turns = new Map<string, { state: TurnState; contextId: string }>();
+  /**
+   * Messages that came by message/stream (by messageId): only their turns are watched event by
+   * event, which makes the model calls stream too. message/send needs the outcome alone, and the
+   * non-streaming calls POST /chat's JSON mode makes cost less.
+   */
+  readonly streamedMessages = new Set<string>();
+
+  constructor(
+    private readonly chat: ChatService,
+    private readonly logger: Logger,
+  ) {}
+
+  execute = async (context: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const { taskId, contextId } = context;
+    const turn = { state: 'waiting' as TurnState, contextId };
+    this.turns.set(taskId, turn);
+    const status = (state: TaskState, message?: Message, final = false) =>
+      bus.publish(statusUpdate(taskId, contextId, state, message, final));
+    if (!context.task) {
+      bus.publish({
+        kind: 'task',
+        id: taskId,
+        contextId,
+        status: { state: 'submitted', timestamp: new Date().toISOString() },
+        history: [context.userMessage],
+      });
+    }
+    const read = turnEventReader();
+    let streamed = false;
+    const watch = this.streamedMessages.delete(context.userMessage.messageId);
+    try {
+      const reply = await this.chat.send(contextId, textOf({ message: context.userMessage }), {
+        onStart: () => {
+          if (turn.state === 'cancelled') throw new TurnCancelled();
+          turn.state = 'running';
+          status('working');
+        },
+        ...(watch
+          ? {
+              onEvent: (event) => {
+                for (const turnEvent of read(event)) {
+                  streamed = this.publishProgress(bus, taskId, contextId, turnEvent, streamed);
+                }
+              },
+            }
+          : {}),
+      });
+      const parts = replyParts(reply);
+      bus.publish({
+        kind: 'artifact-update',
+        taskId,
+        contextId,
+        artifact: { artifactId: REPLY_ARTIFACT_ID, name: 'reply', parts },
+        append: false,
+        lastChunk: true,
+      });
+      status('completed', agentMessage(taskId, contextId, parts), true);
+    } catch (error) {
+      if (error instanceof TurnCancelled) return;
+      const problem = problemOf(error);
+      this.logger.warn({ err: error, session_id: contextId, task_id: taskId }, 'A2A turn failed');
+      const parts: Part[] = [
+        { kind: 'text', text: problem.detail ?? 'The turn failed.' },
+        { kind: 'data', data: { error: problem } },
+      ];
+      status('failed', agentMessage(taskId, contextId, parts), true);
+    } finally {
+      this.turns.delete(taskId);
+      bus.finished();
+    }
+  };
+
+  cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
+    const turn = this.turns.get(taskId);
+    if (!turn || turn.state !== 'waiting') return;
+    turn.state = 'cancelled';
+    const parts: Part[] = [{ kind: 'text', text: 'Cancelled before the turn started.' }];
+    bus.publish(
+      statusUpdate(
+        taskId,
+        turn.contextId,
+        'canceled',
+        agentMessage(taskId, turn.contextId, parts),
+        true,
+      ),
+    );
+    bus.finished();
+  };
+
+  /** Text as it streams into the reply artifact; the specialist and tool calls as working updates. */
+  private publishProgress(
+    bus: ExecutionEventBus,
+    taskId: string,
+    contextId: string,
+    event: TurnEvent,
+    streamed: boolean,
+  ): boolean {
+    if (event.event === 'delta') {
+      bus.publish({
+        kind: 'artifact-update',
+        taskId,
+        contextId,
+        artifact: {
+          artifactId: REPLY_ARTIFACT_ID,
+          name: 'reply',
+          parts: [{ kind: 'text', text: event.data.text }],
+        },
+        append: streamed,
+        lastChunk: false,
+      });
+      return true;
+    }
+    const data = event.event === 'tool_result' ? { ...event.data, result: undefined } : event.data;
+    const parts: Part[] = [{ kind: 'data', data: { event: event.event, ...data } }];
+    bus.publish(
+      statusUpdate(taskId, contextId, 'working', agentMessage(taskId, contextId, parts), false),
+    );
+    return streamed;
+  }
+}
+
+function statusUpdate(
+  taskId: string,
+  contextId: string,
+  state: TaskState,
+  message: Message | undefined,
+  final: boolean,
+): TaskStatusUpdateEvent {
+  return {
+    kind: 'status-update',
+    taskId,
+    contextId,
+    status: { state, timestamp: new Date().toISOString(), ...(message ? { message } : {}) },
+    final,
+  };
+}
+
+function agentMessage(taskId: string, contextId: string, parts: Part[]): Message {
+  return { kind: 'message', role: 'agent', messageId: randomUUID(), taskId, contextId, parts };
+}
+
+/** The reply as POST /chat gives it: the text, then who answered (and the ticket) as data. */
+export function replyParts(reply: ChatReply): Part[] {
+  return [
+    { kind: 'text', text: reply.reply },
+    {
+      kind: 'data',
+      data: {
+        agent: reply.agent,
+        session_id: reply.session_id,
+        ...(reply.ticket_id ? { ticket_id: reply.ticket_id } : {}),
+      },
+    },
+  ];
+}
