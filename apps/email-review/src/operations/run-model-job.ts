@@ -81,8 +81,7 @@ async function runGraph(deps: OperationDeps, thread: Thread): Promise<Partial<Em
   // `send` without an approval, so only the view is derived.
   if (values.inbound !== undefined && isSettled(snapshot)) return values;
   // Nothing checkpointed yet (a new thread, or its first run died early): start from the email.
-  const input =
-    values.inbound === undefined ? await firstRunInput(deps, thread) : null;
+  const input = values.inbound === undefined ? await firstRunInput(deps, thread) : null;
   const ran = await deps.graph.invoke(input, runConfig(threadId));
   // Committing a run that stopped short would leave the thread `drafting` with its job finished.
   if (ran.reply === undefined) throw new Error('the run stopped before its draft');
