@@ -8,6 +8,8 @@ import {
 import type { Express } from 'express';
 import type { Registry } from 'prom-client';
 import type { ThreadService } from './operations/thread-service.js';
+import type { QuarantineList } from './mailbox/quarantine.js';
+import { mailboxRoutes } from './routes/mailbox-routes.js';
 import { threadRoutes } from './routes/thread-routes.js';
 import { REVIEW_INBOX_PATHS, reviewInbox } from './web/review-inbox.js';
 
@@ -17,7 +19,10 @@ export interface AppDeps {
   apiToken?: string;
   /** Named tokens and JWTs (API_TOKENS, AUTH_JWKS_URL); the actor of each change. */
   auth?: AuthSettings;
-  readiness?: () => Promise<void>;
+  /** Throws when not ready; its details (the mailbox's state) go into /readyz's answer. */
+  readiness?: () => Promise<void | Record<string, string>>;
+  /** GET /mailbox/quarantine's source (a mailbox is configured). */
+  listQuarantine?: () => Promise<QuarantineList>;
   /** Called for every finished response (tests check the OpenAPI document lists each answer). */
   onResponse?: (event: ResponseEvent) => void;
   /** GET /metrics from this registry, behind the token unless `public` (METRICS_PUBLIC). */
@@ -33,13 +38,19 @@ const DEFAULT_CREATE_WAIT_MS = 30_000;
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 /** The documented API over a thread service: what createApp serves, and what /openapi.json describes. */
-export function emailReviewApi(threads: ThreadService, options: { createWaitMs?: number } = {}) {
+export function emailReviewApi(
+  threads: ThreadService,
+  options: { createWaitMs?: number; listQuarantine?: () => Promise<QuarantineList> } = {},
+) {
   return {
     title: 'email-review',
     version,
     description:
       'Drafts replies to inbound emails with an LLM and sends them only after a human approves.',
-    routes: threadRoutes(threads, { createWaitMs: options.createWaitMs ?? DEFAULT_CREATE_WAIT_MS }),
+    routes: [
+      ...threadRoutes(threads, { createWaitMs: options.createWaitMs ?? DEFAULT_CREATE_WAIT_MS }),
+      ...mailboxRoutes(options.listQuarantine),
+    ],
   };
 }
 
@@ -58,6 +69,9 @@ export function createApp(deps: AppDeps): Express {
     publicPaths: REVIEW_INBOX_PATHS,
     configure: reviewInbox(),
     rawBodyTypes: ['message/rfc822'],
-    api: emailReviewApi(deps.threads, { createWaitMs: deps.createWaitMs }),
+    api: emailReviewApi(deps.threads, {
+      createWaitMs: deps.createWaitMs,
+      ...(deps.listQuarantine ? { listQuarantine: deps.listQuarantine } : {}),
+    }),
   });
 }
