@@ -9,6 +9,8 @@ import {
 import type { Express } from 'express';
 import type { Registry } from 'prom-client';
 import type { ThreadService } from './operations/thread-service.js';
+import type { QuarantineList } from './mailbox/quarantine.js';
+import { mailboxRoutes } from './routes/mailbox-routes.js';
 import { threadRoutes } from './routes/thread-routes.js';
 import { eventsRoute } from './routes/event-routes.js';
 import { ChangeFeed } from './changes/change-feed.js';
@@ -22,7 +24,10 @@ export interface AppDeps {
   apiToken?: string;
   /** Named tokens and JWTs (API_TOKENS, AUTH_JWKS_URL); the actor of each change. */
   auth?: AuthSettings;
-  readiness?: () => Promise<void>;
+  /** Throws when not ready; its details (the mailbox's state) go into /readyz's answer. */
+  readiness?: () => Promise<void | Record<string, string>>;
+  /** GET /mailbox/quarantine's source (a mailbox is configured). */
+  listQuarantine?: () => Promise<QuarantineList>;
   /** Called for every finished response (tests check the OpenAPI document lists each answer). */
   onResponse?: (event: ResponseEvent) => void;
   /** GET /metrics from this registry, behind the token unless `public` (METRICS_PUBLIC). */
@@ -51,6 +56,7 @@ export function emailReviewApi(
     changes?: ChangeFeed;
     sseHeartbeatMs?: number;
     outbox?: Outbox;
+    listQuarantine?: () => Promise<QuarantineList>;
   } = {},
 ) {
   const outbox =
@@ -67,6 +73,7 @@ export function emailReviewApi(
       ...threadRoutes(threads, { createWaitMs: options.createWaitMs ?? DEFAULT_CREATE_WAIT_MS }),
       eventsRoute(options.changes ?? new ChangeFeed(), { heartbeatMs: options.sseHeartbeatMs }),
       ...webhookRoutes(outbox),
+      ...mailboxRoutes(options.listQuarantine),
     ],
   };
 }
@@ -91,6 +98,7 @@ export function createApp(deps: AppDeps): Express {
       changes: deps.changes,
       sseHeartbeatMs: deps.sseHeartbeatMs,
       outbox: deps.outbox,
+      ...(deps.listQuarantine ? { listQuarantine: deps.listQuarantine } : {}),
     }),
   });
 }

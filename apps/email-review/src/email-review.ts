@@ -9,6 +9,7 @@ import { createThreadService } from './operations/thread-service.js';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { runModelJob } from './operations/run-model-job.js';
 import { DatabaseUnavailable } from '@repo/pg-kit';
+import { mailboxService, type MailboxSettings } from './mailbox/mailbox-service.js';
 import { buildEmailGraph, compileEmailGraph } from './workflow/graph.js';
 import { emailReviewTelemetry } from './telemetry/email-review-telemetry.js';
 import {
@@ -41,6 +42,8 @@ export interface EmailReviewDeps {
   metrics?: { registry: Registry; public?: boolean };
   /** Spans for each request, graph node, model call and delivery (startTracing), when enabled. */
   tracing?: Tracing;
+  /** The support mailbox to read (IMAP_URL and companions); unset: threads come by POST only. */
+  mailbox?: MailboxSettings;
   /** Delete finished threads past this age (PostgreSQL mode); unset: keep them forever. */
   retention?: RetentionSettings;
 }
@@ -70,7 +73,6 @@ export function createEmailReview(deps: EmailReviewDeps) {
     tracing: deps.tracing,
     persistence: deps.persistence,
   });
-  const transport = telemetry.transport(deps.transport ?? createLogTransport(deps.logger));
   const llm = telemetry.model(deps.llm);
   const deliveries = telemetry.deliveries(deps.persistence.deliveries);
   const builder = buildEmailGraph({
@@ -96,6 +98,17 @@ export function createEmailReview(deps: EmailReviewDeps) {
     ...(deps.clock ? { clock: deps.clock } : {}),
   };
   const threads = createThreadService(operationDeps);
+  const mailbox = mailboxService({
+    settings: deps.mailbox,
+    persistence: deps.persistence,
+    threads,
+    logger: deps.logger,
+    registry: deps.metrics?.registry,
+    clock: deps.clock,
+  });
+  const transport = telemetry.transport(
+    mailbox.transport(deps.transport ?? createLogTransport(deps.logger)),
+  );
   /**
    * Takes the model jobs whose instance died (PostgreSQL mode). A job's failure is recorded on its
    * thread; only a run that could not record anything (the database away) fails the job, which
@@ -121,7 +134,11 @@ export function createEmailReview(deps: EmailReviewDeps) {
     logger: deps.logger,
     ...(deps.apiToken ? { apiToken: deps.apiToken } : {}),
     ...(deps.auth ? { auth: deps.auth } : {}),
-    ...(deps.persistence.readiness ? { readiness: deps.persistence.readiness } : {}),
+    readiness: async () => {
+      await deps.persistence.readiness?.();
+      return { mailbox: mailbox.kind === 'off' ? 'off' : mailbox.status.state };
+    },
+    ...(mailbox.kind === 'imap' ? { listQuarantine: mailbox.listQuarantine } : {}),
     ...(deps.onResponse ? { onResponse: deps.onResponse } : {}),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     ...(deps.tracing?.enabled ? { tracing: true } : {}),
@@ -130,5 +147,13 @@ export function createEmailReview(deps: EmailReviewDeps) {
     sseHeartbeatMs: deps.eventsKeepAliveMs,
     outbox: deps.persistence.outbox,
   });
-  return { app, graph, threads, delivery, modelWork, retention: threadRetention(deps) };
+  return {
+    app,
+    graph,
+    threads,
+    delivery,
+    modelWork,
+    mailbox,
+    retention: threadRetention(deps),
+  };
 }

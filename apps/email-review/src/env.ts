@@ -64,6 +64,31 @@ const serviceEnvSchema = httpServiceEnv(3001)
     PG_QUERY_TIMEOUT_MS: intFromEnv(5_000),
     /** How long start-up keeps trying an unreachable database (serving 503 meanwhile) before exit 1. */
     DATABASE_STARTUP_TIMEOUT_MS: intFromEnv(300_000),
+    /**
+     * The support mailbox the service reads (src/mailbox/): `imaps://user:password@host:993/INBOX`,
+     * or `imap://` (STARTTLS when offered). A secret, never logged. Unset: no mailbox reader.
+     */
+    IMAP_URL: z
+      .string()
+      .trim()
+      .regex(/^imaps?:\/\/[^\s]+$/, 'must be an imap:// or imaps:// URL')
+      .optional(),
+    /** An OAuth2 access token (XOAUTH2) instead of the URL's password; the file is re-read on each connect. */
+    IMAP_XOAUTH2_TOKEN: z.string().trim().min(1).optional(),
+    IMAP_XOAUTH2_TOKEN_FILE: z.string().trim().min(1).optional(),
+    /**
+     * How often the mailbox is looked at anyway (the only way when the server has no IDLE); at
+     * most 4 minutes, below the IMAP socket's 5-minute silence limit while idling.
+     */
+    IMAP_POLL_MS: intFromEnv(30_000).pipe(z.number().max(240_000)),
+    /** Each of connecting, the greeting and any silence on the IMAP socket. */
+    IMAP_TIMEOUT_MS: intFromEnv(20_000),
+    /** Where a message goes once its thread is created; unset: it stays, flagged \Seen. */
+    IMAP_PROCESSED_FOLDER: z.string().trim().min(1).optional(),
+    /** Where a message the service cannot read goes (never deleted). */
+    IMAP_QUARANTINE_FOLDER: z.string().trim().min(1).default('Quarantine'),
+    /** Where approved replies are filed after SMTP accepted them; unset: the \Sent special-use folder. */
+    IMAP_SENT_FOLDER: z.string().trim().min(1).optional(),
     /** Finished threads (rejected, or sent and delivered) older than this many days are deleted; unset: kept forever. */
     THREAD_RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
   })

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { createLogTransport } from './delivery/mail-transport.js';
 import { createSmtpTransport } from './delivery/smtp-transport.js';
 import { createEmailReview } from './email-review.js';
+import type { MailboxSettings } from './mailbox/mailbox-service.js';
 import { loadServiceEnv, type ServiceEnv } from './env.js';
 import { createOpenAiClient } from './llm/openai-client.js';
 import { createMemoryPersistence } from './persistence/memory-persistence.js';
@@ -61,7 +62,26 @@ const transport = env.SMTP_URL
   ? createSmtpTransport({ url: env.SMTP_URL, timeoutMs: env.SMTP_TIMEOUT_MS })
   : createLogTransport(logger);
 
-const { app, delivery, modelWork, retention } = createEmailReview({
+/** The mailbox reader's settings, when IMAP_URL is set. */
+function mailboxOf(env: ServiceEnv): MailboxSettings | undefined {
+  if (!env.IMAP_URL) return undefined;
+  return {
+    imap: {
+      url: env.IMAP_URL,
+      timeoutMs: env.IMAP_TIMEOUT_MS,
+      ...(env.IMAP_XOAUTH2_TOKEN ? { xoauth2Token: env.IMAP_XOAUTH2_TOKEN } : {}),
+      ...(env.IMAP_XOAUTH2_TOKEN_FILE ? { xoauth2TokenFile: env.IMAP_XOAUTH2_TOKEN_FILE } : {}),
+    },
+    pollMs: env.IMAP_POLL_MS,
+    folders: {
+      quarantine: env.IMAP_QUARANTINE_FOLDER,
+      ...(env.IMAP_PROCESSED_FOLDER ? { processed: env.IMAP_PROCESSED_FOLDER } : {}),
+    },
+    ...(env.IMAP_SENT_FOLDER ? { sentFolder: env.IMAP_SENT_FOLDER } : {}),
+  };
+}
+
+const { app, delivery, modelWork, mailbox, retention } = createEmailReview({
   persistence,
   llm: createOpenAiClient(env.openai),
   model: env.openai.model,
@@ -76,6 +96,7 @@ const { app, delivery, modelWork, retention } = createEmailReview({
   metrics: { registry, public: env.METRICS_PUBLIC },
   tracing,
   ...(env.THREAD_RETENTION_DAYS ? { retention: { days: env.THREAD_RETENTION_DAYS } } : {}),
+  mailbox: mailboxOf(env),
 });
 
 // Set when shutdown begins: a start-up still waiting for the database then stops quietly.
@@ -90,6 +111,7 @@ const running = await serve(app, {
     () => {
       closing = true;
     },
+    () => mailbox.stop(),
     () => delivery.stop(),
     () => retention.stop(),
     () => persistence.close(),
@@ -121,6 +143,7 @@ async function becomeReady(logger: Logger): Promise<void> {
   await delivery.start();
   await retention.start();
   await modelWork.start();
+  mailbox.start();
   const storage =
     persistence.kind === 'postgres'
       ? `checkpointer=postgres schema=${env.DATABASE_SCHEMA}`
@@ -132,9 +155,10 @@ async function becomeReady(logger: Logger): Promise<void> {
       model: env.openai.model,
       auth: Boolean(env.API_TOKEN),
       delivery: transport.kind,
+      mailbox: mailbox.kind,
     },
-    // SMTP_URL is a secret (credentials): only its kind is logged.
-    `email-review listening on ${running.url} ${storage} delivery=${transport.kind}`,
+    // SMTP_URL and IMAP_URL are secrets (credentials): only their kinds are logged.
+    `email-review listening on ${running.url} ${storage} delivery=${transport.kind} mailbox=${mailbox.kind}`,
   );
 }
 

@@ -101,8 +101,21 @@ describe('OpenAPI document and bearer auth', () => {
       }),
     );
 
-    expect(operations).toHaveLength(9);
+    expect(operations).toHaveLength(10);
     expect(answers.filter((a) => a.status === 405 || a.code === 'not_found')).toEqual([]);
+  });
+
+  test('when the mailbox quarantine is asked for, then it is documented, behind the token, and 404 mailbox_off without a mailbox', async () => {
+    const doc = (
+      await request(instance.app).get('/openapi.json').set('Authorization', 'Bearer secret-token')
+    ).body;
+    expect(doc.paths['/mailbox/quarantine'].get.responses['200']).toBeDefined();
+    expect((await request(instance.app).get('/mailbox/quarantine')).status).toBe(401);
+    const off = await request(instance.app)
+      .get('/mailbox/quarantine')
+      .set('Authorization', 'Bearer secret-token');
+    expect(off.status).toBe(404);
+    expect(off.body.code).toBe('mailbox_off');
   });
 
   test('when the document describes the revision rules, then it names the ETag, If-Match, the 412 and the history', async () => {

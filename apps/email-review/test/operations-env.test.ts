@@ -52,4 +52,16 @@ describe('the operations settings of the built service', () => {
     expect(code).toBe(1);
     expect(server.stderr()).toContain('THREAD_RETENTION_DAYS');
   });
+
+  test.each([
+    ['IMAP_URL', { IMAP_URL: 'https://mail.example.com/INBOX' }],
+    ['IMAP_POLL_MS', { IMAP_URL: 'imap://u:p@127.0.0.1:1/INBOX', IMAP_POLL_MS: '600000' }],
+  ])('when %s is out of bounds, then start-up fails naming it', async (name, settings) => {
+    const server = spawnServer({ ...llmEnv, ...settings });
+
+    const { code } = await server.exited;
+
+    expect(code).toBe(1);
+    expect(server.stderr()).toContain(name);
+  });
 });

@@ -141,6 +141,48 @@ describeInBrowser('review inbox in Chromium', () => {
   );
 
   test(
+    'when a customer answers a sent reply, then the page marks the new thread as a follow-up and links to the earlier one',
+    async () => {
+      const first = (
+        await stack.api('POST', '/threads', {
+          inbound: BILLING_EMAIL,
+          from: 'Dana <dana@customer.test>',
+          message_id: '<first-e2e@customer.test>',
+        })
+      ).body;
+      const sent = (
+        await stack.api<{ delivery: { message_id: string } }>(
+          'POST',
+          `/threads/${first.thread_id}/approve`,
+        )
+      ).body;
+      const replyId = sent.delivery.message_id;
+      const raw = `From: Dana <dana@customer.test>\r\nSubject: Re: refund\r\nMessage-ID: <answer-e2e@customer.test>\r\nIn-Reply-To: ${replyId}\r\n\r\nThe refund has not arrived yet.\r\n`;
+      const answered = await fetch(`${stack.url}/threads`, {
+        method: 'POST',
+        headers: { 'content-type': 'message/rfc822' },
+        body: raw,
+      });
+      const followUp = (await answered.json()) as {
+        thread_id: string;
+        previous_thread_id?: string;
+      };
+      expect(followUp.previous_thread_id).toBe(first.thread_id);
+
+      const { page, trouble } = await openPage(browser, stack.url);
+      await threadItem(page, followUp.thread_id).locator('[data-field="follow-up"]').waitFor();
+      await threadItem(page, followUp.thread_id).click();
+      await waitUntilIdle(page, followUp.thread_id);
+      await page.locator('#previous-thread-link').click();
+      await openThread(page, first.thread_id).waitFor();
+      expect(page.url()).toContain(`#/threads/${first.thread_id}`);
+      expect(trouble).toEqual({ consoleErrors: [], pageErrors: [], dialogs: [] });
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
     'when someone else acted first, then the page says so in words and shows the real state',
     async () => {
       const thread = (await stack.api('POST', '/threads', { inbound: BILLING_EMAIL })).body;

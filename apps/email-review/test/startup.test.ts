@@ -54,6 +54,7 @@ describe('start-up', () => {
     expect(line).toContain('checkpointer=memory');
     expect(line).toMatch(/lost on restart/);
     expect(line).toContain('delivery=log');
+    expect(line).toContain('mailbox=off');
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
     server.child.kill('SIGTERM');

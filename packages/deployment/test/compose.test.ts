@@ -56,11 +56,13 @@ describe('docker-compose.yml', () => {
       'email-review',
       'helpdesk',
       'llm-emulator',
+      'mailbox',
       'mailpit',
       'postgres',
     ]);
     expect(service('llm-emulator').profiles).toEqual(['offline']);
     expect(service('mailpit').profiles).toEqual(['offline']);
+    expect(service('mailbox').profiles).toEqual(['offline']);
     for (const name of ['postgres', ...APPS]) expect(service(name).profiles).toBeUndefined();
   });
 
@@ -149,6 +151,35 @@ describe('docker-compose.yml', () => {
     expect(script).toMatch(
       /export SMTP_URL=smtp:\/\/mailpit:1025 MAIL_FROM="\$\$\{MAIL_FROM:-[^}]+\}"/,
     );
+  });
+
+  test('when the offline profile runs, then email-review reads the mailbox service, a pinned GreenMail with IMAP and SMTP, as a user it defines', () => {
+    const mailbox = service('mailbox');
+    expect(mailbox.image).toMatch(/^greenmail\/standalone:\d+\.\d+\.\d+$/);
+    expect(mailbox.ports?.map(containerPort).sort()).toEqual([3025, 3143]);
+    const options = mailbox.environment?.GREENMAIL_OPTS ?? '';
+    expect(options).toContain('-Dgreenmail.setup.test.all');
+    expect(options).toContain('-Dgreenmail.hostname=0.0.0.0');
+    expect(options).not.toContain('auth.disabled');
+    const user = /-Dgreenmail\.users=(\w+):(\S+)@(\S+)/.exec(options);
+    expect(user).not.toBeNull();
+    expect(options).toContain('-Dgreenmail.users.login=local_part');
+
+    const emailReview = service('email-review');
+    expect(emailReview.depends_on?.mailbox).toEqual({
+      condition: 'service_healthy',
+      required: false,
+    });
+    const script = emailReview.entrypoint?.join('\n') ?? '';
+    expect(script).toContain('getent hosts mailbox');
+    const imapUrl = /export IMAP_URL=(\S+)/.exec(script)?.[1] ?? '';
+    const url = new URL(imapUrl);
+    expect(url.protocol).toBe('imap:');
+    expect(`${url.username}:${url.password}`).toBe(`${user![1]}:${user![2]}`);
+    expect(`${url.hostname}:${url.port}`).toBe('mailbox:3143');
+    expect(url.pathname).toBe('/INBOX');
+    // GreenMail has no \Sent special-use folder: the replies are filed in a named one.
+    expect(script).toMatch(/IMAP_SENT_FOLDER="\$\$\{IMAP_SENT_FOLDER:-Sent\}"/);
   });
 
   test('when the emulator service is read, then it sets only variables the emulator reads, listening on all interfaces', () => {

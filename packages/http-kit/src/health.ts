@@ -1,7 +1,9 @@
 import { Router } from 'express';
 import { HttpError } from './errors/http-error.js';
 
-export type ReadinessCheck = () => Promise<void> | void;
+/** Throws when not ready; may return details (e.g. `{ mailbox: 'connected' }`) for the answer. */
+export type ReadinessCheck = () =>
+  Promise<void | Record<string, string>> | void | Record<string, string>;
 
 /** `/healthz`: the process answers. `/readyz`: its dependencies (e.g. the database) answer too. */
 export function healthRoutes(readiness?: ReadinessCheck): Router {
@@ -10,13 +12,14 @@ export function healthRoutes(readiness?: ReadinessCheck): Router {
     res.json({ status: 'ok' });
   });
   router.get('/readyz', async (req, res) => {
+    let details: void | Record<string, string>;
     try {
-      await readiness?.();
+      details = await readiness?.();
     } catch (error) {
       req.log.warn({ err: error }, 'readiness check failed');
       throw new HttpError(503, 'not_ready', 'A dependency of this service is not available.');
     }
-    res.json({ status: 'ready' });
+    res.json({ ...details, status: 'ready' });
   });
   return router;
 }

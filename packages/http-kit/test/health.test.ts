@@ -13,6 +13,14 @@ describe('health routes', () => {
     expect(res.status).toBe(200);
   });
 
+  test('when the readiness check returns details, then /readyz answers them beside its status', async () => {
+    const res = await request(testApp({ readiness: async () => ({ mailbox: 'standby' }) })).get(
+      '/readyz',
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ready', mailbox: 'standby' });
+  });
+
   test('when the readiness check throws, then /readyz answers 503 problem details', async () => {
     const app = testApp({
       readiness: async () => {

@@ -19,8 +19,9 @@ export function queueSchema(schema: string): string {
 
 /**
  * The service's own tables: the thread index (each thread's API view, its idempotency key, its
- * delivery status, and an insertion sequence for newest-first listing) and the delivery records (one
- * per sent thread: the message exactly as it leaves, and where its delivery stands). Run by the
+ * delivery status, and an insertion sequence for newest-first listing), the delivery records (one
+ * per sent thread: the message exactly as it leaves, and where its delivery stands) and the mailbox
+ * reader's place in each mailbox (src/db/postgres-mailbox.ts). Run by the
  * database set-up under its advisory lock.
  */
 export function serviceTablesMigration(schema: string): string {
@@ -63,5 +64,12 @@ export function serviceTablesMigration(schema: string): string {
     -- The thread leases and the orphan recovery's counts are gone: the model work is queued.
     DROP TABLE IF EXISTS ${table(schema, 'email_thread_leases')};
     DROP TABLE IF EXISTS ${table(schema, 'email_thread_recoveries')};
-    DROP INDEX IF EXISTS "${schema}".email_deliveries_uncheckpointed;`;
+    DROP INDEX IF EXISTS "${schema}".email_deliveries_uncheckpointed;
+    CREATE TABLE IF NOT EXISTS ${table(schema, 'email_mailbox_state')} (
+      mailbox text NOT NULL,
+      uid_validity text NOT NULL,
+      last_uid bigint NOT NULL,
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (mailbox, uid_validity)
+    );`;
 }

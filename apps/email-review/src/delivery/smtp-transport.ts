@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { OutgoingMessage } from './delivery.js';
 import type { MailTransport } from './mail-transport.js';
@@ -8,6 +9,19 @@ export interface SmtpSettings {
   url: string;
   /** Each of connecting, the greeting and any silence on the socket. */
   timeoutMs: number;
+}
+
+/** The reply as nodemailer composes it: for SMTP, and for the copy filed in the Sent folder. */
+export function mailOptionsOf(message: OutgoingMessage): Mail.Options {
+  return {
+    messageId: message.message_id,
+    from: message.from ?? undefined,
+    to: message.to ?? undefined,
+    subject: message.subject,
+    text: message.body,
+    ...(message.in_reply_to ? { inReplyTo: message.in_reply_to } : {}),
+    ...(message.references.length > 0 ? { references: message.references } : {}),
+  };
 }
 
 /** Real delivery through nodemailer; a new connection per message (no pool to go stale). */
@@ -24,15 +38,7 @@ export function createSmtpTransport(settings: SmtpSettings): MailTransport {
   return {
     kind: 'smtp',
     async send(message: OutgoingMessage) {
-      const info = await transporter.sendMail({
-        messageId: message.message_id,
-        from: message.from ?? undefined,
-        to: message.to ?? undefined,
-        subject: message.subject,
-        text: message.body,
-        ...(message.in_reply_to ? { inReplyTo: message.in_reply_to } : {}),
-        ...(message.references.length > 0 ? { references: message.references } : {}),
-      });
+      const info = await transporter.sendMail(mailOptionsOf(message));
       return String(info.response);
     },
     close() {

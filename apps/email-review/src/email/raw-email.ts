@@ -31,12 +31,14 @@ function firstMailbox(field: AddressObject | AddressObject[] | undefined): strin
   return first?.address ? formatMailbox({ name: first.name, address: first.address }) : null;
 }
 
-function messageIds(ids: string | string[] | undefined): string[] {
-  const list = typeof ids === 'string' ? ids.split(/\s+/) : (ids ?? []);
-  return list
+const toList = (ids: string | string[] | undefined) =>
+  typeof ids === 'string' ? ids.split(/\s+/) : (ids ?? []);
+
+function messageIds(list: string[]): string[] {
+  const ids = list
     .map((id) => messageIdSchema.safeParse(id))
-    .flatMap((parsed) => (parsed.success ? [parsed.data] : []))
-    .slice(-REFERENCES_MAX);
+    .flatMap((parsed) => (parsed.success ? [parsed.data] : []));
+  return [...new Set(ids)].slice(-REFERENCES_MAX);
 }
 
 /**
@@ -58,7 +60,8 @@ export async function parseRawEmail(raw: Buffer): Promise<InboundEmail> {
       to: firstMailbox(parsed.to),
       subject: parsed.subject?.trim().slice(0, SUBJECT_MAX_CHARS) || null,
       message_id: messageId?.success ? messageId.data : null,
-      references: messageIds(parsed.references),
+      // A client that sets In-Reply-To alone (no References) still names the message it answers.
+      references: messageIds([...toList(parsed.references), ...toList(parsed.inReplyTo)]),
       attachments: parsed.attachments.map((attachment) => attachment.filename ?? '(unnamed)'),
     },
   };

@@ -20,6 +20,11 @@ export function replyMessageId(threadId: string, sender: ReplySender): string {
   return `<reply-${threadId}@${domain}>`;
 }
 
+/** The thread whose reply carried this Message-ID (see replyMessageId), if it is one of ours. */
+export function threadIdOfReply(messageId: string): string | undefined {
+  return /^<reply-([0-9a-f-]{36})@[^<>\s]+>$/.exec(messageId)?.[1];
+}
+
 /** The approved draft as an email answering the thread's: threaded with In-Reply-To and References. */
 export function replyMessage(
   thread: Thread,

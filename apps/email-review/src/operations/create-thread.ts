@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { InboundEmail } from '../email/raw-email.js';
 import type { Thread } from '../threads/thread.js';
 import { IdempotencyKeyReused } from '../threads/thread-errors.js';
+import { answeredThreadId } from './earlier-exchange.js';
 import { reviewer } from './history-events.js';
 import { log, now, type OperationDeps } from './operation-deps.js';
 import { runModelJob } from './run-model-job.js';
@@ -34,7 +35,8 @@ export async function createThread(
   idempotencyKey?: string,
   source: EmailSource = 'json',
 ): Promise<CreatedThread> {
-  const fresh = newThread(randomUUID(), received, now(deps));
+  const previous = await answeredThreadId(deps, received.email);
+  const fresh = newThread(randomUUID(), received, now(deps), previous);
   const createdEvent = {
     type: 'created' as const,
     at: fresh.created_at,
@@ -66,8 +68,14 @@ export async function createThread(
 }
 
 /** In the index before the first run: `drafting`, so not reviewable until the run's view is saved. */
-function newThread(threadId: string, received: InboundEmail, at: string): Thread {
+function newThread(
+  threadId: string,
+  received: InboundEmail,
+  at: string,
+  previousThreadId: string | undefined,
+): Thread {
   return {
+    ...(previousThreadId ? { previous_thread_id: previousThreadId } : {}),
     thread_id: threadId,
     status: 'drafting',
     inbound: received.inbound,

@@ -8,6 +8,7 @@ import type { Thread } from '../threads/thread.js';
 import { WorkflowStepFailed } from '../threads/thread-errors.js';
 import { projectThread } from '../threads/thread-projection.js';
 import type { EmailStateValues } from '../workflow/state.js';
+import { firstRunInput } from './earlier-exchange.js';
 import { runConfig, stateConfig } from './graph-config.js';
 import { stepEvents } from './history-events.js';
 import { now, type OperationDeps } from './operation-deps.js';
@@ -80,10 +81,7 @@ async function runGraph(deps: OperationDeps, thread: Thread): Promise<Partial<Em
   // `send` without an approval, so only the view is derived.
   if (values.inbound !== undefined && isSettled(snapshot)) return values;
   // Nothing checkpointed yet (a new thread, or its first run died early): start from the email.
-  const input =
-    values.inbound === undefined
-      ? { inbound: thread.inbound, subject: thread.email.subject, from: thread.email.from }
-      : null;
+  const input = values.inbound === undefined ? await firstRunInput(deps, thread) : null;
   const ran = await deps.graph.invoke(input, runConfig(threadId));
   // Committing a run that stopped short would leave the thread `drafting` with its job finished.
   if (ran.reply === undefined) throw new Error('the run stopped before its draft');

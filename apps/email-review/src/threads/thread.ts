@@ -42,5 +42,11 @@ export const threadSchema = z.object({
   sent_at: z.iso.datetime().nullable(),
   error: threadErrorSchema.nullable().describe('Why the thread is `failed`; null otherwise.'),
   delivery: deliveryViewSchema.nullable().describe('The reply’s delivery once sent; null before.'),
+  previous_thread_id: z
+    .string()
+    .optional()
+    .describe(
+      'Present when this email answers a reply the service sent (its In-Reply-To or References names that reply): the earlier thread, whose exchange the drafter was given.',
+    ),
 });
 export type Thread = z.infer<typeof threadSchema>;

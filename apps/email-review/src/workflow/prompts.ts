@@ -1,5 +1,6 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { CATEGORIES, type Classification } from './classification.js';
+import type { EarlierExchange } from './state.js';
 
 export const CLASSIFY_SYSTEM_PROMPT = `You triage inbound customer emails for a support team.
 Classify the email into exactly one category (${CATEGORIES.join(', ')}), judge its urgency
@@ -35,6 +36,8 @@ export interface DraftInput {
   subject?: string | null;
   from?: string | null;
   classification: Classification | null;
+  /** The earlier exchange this email answers: given as the conversation's first two turns. */
+  earlier?: EarlierExchange | null;
   /** On a redraft: the draft the reviewer saw and what they asked to change. */
   previousDraft?: string | null;
   instructions?: string | null;
@@ -48,6 +51,12 @@ export function draftMessages(input: DraftInput): ChatCompletionMessageParam[] {
     : '';
   const messages: ChatCompletionMessageParam[] = [
     { role: 'system', content: DRAFT_SYSTEM_PROMPT + context },
+    ...(input.earlier
+      ? [
+          { role: 'user' as const, content: input.earlier.email },
+          { role: 'assistant' as const, content: input.earlier.reply },
+        ]
+      : []),
     { role: 'user', content: emailText(input.inbound, input.subject, input.from) },
   ];
   if (input.instructions) {

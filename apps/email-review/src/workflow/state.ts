@@ -7,6 +7,14 @@ export interface SentRecord {
   text: string;
 }
 
+/** A thread's earlier exchange, when its email answers a reply the service sent. */
+export interface EarlierExchange {
+  /** The customer's earlier email. */
+  email: string;
+  /** The reply that was sent to it. */
+  reply: string;
+}
+
 /**
  * The graph's state. Keys may not share a node's name, hence `reply` (the API's `draft`) and
  * `sent` (written by `send`). Every key is a channel persisted per checkpoint, so keep them few.
@@ -18,6 +26,8 @@ export const EmailState = Annotation.Root({
   subject: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
   /** Who wrote it (the From header), when known: the drafter greets the sender by name. */
   from: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
+  /** The earlier exchange this email answers (the drafter reads it as the conversation so far). */
+  earlier: Annotation<EarlierExchange | null>({ reducer: (_, next) => next, default: () => null }),
   classification: Annotation<Classification | null>({
     reducer: (_, next) => next,
     default: () => null,

@@ -20,6 +20,7 @@ import {
   type PostgresOptions,
 } from '../../src/db/postgres-persistence.js';
 import type { ThreadStore } from '../../src/threads/thread-store.js';
+import type { MailboxSettings } from '../../src/mailbox/mailbox-service.js';
 import type { RetentionSettings } from '../../src/retention/thread-retention.js';
 import { TEST_DATABASE_URL, type Mode } from './database.js';
 import { recordResponse } from './observed-responses.js';
@@ -132,6 +133,8 @@ export async function startInstance(options: {
   tracing?: Tracing;
   /** Serve GET /metrics (behind `apiToken` unless `public`). */
   metrics?: { public?: boolean };
+  /** Read this mailbox (started with the instance, stopped by close()). */
+  mailbox?: MailboxSettings;
 }): Promise<Instance> {
   const logger = createLogger({
     name: 'email-review-test',
@@ -187,9 +190,11 @@ export async function startInstance(options: {
     ...(options.metrics
       ? { metrics: { registry: createMetricsRegistry(), ...options.metrics } }
       : {}),
+    ...(options.mailbox ? { mailbox: options.mailbox } : {}),
   });
   await service.delivery.start();
   await service.modelWork.start();
+  service.mailbox.start();
   let server: Server | undefined;
   return {
     ...service,
@@ -206,6 +211,7 @@ export async function startInstance(options: {
         server.closeAllConnections();
         await new Promise((resolve) => server!.close(resolve));
       }
+      await service.mailbox.stop();
       await service.delivery.stop();
       await service.retention.stop();
       await persistence.close();

@@ -62,7 +62,7 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
  */
 export async function waitUntilListening(
   server: ServerProcess,
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
   marker: 'listening on' | 'serving on' = 'listening on',
 ): Promise<string> {
   const deadline = Date.now() + timeoutMs;

@@ -105,6 +105,8 @@ function threadItem(thread, selected) {
       h(
         'span',
         { class: 'item-meta' },
+        thread.previous_thread_id &&
+          h('span', { class: 'chip', 'data-field': 'follow-up', text: 'Follow-up' }),
         category &&
           h('span', { class: 'chip', 'data-field': 'category', text: humanize(category) }),
         urgency &&

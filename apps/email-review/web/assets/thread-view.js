@@ -141,10 +141,27 @@ function classification(thread) {
   );
 }
 
+/** A follow-up: the customer answered a reply sent from an earlier thread, linked here. */
+function earlierThread(thread) {
+  if (!thread.previous_thread_id) return null;
+  return h(
+    'p',
+    { class: 'muted', id: 'previous-thread' },
+    'Answers the reply sent in ',
+    h('a', {
+      href: `#/threads/${encodeURIComponent(thread.previous_thread_id)}`,
+      id: 'previous-thread-link',
+      text: 'an earlier thread',
+    }),
+    '.',
+  );
+}
+
 function inbound(thread) {
   return section(
     'inbound-title',
     'Inbound email',
+    earlierThread(thread),
     h('pre', { class: 'email-text', id: 'inbound-text', text: thread.inbound }),
   );
 }

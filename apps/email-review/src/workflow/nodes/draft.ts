@@ -6,7 +6,7 @@ import { callModel, DEFAULT_RETRY_BUDGET_MS } from '../../llm/model-call.js';
 import { storableText } from '../model-text.js';
 
 /**
- * draft — reads `inbound`, `subject`, `classification`, and on a redraft `reply` and `instructions`;
+ * draft — reads `inbound`, `subject`, `from`, `earlier`, `classification`, and on a redraft `reply` and `instructions`;
  * writes `reply`, one more `revision`, and clears `instructions`.
  */
 export function draftNode(deps: Pick<WorkflowDeps, 'llm' | 'model' | 'retry'>) {
@@ -21,6 +21,7 @@ export function draftNode(deps: Pick<WorkflowDeps, 'llm' | 'model' | 'retry'>) {
             subject: state.subject,
             from: state.from,
             classification: state.classification,
+            earlier: state.earlier,
             previousDraft: state.reply,
             instructions: state.instructions,
           }),

@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import { ImapFlow, type ImapFlowOptions } from 'imapflow';
+
+/** How to reach the mailbox: IMAP_URL and its companions (see src/env.ts). */
+export interface ImapSettings {
+  url: string;
+  xoauth2Token?: string;
+  xoauth2TokenFile?: string;
+  timeoutMs: number;
+}
+
+/** The mailbox the URL's path names (INBOX when it names none). */
+export function mailboxPath(url: string): string {
+  const path = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+  return path || 'INBOX';
+}
+
+/** Where the mailbox is, for logs: host and mailbox, never the credentials. */
+export function mailboxLabel(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}/${mailboxPath(url)}`;
+}
+
+/** The token file is read at each connection, so that whatever refreshes it is picked up. */
+async function accessToken(settings: ImapSettings): Promise<string | undefined> {
+  if (settings.xoauth2TokenFile) return (await readFile(settings.xoauth2TokenFile, 'utf8')).trim();
+  return settings.xoauth2Token;
+}
+
+/**
+ * A connected client. `imaps://` is TLS from the start; `imap://` upgrades with STARTTLS when the
+ * server offers it (imapflow's `secure: false`). Auto-IDLE is off: the reader decides when to idle.
+ */
+export async function connectImap(settings: ImapSettings): Promise<ImapFlow> {
+  const url = new URL(settings.url);
+  const secure = url.protocol === 'imaps:';
+  const user = decodeURIComponent(url.username);
+  const token = await accessToken(settings);
+  const options: ImapFlowOptions = {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : secure ? 993 : 143,
+    secure,
+    auth: token ? { user, accessToken: token } : { user, pass: decodeURIComponent(url.password) },
+    logger: false,
+    disableAutoIdle: true,
+    connectionTimeout: settings.timeoutMs,
+    greetingTimeout: settings.timeoutMs,
+    // IDLE is silent until mail comes: IMAP_POLL_MS (at most 4 min) breaks it well before this.
+    socketTimeout: 5 * 60_000,
+  };
+  const client = new ImapFlow(options);
+  // An 'error' event without a listener would end the process; the reader watches 'close'.
+  client.on('error', () => {});
+  await client.connect();
+  return client;
+}
+
+/** Logs out politely, or drops the socket when the server is gone. */
+export async function disconnectImap(client: ImapFlow): Promise<void> {
+  if (!client.usable) return client.close();
+  await client.logout().catch(() => client.close());
+}
+
+/** Creates `folder` unless it exists (a race with another creator is fine). */
+export async function ensureFolder(client: ImapFlow, folder: string): Promise<void> {
+  const listed = await client.list();
+  if (listed.some((entry) => entry.path === folder)) return;
+  await client.mailboxCreate(folder).catch(async (error: unknown) => {
+    if (!(await client.list()).some((entry) => entry.path === folder)) throw error;
+  });
+}

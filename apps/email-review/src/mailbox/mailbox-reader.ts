@@ -1,0 +1,198 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ImapFlow } from 'imapflow';
+import type { Logger } from 'pino';
+import type { ThreadService } from '../operations/thread-service.js';
+import {
+  connectImap,
+  disconnectImap,
+  ensureFolder,
+  mailboxLabel,
+  mailboxPath,
+  type ImapSettings,
+} from './imap-connection.js';
+import type { HeldReaderLock, MailboxState, ReaderLock } from './mailbox-state.js';
+import { takeMessage, type MailboxFolders } from './take-message.js';
+
+export interface MailboxReaderDeps {
+  settings: ImapSettings;
+  folders: MailboxFolders;
+  pollMs: number;
+  threads: Pick<ThreadService, 'createThread'>;
+  state: MailboxState;
+  lock: ReaderLock;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+/** What /readyz and /metrics say about the mailbox. */
+export interface MailboxStatus {
+  /** standby: another instance is the reader. */
+  state: 'starting' | 'standby' | 'connected' | 'disconnected' | 'stopped';
+  read: number;
+  quarantined: number;
+  /** Age of the oldest message not yet taken (0 when none waits). */
+  lagSeconds: number;
+}
+
+const FIRST_BACKOFF_MS = 1_000;
+const MAX_BACKOFF_MS = 30_000;
+/**
+ * Drafts the reader's threads may have running at once. It never waits for its own message's
+ * draft, but a backlog (a first start on a full mailbox) must not start thousands of model calls.
+ */
+const MAX_DRAFTS_IN_FLIGHT = 8;
+
+/**
+ * The mailbox reader: while this instance holds the reader lock, it takes every message past the
+ * last UID done (in UID order, one at a time), then waits for news (IDLE when the server has it,
+ * and every pollMs anyway), reconnecting with backoff when the server goes away.
+ */
+export function createMailboxReader(deps: MailboxReaderDeps) {
+  const mailbox = mailboxPath(deps.settings.url);
+  const label = mailboxLabel(deps.settings.url);
+  const status: MailboxStatus = { state: 'starting', read: 0, quarantined: 0, lagSeconds: 0 };
+  const stopping = new AbortController();
+  const stopped = new Promise<void>((resolve) =>
+    stopping.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+  const now = () => deps.clock?.() ?? new Date();
+  const drafting = new Set<Promise<unknown>>();
+  const threads: Pick<ThreadService, 'createThread'> = {
+    async createThread(...args) {
+      const created = await deps.threads.createThread(...args);
+      const draft: Promise<unknown> | undefined = created.drafted
+        ?.catch(() => {})
+        .finally(() => drafting.delete(draft!));
+      if (draft) drafting.add(draft);
+      return created;
+    },
+  };
+
+  async function readNew(client: ImapFlow, hold: { lost: boolean }): Promise<void> {
+    const uidValidity = String(client.mailbox && client.mailbox.uidValidity);
+    const last = await deps.state.lastUid(mailbox, uidValidity);
+    // `last+1:*` names at least the newest message, even when it is not newer than `last`.
+    const listed = await client.fetchAll(
+      `${last + 1}:*`,
+      { uid: true, size: true, internalDate: true },
+      { uid: true },
+    );
+    const pending = listed.filter((m) => m.uid > last).sort((a, b) => a.uid - b.uid);
+    for (const message of pending) {
+      // UIDs grow with arrival: this message is the oldest one not taken yet.
+      const arrived = message.internalDate ? new Date(message.internalDate).getTime() : undefined;
+      status.lagSeconds = arrived ? Math.max(0, (now().getTime() - arrived) / 1000) : 0;
+      while (drafting.size >= MAX_DRAFTS_IN_FLIGHT && !stopping.signal.aborted)
+        await Promise.race([...drafting, stopped]);
+      if (stopping.signal.aborted || hold.lost) return;
+      const outcome = await takeMessage(
+        { client, threads, folders: deps.folders, logger: deps.logger },
+        { uid: message.uid, size: message.size ?? 0, uidValidity },
+      );
+      if (outcome === 'thread') status.read += 1;
+      else if (outcome !== 'gone') status.quarantined += 1;
+      await deps.state.markDone(mailbox, uidValidity, message.uid);
+    }
+    status.lagSeconds = 0;
+  }
+
+  /** Resolves at the next sign of new mail, after pollMs at most, or when the connection ends. */
+  function nextChange(client: ImapFlow, end: Promise<void>): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, deps.pollMs);
+      function done() {
+        clearTimeout(timer);
+        client.off('exists', done);
+        resolve();
+      }
+      client.on('exists', done);
+      void end.then(done);
+      // The next command (the fetch) ends the IDLE.
+      if (client.capabilities.has('IDLE')) client.idle().catch(() => {});
+    });
+  }
+
+  async function readWhileConnected(held: HeldReaderLock, hold: { lost: boolean }) {
+    const client = await connectImap(deps.settings);
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    const end = Promise.race([closed, held.lost, stopped]);
+    try {
+      await ensureFolder(client, deps.folders.quarantine);
+      if (deps.folders.processed) await ensureFolder(client, deps.folders.processed);
+      const lock = await client.getMailboxLock(mailbox);
+      try {
+        status.state = 'connected';
+        deps.logger.info(
+          { mailbox: label, idle: client.capabilities.has('IDLE') },
+          'mailbox connected',
+        );
+        while (!stopping.signal.aborted && !hold.lost) {
+          await readNew(client, hold);
+          await nextChange(client, end);
+          if (!client.usable && !stopping.signal.aborted && !hold.lost)
+            throw new Error('the IMAP connection closed');
+        }
+      } finally {
+        lock.release();
+      }
+    } finally {
+      await disconnectImap(client);
+    }
+  }
+
+  async function readWhileHeld(held: HeldReaderLock) {
+    const hold = { lost: false };
+    const lostOrStopped = new AbortController();
+    stopping.signal.addEventListener('abort', () => lostOrStopped.abort(), { once: true });
+    void held.lost.then(() => {
+      hold.lost = true;
+      lostOrStopped.abort();
+      deps.logger.warn({ mailbox: label }, 'mailbox reader lock lost; reading stops');
+    });
+    let backoff = FIRST_BACKOFF_MS;
+    while (!stopping.signal.aborted && !hold.lost) {
+      try {
+        await readWhileConnected(held, hold);
+        backoff = FIRST_BACKOFF_MS;
+      } catch (error) {
+        status.state = 'disconnected';
+        const reason = error instanceof Error ? error.message : String(error);
+        deps.logger.warn({ mailbox: label, reason, retry_ms: backoff }, 'mailbox unavailable');
+        await sleep(backoff, undefined, { signal: lostOrStopped.signal }).catch(() => {});
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+      }
+    }
+  }
+
+  async function run() {
+    while (!stopping.signal.aborted) {
+      status.state = 'standby';
+      const held = await deps.lock.acquire(stopping.signal);
+      if (!held) break;
+      deps.logger.info({ mailbox: label }, 'this instance reads the mailbox');
+      try {
+        await readWhileHeld(held);
+      } finally {
+        await held.release();
+      }
+    }
+    status.state = 'stopped';
+  }
+
+  let running: Promise<void> | undefined;
+  return {
+    status,
+    mailbox,
+    start() {
+      running ??= run().catch((error: unknown) =>
+        deps.logger.error({ err: error }, 'mailbox reader stopped'),
+      );
+    },
+    async stop() {
+      stopping.abort();
+      await running;
+    },
+  };
+}
+
+export type MailboxReader = ReturnType<typeof createMailboxReader>;

@@ -1,0 +1,76 @@
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { postgresMailboxState, postgresReaderLock } from '../db/postgres-mailbox.js';
+import type { MailTransport } from '../delivery/mail-transport.js';
+import type { ThreadService } from '../operations/thread-service.js';
+import type { Persistence } from '../persistence/persistence.js';
+import type { ImapSettings } from './imap-connection.js';
+import { createMailboxReader, type MailboxStatus } from './mailbox-reader.js';
+import { mailboxMetrics } from './mailbox-metrics.js';
+import { memoryMailboxState, ONLY_READER } from './mailbox-state.js';
+import { listQuarantine } from './quarantine.js';
+import { filedInSent } from './sent-folder.js';
+import type { MailboxFolders } from './take-message.js';
+
+/** IMAP_* settings (src/env.ts). */
+export interface MailboxSettings {
+  imap: ImapSettings;
+  pollMs: number;
+  folders: MailboxFolders;
+  /** IMAP_SENT_FOLDER; unset: the \Sent special-use folder. */
+  sentFolder?: string;
+}
+
+const OFF_STATUS: MailboxStatus = { state: 'stopped', read: 0, quarantined: 0, lagSeconds: 0 };
+
+/**
+ * The mailbox's parts over the service's persistence: the reader (its place and its lock in
+ * PostgreSQL, or in memory), the Sent-folder filing around the transport, the quarantine list and
+ * the metrics. Without settings: nothing, and the transport as it is.
+ */
+export function mailboxService(options: {
+  settings?: MailboxSettings | undefined;
+  persistence: Persistence;
+  threads: Pick<ThreadService, 'createThread'>;
+  logger: Logger;
+  registry?: Registry | undefined;
+  clock?: (() => Date) | undefined;
+}) {
+  const { settings, persistence, logger } = options;
+  if (!settings)
+    return {
+      kind: 'off' as const,
+      status: OFF_STATUS,
+      transport: (transport: MailTransport) => transport,
+      start() {},
+      stop: async () => {},
+    };
+  const database = persistence.database;
+  const reader = createMailboxReader({
+    settings: settings.imap,
+    folders: settings.folders,
+    pollMs: settings.pollMs,
+    threads: options.threads,
+    state: database ? postgresMailboxState(database.pool, database.schema) : memoryMailboxState(),
+    lock: database ? postgresReaderLock(database.connectionString, database.schema) : ONLY_READER,
+    logger,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const metrics = options.registry && mailboxMetrics(options.registry, reader.status);
+  return {
+    kind: 'imap' as const,
+    status: reader.status,
+    transport: (transport: MailTransport) =>
+      filedInSent(transport, {
+        settings: settings.imap,
+        ...(settings.sentFolder ? { folder: settings.sentFolder } : {}),
+        logger,
+        ...(metrics ? { onFiled: metrics.onFiled } : {}),
+      }),
+    listQuarantine: () => listQuarantine(settings.imap, settings.folders.quarantine),
+    start: () => reader.start(),
+    stop: () => reader.stop(),
+  };
+}
+
+export type MailboxService = ReturnType<typeof mailboxService>;

@@ -1,0 +1,87 @@
+import { HttpError } from '@repo/http-kit';
+import { z } from 'zod';
+import { connectImap, disconnectImap, type ImapSettings } from './imap-connection.js';
+import { QUARANTINE_REASONS } from './take-message.js';
+
+export const quarantinedMessageSchema = z.object({
+  uid: z.number().int().describe('Its UID in the quarantine folder.'),
+  message_id: z.string().nullable(),
+  from: z.string().nullable(),
+  subject: z.string().nullable(),
+  received_at: z.iso.datetime().nullable(),
+  size: z.number().int().describe('Bytes.'),
+  reason: z
+    .enum(['oversized', 'unreadable', 'unknown'])
+    .describe(
+      '`oversized`: over the raw message limit; `unreadable`: no readable text, or MIME that could not be parsed.',
+    ),
+});
+
+export const quarantineListSchema = z.object({
+  folder: z.string(),
+  messages: z.array(quarantinedMessageSchema),
+});
+export type QuarantineList = z.infer<typeof quarantineListSchema>;
+
+export class MailboxUnavailable extends HttpError {
+  constructor() {
+    super(
+      503,
+      'mailbox_unavailable',
+      'The mailbox (IMAP server) cannot be reached.',
+      {},
+      { 'Retry-After': '30' },
+    );
+  }
+}
+
+function reasonOf(flags: Set<string> | undefined): 'oversized' | 'unreadable' | 'unknown' {
+  if (flags?.has(QUARANTINE_REASONS.oversized)) return 'oversized';
+  if (flags?.has(QUARANTINE_REASONS.unreadable)) return 'unreadable';
+  return 'unknown';
+}
+
+/** The messages in the quarantine folder as it is now, read over a connection of its own. */
+export async function listQuarantine(
+  settings: ImapSettings,
+  folder: string,
+): Promise<QuarantineList> {
+  const client = await connectImap(settings).catch(() => {
+    throw new MailboxUnavailable();
+  });
+  try {
+    if (!(await client.list()).some((entry) => entry.path === folder))
+      return { folder, messages: [] };
+    const lock = await client.getMailboxLock(folder, { readOnly: true });
+    try {
+      const exists = client.mailbox ? client.mailbox.exists : 0;
+      if (exists === 0) return { folder, messages: [] };
+      const found = await client.fetchAll('1:*', {
+        uid: true,
+        flags: true,
+        envelope: true,
+        size: true,
+        internalDate: true,
+      });
+      return {
+        folder,
+        messages: found.map((message) => ({
+          uid: message.uid,
+          message_id: message.envelope?.messageId ?? null,
+          from: message.envelope?.from?.[0]?.address ?? null,
+          subject: message.envelope?.subject ?? null,
+          received_at: message.internalDate ? new Date(message.internalDate).toISOString() : null,
+          size: message.size ?? 0,
+          reason: reasonOf(message.flags),
+        })),
+      };
+    } finally {
+      lock.release();
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new MailboxUnavailable();
+  } finally {
+    await disconnectImap(client);
+  }
+}
