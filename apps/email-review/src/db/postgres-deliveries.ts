@@ -139,7 +139,7 @@ export class PostgresDeliveries implements DeliveryStore {
                  delivered_at = $5, server_reply = $6, to_address = $7, updated_at = now()
                WHERE thread_id = $1`,
       updateView: `UPDATE ${threads} SET view = jsonb_set(view, '{delivery}', $2), delivery_status = $3
-                   WHERE thread_id = $1`,
+                   WHERE thread_id = $1 RETURNING view`,
     };
   }
 
@@ -179,17 +179,20 @@ export class PostgresDeliveries implements DeliveryStore {
         message.to ? 'queued' : 'no_recipient',
       ]);
       const delivery = fromRow(inserted.rows[0]!);
+      const approvedView = { ...view, delivery: deliveryView(delivery) };
       const approved = await client.query(this.sql.approveThread!, [
         view.thread_id,
-        { ...view, delivery: deliveryView(delivery) },
+        approvedView,
         view.revision,
         delivery.status,
       ]);
       if (approved.rowCount !== 1) throw new ThreadMovedOn(view.thread_id);
-      await this.history.appendIn(client, view.thread_id, [
-        ...events,
-        deliveryEvent(delivery, 'approved', view.sent_at ?? view.updated_at),
-      ]);
+      await this.history.appendIn(
+        client,
+        view.thread_id,
+        [...events, deliveryEvent(delivery, 'approved', view.sent_at ?? view.updated_at)],
+        approvedView,
+      );
       if (delivery.status === 'queued') await this.enqueue(client, delivery);
       return delivery;
     }
@@ -266,12 +269,17 @@ export class PostgresDeliveries implements DeliveryStore {
       delivery.last_response,
       delivery.to,
     ]);
-    await client.query(this.sql.updateView!, [
+    const updated = await client.query<{ view: Thread }>(this.sql.updateView!, [
       delivery.thread_id,
       deliveryView(delivery),
       delivery.status,
     ]);
-    await this.history.appendIn(client, delivery.thread_id, [deliveryEvent(delivery, change)]);
+    await this.history.appendIn(
+      client,
+      delivery.thread_id,
+      [deliveryEvent(delivery, change)],
+      updated.rows[0]?.view,
+    );
     return delivery;
   }
 

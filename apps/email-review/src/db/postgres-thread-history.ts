@@ -77,12 +77,14 @@ export class PostgresThreadHistory implements ThreadHistory {
     client: pg.PoolClient,
     threadId: string,
     events: readonly HistoryEvent[],
+    /** The view this transaction has just written, when the caller has it (saves reading it back). */
+    written?: Thread,
   ): Promise<void> {
     if (events.length === 0) return;
     await client.query(this.sql.append, [threadId, eventsParam(events)]);
     if (!this.webhooks.reports(events)) return;
-    // The view as this transaction has just written it (approval, delivery outcome).
-    const { rows } = await client.query<{ view: Thread }>(this.sql.view, [threadId]);
-    if (rows[0]) await this.webhooks.publish(rows[0].view, events, client);
+    const view =
+      written ?? (await client.query<{ view: Thread }>(this.sql.view, [threadId])).rows[0]?.view;
+    if (view) await this.webhooks.publish(view, events, client);
   }
 }

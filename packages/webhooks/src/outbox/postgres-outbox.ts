@@ -102,10 +102,14 @@ export class PostgresOutbox implements Outbox {
              AND NOT EXISTS (SELECT 1 FROM ${table} AS e WHERE e.endpoint = d.endpoint
                AND e.subject = d.subject AND e.seq < d.seq AND e.status = 'pending')
              FOR UPDATE SKIP LOCKED`,
-      settle: `UPDATE ${table} SET status = $2, attempts = $3, last_status = $4, last_error = $5,
-                 next_attempt_at = $6, delivered_at = $7, updated_at = now() WHERE id = $1`,
-      next: `SELECT id, endpoint FROM ${table} WHERE endpoint = $1 AND subject = $2 AND seq > $3
-             AND status = 'pending' ORDER BY seq LIMIT 1`,
+      // Answers the next pending delivery of the same line, to wake once this commits.
+      settle: `WITH settled AS (
+                 UPDATE ${table} SET status = $2, attempts = $3, last_status = $4, last_error = $5,
+                   next_attempt_at = $6, delivered_at = $7, updated_at = now() WHERE id = $1
+                 RETURNING endpoint, subject, seq)
+               SELECT n.id FROM ${table} AS n, settled AS s WHERE n.endpoint = s.endpoint
+                 AND n.subject = s.subject AND n.seq > s.seq AND n.status = 'pending'
+               ORDER BY n.seq LIMIT 1`,
       overdueHeads: `SELECT DISTINCT ON (endpoint, subject) id, endpoint, next_attempt_at FROM ${table}
              WHERE status = 'pending' ORDER BY endpoint, subject, seq`,
       list: `SELECT ${COLUMNS} FROM ${table} WHERE ($1::text IS NULL OR status = $1)
@@ -263,13 +267,13 @@ export class PostgresOutbox implements Outbox {
   /** Attempts the delivery if it is due, unlocked and the head of its line; then wakes what follows. */
   private async deliver(endpoint: Endpoint, id: string) {
     const client = await this.options.pool.connect();
-    let settled: DeliveryRow | undefined;
+    let next: string | undefined;
     try {
       await client.query('BEGIN');
       const row = (await client.query<DeliveryRow>(this.sql.take!, [id])).rows[0];
       if (row) {
         const after = await attemptDelivery(this.options, endpoint, row);
-        await client.query(this.sql.settle!, [
+        const following = await client.query<{ id: string }>(this.sql.settle!, [
           id,
           after.status,
           after.attempts,
@@ -279,7 +283,7 @@ export class PostgresOutbox implements Outbox {
           after.delivered_at,
         ]);
         if (after.next_attempt_at) await this.wake(endpoint, id, client, after.next_attempt_at);
-        else settled = row;
+        else next = following.rows[0]?.id;
       }
       await client.query('COMMIT');
       client.release();
@@ -288,15 +292,10 @@ export class PostgresOutbox implements Outbox {
       client.release(true);
       throw error;
     }
-    // After the commit, so that the next row's job sees this one settled.
-    if (settled) {
-      const next = await this.options.pool.query<{ id: string }>(this.sql.next!, [
-        settled.endpoint,
-        settled.subject,
-        settled.seq,
-      ]);
-      if (next.rows[0]) await this.wake(endpoint, next.rows[0].id);
-    }
+    // Woken after the commit, so that its job sees this one settled. A next delivery committed
+    // between the settle and the commit is not in `next`, and its own job may have seen this one
+    // still pending: the sweep wakes it (the only case that waits for the sweep).
+    if (next) await this.wake(endpoint, next);
   }
 
   private async sweep() {
