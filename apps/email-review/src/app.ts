@@ -83,11 +83,11 @@ export function createApp(deps: AppDeps): Express {
   return createHttpApp({
     name: 'email-review',
     logger: deps.logger,
-    ...(deps.apiToken ? { apiToken: deps.apiToken } : {}),
-    ...(deps.auth ? { auth: deps.auth } : {}),
-    ...(deps.readiness ? { readiness: deps.readiness } : {}),
-    ...(deps.onResponse ? { onResponse: deps.onResponse } : {}),
-    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    apiToken: deps.apiToken,
+    auth: deps.auth,
+    readiness: deps.readiness,
+    onResponse: deps.onResponse,
+    metrics: deps.metrics,
     ...(deps.tracing ? { tracing: true } : {}),
     // Only the page and its assets are open (the page asks for the token); /openapi.json is not.
     publicPaths: REVIEW_INBOX_PATHS,
@@ -98,7 +98,7 @@ export function createApp(deps: AppDeps): Express {
       changes: deps.changes,
       sseHeartbeatMs: deps.sseHeartbeatMs,
       outbox: deps.outbox,
-      ...(deps.listQuarantine ? { listQuarantine: deps.listQuarantine } : {}),
+      listQuarantine: deps.listQuarantine,
     }),
   });
 }

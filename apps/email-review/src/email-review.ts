@@ -62,7 +62,7 @@ function threadRetention(deps: EmailReviewDeps) {
     database,
     settings: deps.retention,
     logger: deps.logger,
-    ...(deps.clock ? { clock: deps.clock } : {}),
+    clock: deps.clock,
   });
 }
 
@@ -79,7 +79,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
     llm,
     model: deps.model,
     ...(deps.llmRetryBudgetMs !== undefined ? { retry: { budgetMs: deps.llmRetryBudgetMs } } : {}),
-    ...(deps.clock ? { clock: deps.clock } : {}),
+    clock: deps.clock,
   });
   const { checkpointer } = deps.persistence;
   const graph = telemetry.graph(compileEmailGraph(builder, checkpointer));
@@ -95,7 +95,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
     modelJobs: deps.persistence.modelJobs,
     outbound: { from: deps.mailFrom ?? null },
     logger: deps.logger,
-    ...(deps.clock ? { clock: deps.clock } : {}),
+    clock: deps.clock,
   };
   const threads = createThreadService(operationDeps);
   const mailbox = mailboxService({
@@ -127,20 +127,20 @@ export function createEmailReview(deps: EmailReviewDeps) {
     store: deliveries,
     transport,
     logger: deps.logger,
-    ...(deps.clock ? { clock: deps.clock } : {}),
+    clock: deps.clock,
   });
   const app = createApp({
     threads,
     logger: deps.logger,
-    ...(deps.apiToken ? { apiToken: deps.apiToken } : {}),
-    ...(deps.auth ? { auth: deps.auth } : {}),
+    apiToken: deps.apiToken,
+    auth: deps.auth,
     readiness: async () => {
       await deps.persistence.readiness?.();
       return { mailbox: mailbox.kind === 'off' ? 'off' : mailbox.status.state };
     },
     ...(mailbox.kind === 'imap' ? { listQuarantine: mailbox.listQuarantine } : {}),
-    ...(deps.onResponse ? { onResponse: deps.onResponse } : {}),
-    ...(deps.metrics ? { metrics: deps.metrics } : {}),
+    onResponse: deps.onResponse,
+    metrics: deps.metrics,
     ...(deps.tracing?.enabled ? { tracing: true } : {}),
     createWaitMs: deps.createWaitMs,
     changes: deps.persistence.changes,

@@ -69,15 +69,15 @@ function mailboxOf(env: ServiceEnv): MailboxSettings | undefined {
     imap: {
       url: env.IMAP_URL,
       timeoutMs: env.IMAP_TIMEOUT_MS,
-      ...(env.IMAP_XOAUTH2_TOKEN ? { xoauth2Token: env.IMAP_XOAUTH2_TOKEN } : {}),
-      ...(env.IMAP_XOAUTH2_TOKEN_FILE ? { xoauth2TokenFile: env.IMAP_XOAUTH2_TOKEN_FILE } : {}),
+      xoauth2Token: env.IMAP_XOAUTH2_TOKEN,
+      xoauth2TokenFile: env.IMAP_XOAUTH2_TOKEN_FILE,
     },
     pollMs: env.IMAP_POLL_MS,
     folders: {
       quarantine: env.IMAP_QUARANTINE_FOLDER,
-      ...(env.IMAP_PROCESSED_FOLDER ? { processed: env.IMAP_PROCESSED_FOLDER } : {}),
+      processed: env.IMAP_PROCESSED_FOLDER,
     },
-    ...(env.IMAP_SENT_FOLDER ? { sentFolder: env.IMAP_SENT_FOLDER } : {}),
+    sentFolder: env.IMAP_SENT_FOLDER,
   };
 }
 
@@ -90,8 +90,8 @@ const { app, delivery, modelWork, mailbox, retention } = createEmailReview({
   eventsKeepAliveMs: env.EVENTS_KEEPALIVE_MS,
   logger,
   transport,
-  ...(env.MAIL_FROM ? { mailFrom: env.MAIL_FROM } : {}),
-  ...(env.API_TOKEN ? { apiToken: env.API_TOKEN } : {}),
+  mailFrom: env.MAIL_FROM,
+  apiToken: env.API_TOKEN,
   auth: authSettingsFromEnv(env),
   metrics: { registry, public: env.METRICS_PUBLIC },
   tracing,

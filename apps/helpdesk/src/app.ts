@@ -134,7 +134,7 @@ export function createApp(deps: AppDeps): Express {
       logger: deps.logger ?? createLogger({ name: 'helpdesk' }),
       version,
       auth,
-      ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
+      publicUrl: deps.publicUrl,
     }),
   });
 }

@@ -55,10 +55,7 @@ export function readyBanner(input: {
       ? 'API_TOKEN is set: export the same API_TOKEN in the shell where you paste these.'
       : '',
     terminal.paint('Email review, in order (paste into another terminal):', 'bold'),
-    ...stepLines(
-      terminal,
-      emailFlowSteps(emailUrl, { withToken, ...(input.mailDir ? { mailDir: input.mailDir } : {}) }),
-    ),
+    ...stepLines(terminal, emailFlowSteps(emailUrl, { withToken, mailDir: input.mailDir })),
     '',
     terminal.paint('Helpdesk, one message per specialist:', 'bold'),
     ...stepLines(terminal, helpdeskSteps(helpdeskUrl, { withToken })),

@@ -177,7 +177,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
         redact: redactSecrets,
         logger,
         untilMs: retry.untilMs,
-        ...(retry.firstDelayMs !== undefined ? { firstDelayMs: retry.firstDelayMs } : {}),
+        firstDelayMs: retry.firstDelayMs,
         stopped: () => closed,
       });
     },

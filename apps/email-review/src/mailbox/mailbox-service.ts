@@ -54,7 +54,7 @@ export function mailboxService(options: {
     state: database ? postgresMailboxState(database.pool, database.schema) : memoryMailboxState(),
     lock: database ? postgresReaderLock(database.connectionString, database.schema) : ONLY_READER,
     logger,
-    ...(options.clock ? { clock: options.clock } : {}),
+    clock: options.clock,
   });
   const metrics = options.registry && mailboxMetrics(options.registry, reader.status);
   return {
@@ -63,7 +63,7 @@ export function mailboxService(options: {
     transport: (transport: MailTransport) =>
       filedInSent(transport, {
         settings: settings.imap,
-        ...(settings.sentFolder ? { folder: settings.sentFolder } : {}),
+        folder: settings.sentFolder,
         logger,
         ...(metrics ? { onFiled: metrics.onFiled } : {}),
       }),
