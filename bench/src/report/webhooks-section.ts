@@ -53,7 +53,7 @@ export function webhooksSection(result: WebhooksResult): Section {
       },
     ],
     notes: [
-      `The emulator answers at once, so only the service's own work is timed. Each lifecycle (create, draft, approve, delivery to the log) reports three events (thread.awaiting_review, thread.approved, delivery.delivered): each is committed with its change (a delivery row and a pg-boss job in the same transaction) and sent by the outbox's workers to a receiver in the bench's process that verifies every signature; ${result.delivered} deliveries verified. The two variants take turns round by round, each first in every other round, each on a schema of its own.`,
+      `The emulator answers at once, so only the service's own work is timed. Each lifecycle (create, draft, approve, delivery to the log) reports three events (thread.awaiting_review, thread.approved, delivery.delivered): each is committed with its change (its delivery rows and their pg-boss jobs: one statement each, in the same transaction) and sent by the outbox's workers, in batches of what each fetch finds, to a receiver in a process of its own that verifies every signature; ${result.delivered} deliveries verified. The two variants take turns round by round, each first in every other round, each on a schema of its own.`,
     ],
     targets: webhooksTargets(result),
     commands: [],

@@ -208,7 +208,7 @@ export type WebhookVariant = (typeof WEBHOOK_VARIANTS)[number];
 
 /**
  * Scenario 10: email-review over HTTP in-process on PostgreSQL, the provider answering at once,
- * without webhooks and with one endpoint (a receiver in the bench's process) subscribed to every
+ * without webhooks and with one endpoint (a receiver in a child process) subscribed to every
  * event: lifecycles/s per round.
  */
 export interface WebhooksResult {

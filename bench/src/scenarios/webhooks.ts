@@ -1,9 +1,9 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEmailReview, createOpenAiClient, openPostgresPersistence } from 'email-review';
 import { noWebhooks, type WebhookSettings } from '@repo/webhooks';
-import { WebhookReceiver } from '@repo/webhooks/receiver';
 import { pino } from 'pino';
 import { EmailReviewDriver } from '../drivers/email-review-driver.js';
 import { runLoad } from '../load/run-load.js';
@@ -13,9 +13,40 @@ import { assertMostlySucceeded, emailIteration, warmUp } from './workloads.js';
 
 const MODEL = 'bench-model';
 
+/** The endpoint in a child process (webhook-receiver-child.ts), reached over IPC. */
+class ReceiverProcess {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly url: string,
+    readonly secret: string,
+  ) {}
+
+  static async start(): Promise<ReceiverProcess> {
+    const child = fork(new URL('./webhook-receiver-child.js', import.meta.url), [], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const [address] = (await once(child, 'message')) as [{ url: string; secret: string }];
+    return new ReceiverProcess(child, address.url, address.secret);
+  }
+
+  async counts(): Promise<{ received: number; rejected: number }> {
+    const answer = once(this.child, 'message');
+    this.child.send('count');
+    return ((await answer) as [{ received: number; rejected: number }])[0];
+  }
+
+  async close(): Promise<void> {
+    const exited = once(this.child, 'exit');
+    this.child.send('close');
+    await exited;
+  }
+}
+
 interface Served {
   variant: WebhookVariant;
   driver: EmailReviewDriver;
+  /** Resolves once no delivery is pending (at most 30 s). */
+  drained(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,6 +88,14 @@ async function serve(
   return {
     variant,
     driver,
+    async drained() {
+      for (let waited = 0; waited < 30_000; waited += 100) {
+        const pending = await persistence.outbox.list({ status: 'pending', limit: 1 });
+        if (pending.length === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error('scenario 10: deliveries still pending 30 s after the last round');
+    },
     async close() {
       driver.close();
       server.closeAllConnections();
@@ -76,10 +115,10 @@ async function serve(
 export async function webhooksScenario(ctx: ScenarioContext): Promise<WebhooksResult> {
   const { rounds, lifecycles, concurrency } = ctx.config.webhooks;
   await ctx.emulator.setLatency(0);
-  const receiver = await WebhookReceiver.start();
+  const receiver = await ReceiverProcess.start();
   const subscribed: WebhookSettings = {
     ...noWebhooks(),
-    // The receiver is on loopback, in this process.
+    // The receiver is on loopback, in a process of its own.
     allowPrivate: true,
     endpoints: [
       { id: 'bench', name: 'bench', url: receiver.url, secret: receiver.secret, events: ['*'] },
@@ -110,15 +149,19 @@ export async function webhooksScenario(ctx: ScenarioContext): Promise<WebhooksRe
         measured[served.variant].push(run.perSecond);
       }
     }
+    // Every delivery is settled before the count: none pending in the subscribed schema.
+    await systems[1]!.drained();
   } finally {
     for (const served of systems) await served.close();
-    await receiver.close();
   }
+  const { received, rejected } = await receiver.counts();
+  await receiver.close();
+  if (rejected > 0) throw new Error(`scenario 10: ${rejected} deliveries failed verification`);
   return {
     scenario: 10,
     concurrency,
     lifecycles,
     rounds: measured,
-    delivered: receiver.received.length,
+    delivered: received,
   };
 }

@@ -42,6 +42,11 @@ interface DeliveryRow extends PendingDelivery {
 
 const queueOf = (endpoint: Endpoint) => `webhooks.${endpoint.id}`;
 
+/** pg-boss's statements on the caller's transaction. */
+const inTransaction = (client: TransactionClient) => ({
+  executeSql: (text: string, values: unknown[]) => client.query(text, values),
+});
+
 const view = (row: DeliveryRow): Delivery => ({
   id: row.id,
   endpoint: row.endpoint,
@@ -61,16 +66,17 @@ const COLUMNS = `id, seq, endpoint, type, subject, body, status, attempts, last_
 
 /**
  * The outbox in PostgreSQL. `publish` inserts one row per subscribed endpoint and a pg-boss job
- * naming it, both in the caller's transaction: the event exists exactly when the change it reports
- * was committed. Each endpoint has its own queue, so its workers (WEBHOOK_CONCURRENCY per
- * instance) are the only ones a slow endpoint can hold up.
+ * naming it, both in the caller's transaction (one statement for the rows, one for the jobs): the
+ * event exists exactly when the change it reports was committed. Each endpoint has its own queue,
+ * so its workers (WEBHOOK_CONCURRENCY per instance) are the only ones a slow endpoint can hold up.
  *
  * Order per endpoint and subject is kept by the sender, not the queue: a job attempts its row only
  * if no earlier row of the same endpoint+subject is still pending; otherwise it does nothing, and
- * the earlier row, once settled, wakes the next one. The row is locked (SKIP LOCKED) through its
- * attempt, so two instances never send it at once; a worker that dies loses the lock with its
- * connection, and pg-boss hands its job out again after `jobExpireSeconds`. A sweep wakes any
- * head of line that is due and was missed (a crash between a commit and the next wake-up).
+ * the earlier row, once settled, wakes the next one. A worker takes the jobs one fetch found as a
+ * batch: their rows stay locked (SKIP LOCKED) through their attempts, so two instances never send
+ * one at once; a worker that dies loses the locks with its connection, and pg-boss hands its jobs
+ * out again after `jobExpireSeconds`. A sweep wakes any head of line that is due and was missed
+ * (a crash between a commit and the next wake-up).
  */
 export class PostgresOutbox implements Outbox {
   private readonly boss: PgBoss;
@@ -94,22 +100,34 @@ export class PostgresOutbox implements Outbox {
       options.logger.warn({ err: error }, 'webhook queue error'),
     );
     this.sql = {
-      insert: `INSERT INTO ${table} (id, endpoint, type, subject, body) VALUES ($1, $2, $3, $4, $5)`,
+      insert: `INSERT INTO ${table} (id, endpoint, type, subject, body)
+               SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
       // Due, not being attempted (SKIP LOCKED), and the head of its line: no earlier delivery of the
       // same endpoint and subject still pending.
-      take: `SELECT ${COLUMNS} FROM ${table} AS d WHERE id = $1 AND status = 'pending'
+      take: `SELECT ${COLUMNS} FROM ${table} AS d WHERE id = ANY($1::text[]) AND status = 'pending'
              AND (next_attempt_at IS NULL OR next_attempt_at <= now())
              AND NOT EXISTS (SELECT 1 FROM ${table} AS e WHERE e.endpoint = d.endpoint
                AND e.subject = d.subject AND e.seq < d.seq AND e.status = 'pending')
              FOR UPDATE SKIP LOCKED`,
-      // Answers the next pending delivery of the same line, to wake once this commits.
-      settle: `WITH settled AS (
-                 UPDATE ${table} SET status = $2, attempts = $3, last_status = $4, last_error = $5,
-                   next_attempt_at = $6, delivered_at = $7, updated_at = now() WHERE id = $1
-                 RETURNING endpoint, subject, seq)
-               SELECT n.id FROM ${table} AS n, settled AS s WHERE n.endpoint = s.endpoint
-                 AND n.subject = s.subject AND n.seq > s.seq AND n.status = 'pending'
-               ORDER BY n.seq LIMIT 1`,
+      // Settles a batch of attempts; answers, for each line whose head is now settled for good, the
+      // next pending delivery, to wake once this commits (the main query sees the rows as they
+      // were before the update, so `n.status` is the line's state before this batch).
+      settle: `WITH input AS (
+                 SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[],
+                   $6::timestamptz[], $7::timestamptz[])
+                   AS u(id, status, attempts, last_status, last_error, next_attempt_at, delivered_at)),
+               settled AS (
+                 UPDATE ${table} AS t SET status = i.status, attempts = i.attempts,
+                   last_status = i.last_status, last_error = i.last_error,
+                   next_attempt_at = i.next_attempt_at, delivered_at = i.delivered_at,
+                   updated_at = now()
+                 FROM input AS i WHERE t.id = i.id
+                 RETURNING t.endpoint, t.subject, t.seq, t.status)
+               SELECT DISTINCT ON (n.endpoint, n.subject) n.id, n.endpoint
+                 FROM ${table} AS n, settled AS s
+                 WHERE s.status <> 'pending' AND n.endpoint = s.endpoint AND n.subject = s.subject
+                   AND n.seq > s.seq AND n.status = 'pending'
+                 ORDER BY n.endpoint, n.subject, n.seq`,
       overdueHeads: `SELECT DISTINCT ON (endpoint, subject) id, endpoint, next_attempt_at FROM ${table}
              WHERE status = 'pending' ORDER BY endpoint, subject, seq`,
       list: `SELECT ${COLUMNS} FROM ${table} WHERE ($1::text IS NULL OR status = $1)
@@ -140,21 +158,28 @@ export class PostgresOutbox implements Outbox {
       }
       return;
     }
+    const rows: Array<{ id: string; endpoint: Endpoint; event: WebhookEvent; body: string }> = [];
     for (const event of events) {
       const body = envelopeOf(event, event.timestamp ?? new Date());
       for (const endpoint of this.options.settings.endpoints) {
-        if (!subscribes(endpoint, event.type)) continue;
-        const id = `msg_${randomUUID()}`;
-        await transaction.query(this.sql.insert!, [
-          id,
-          endpoint.id,
-          event.type,
-          event.subject,
-          body,
-        ]);
-        await this.wake(endpoint, id, transaction);
+        if (subscribes(endpoint, event.type)) {
+          rows.push({ id: `msg_${randomUUID()}`, endpoint, event, body });
+        }
       }
     }
+    if (rows.length === 0) return;
+    // One statement for the rows and one for their jobs, whatever the number of events.
+    await transaction.query(this.sql.insert!, [
+      rows.map((row) => row.id),
+      rows.map((row) => row.endpoint.id),
+      rows.map((row) => row.event.type),
+      rows.map((row) => row.event.subject),
+      rows.map((row) => row.body),
+    ]);
+    await this.wake(
+      rows.map((row) => ({ endpoint: row.endpoint, id: row.id })),
+      transaction,
+    );
   }
 
   async list(filter: { status?: Delivery['status']; limit: number }): Promise<Delivery[]> {
@@ -173,7 +198,7 @@ export class PostgresOutbox implements Outbox {
       return found.rows[0] && { retried: false, delivery: view(found.rows[0]) };
     }
     const endpoint = this.byId.get(row.endpoint);
-    if (endpoint) await this.wake(endpoint, row.id);
+    if (endpoint) await this.wake([{ endpoint, id: row.id }]);
     return { retried: true, delivery: view(row) };
   }
 
@@ -198,63 +223,73 @@ export class PostgresOutbox implements Outbox {
     if (this.enabled) await this.boss.stop({ graceful: false, close: true }).catch(() => undefined);
   }
 
-  private wake(endpoint: Endpoint, id: string, transaction?: TransactionClient, at?: Date) {
-    return this.boss.send(queueOf(endpoint), { id }, {
-      ...(at ? { startAfter: at } : {}),
-      expireInSeconds:
-        this.options.jobExpireSeconds ?? Math.ceil(this.options.settings.timeoutMs / 1000) + 30,
-      retryLimit: 5,
-      retryDelay: 2,
-      ...(transaction
-        ? {
-            db: {
-              executeSql: (text: string, values: unknown[]) => transaction.query(text, values),
-            },
-          }
-        : {}),
-    } as PgBoss.SendOptions);
+  /** Sends one job per delivery, in one statement (in `transaction` when given). */
+  private async wake(
+    deliveries: ReadonlyArray<{ endpoint: Endpoint; id: string; at?: Date | null }>,
+    transaction?: TransactionClient,
+  ) {
+    if (deliveries.length === 0) return;
+    const expireInSeconds =
+      this.options.jobExpireSeconds ?? Math.ceil(this.options.settings.timeoutMs / 1000) + 30;
+    await this.boss.insert(
+      deliveries.map(({ endpoint, id, at }) => ({
+        name: queueOf(endpoint),
+        data: { id },
+        startAfter: at ?? undefined,
+        expireInSeconds,
+        retryLimit: 5,
+        retryDelay: 2,
+      })),
+      transaction ? { db: inTransaction(transaction) } : {},
+    );
   }
 
   /**
    * One endpoint's worker: fetches as many jobs as it has free slots (WEBHOOK_CONCURRENCY) in one
-   * query, runs them side by side, and looks again when a slot frees up, or after `pollMs` when
-   * there was nothing. Every error is caught and logged; a job that throws is failed, and pg-boss
-   * runs it again.
+   * query and attempts them as one batch (deliverBatch), and looks again when a slot frees up, or
+   * after `pollMs` when there was nothing. Under load a fetch finds several jobs, so the
+   * statements of a batch are shared by all its deliveries. Every error is caught and logged; the
+   * jobs of a batch that throws are failed, and pg-boss runs them again.
    */
   private async work(endpoint: Endpoint) {
     const { logger, settings } = this.options;
+    const queue = queueOf(endpoint);
     const signal = this.stopping.signal;
     const running = new Set<Promise<void>>();
-    const run = async (job: PgBoss.Job<{ id: string }>) => {
+    let inFlight = 0;
+    const run = async (jobs: PgBoss.Job<{ id: string }>[]) => {
+      const ids = jobs.map((job) => job.id);
       try {
-        await this.deliver(endpoint, job.data.id);
-        await this.boss.complete(queueOf(endpoint), job.id);
+        await this.deliverBatch(endpoint, jobs);
       } catch (error) {
         logger.warn(
-          { err: error, webhook_id: job.data.id },
-          'webhook job failed; pg-boss retries it',
+          { err: error, webhook_ids: jobs.map((job) => job.data.id) },
+          'webhook jobs failed; pg-boss retries them',
         );
-        await this.boss.fail(queueOf(endpoint), job.id).catch(() => undefined);
+        await this.boss.fail(queue, ids).catch(() => undefined);
       }
     };
     while (!signal.aborted) {
-      if (running.size >= settings.concurrency) {
+      if (inFlight >= settings.concurrency) {
         await Promise.race(running);
         continue;
       }
       let jobs: PgBoss.Job<{ id: string }>[] = [];
       try {
-        jobs = await this.boss.fetch<{ id: string }>(queueOf(endpoint), {
-          batchSize: settings.concurrency - running.size,
+        jobs = await this.boss.fetch<{ id: string }>(queue, {
+          batchSize: settings.concurrency - inFlight,
         });
       } catch (error) {
         logger.warn({ err: error }, 'webhook queue fetch failed');
       }
-      for (const job of jobs) {
-        const task: Promise<void> = run(job).finally(() => running.delete(task));
+      if (jobs.length > 0) {
+        inFlight += jobs.length;
+        const task: Promise<void> = run(jobs).finally(() => {
+          inFlight -= jobs.length;
+          running.delete(task);
+        });
         running.add(task);
-      }
-      if (jobs.length === 0) {
+      } else {
         const idle = sleep(this.options.pollMs ?? 250, undefined, { signal }).catch(
           () => undefined,
         );
@@ -264,27 +299,49 @@ export class PostgresOutbox implements Outbox {
     await Promise.all(running);
   }
 
-  /** Attempts the delivery if it is due, unlocked and the head of its line; then wakes what follows. */
-  private async deliver(endpoint: Endpoint, id: string) {
+  /**
+   * Attempts, side by side, the deliveries these jobs name that are due, unlocked and the heads of
+   * their lines (locked through their attempts: SKIP LOCKED keeps two instances off one row), and
+   * settles them, schedules their retries and completes the jobs in one transaction; then wakes
+   * what follows each settled line.
+   */
+  private async deliverBatch(endpoint: Endpoint, jobs: PgBoss.Job<{ id: string }>[]) {
     const client = await this.options.pool.connect();
-    let next: string | undefined;
+    let next: Array<{ id: string; endpoint: string }> = [];
     try {
       await client.query('BEGIN');
-      const row = (await client.query<DeliveryRow>(this.sql.take!, [id])).rows[0];
-      if (row) {
-        const after = await attemptDelivery(this.options, endpoint, row);
-        const following = await client.query<{ id: string }>(this.sql.settle!, [
-          id,
-          after.status,
-          after.attempts,
-          after.last_status,
-          after.last_error,
-          after.next_attempt_at,
-          after.delivered_at,
+      const taken = await client.query<DeliveryRow>(this.sql.take!, [
+        jobs.map((job) => job.data.id),
+      ]);
+      const attempted = await Promise.all(
+        taken.rows.map(async (row) => ({
+          id: row.id,
+          ...(await attemptDelivery(this.options, endpoint, row)),
+        })),
+      );
+      if (attempted.length > 0) {
+        const following = await client.query<{ id: string; endpoint: string }>(this.sql.settle!, [
+          attempted.map((a) => a.id),
+          attempted.map((a) => a.status),
+          attempted.map((a) => a.attempts),
+          attempted.map((a) => a.last_status),
+          attempted.map((a) => a.last_error),
+          attempted.map((a) => a.next_attempt_at),
+          attempted.map((a) => a.delivered_at),
         ]);
-        if (after.next_attempt_at) await this.wake(endpoint, id, client, after.next_attempt_at);
-        else next = following.rows[0]?.id;
+        next = following.rows;
+        await this.wake(
+          attempted
+            .filter((a) => a.next_attempt_at)
+            .map((a) => ({ endpoint, id: a.id, at: a.next_attempt_at })),
+          client,
+        );
       }
+      await this.boss.complete(
+        queueOf(endpoint),
+        jobs.map((job) => job.id),
+        { db: inTransaction(client) },
+      );
       await client.query('COMMIT');
       client.release();
     } catch (error) {
@@ -292,10 +349,15 @@ export class PostgresOutbox implements Outbox {
       client.release(true);
       throw error;
     }
-    // Woken after the commit, so that its job sees this one settled. A next delivery committed
-    // between the settle and the commit is not in `next`, and its own job may have seen this one
-    // still pending: the sweep wakes it (the only case that waits for the sweep).
-    if (next) await this.wake(endpoint, next);
+    // Woken after the commit, so that their jobs see these settled. A next delivery committed
+    // between the settle and the commit is not in `next`, and its own job may have seen its line's
+    // head still pending: the sweep wakes it (the only case that waits for the sweep).
+    await this.wake(
+      next.flatMap((row) => {
+        const following = this.byId.get(row.endpoint);
+        return following ? [{ endpoint: following, id: row.id }] : [];
+      }),
+    );
   }
 
   private async sweep() {
@@ -311,12 +373,14 @@ export class PostgresOutbox implements Outbox {
           next_attempt_at: Date | null;
         }>(this.sql.overdueHeads!);
         const late = Date.now() - every;
-        for (const row of rows) {
-          const endpoint = this.byId.get(row.endpoint);
-          if (endpoint && (row.next_attempt_at?.getTime() ?? 0) <= late) {
-            await this.wake(endpoint, row.id);
-          }
-        }
+        await this.wake(
+          rows.flatMap((row) => {
+            const endpoint = this.byId.get(row.endpoint);
+            return endpoint && (row.next_attempt_at?.getTime() ?? 0) <= late
+              ? [{ endpoint, id: row.id }]
+              : [];
+          }),
+        );
       } catch (error) {
         this.options.logger.warn({ err: error }, 'webhook sweep failed');
       }

@@ -32,6 +32,7 @@ export class WebhookReceiver {
   private readonly hanging = new Set<http.ServerResponse>();
   private readonly verifier: Webhook;
   private readonly waiters = new Set<() => void>();
+  private readonly seen = new Map<string, number>();
 
   private constructor(readonly secret: string) {
     this.verifier = new Webhook(secret);
@@ -95,6 +96,7 @@ export class WebhookReceiver {
   private answer(req: http.IncomingMessage, res: http.ServerResponse, body: string) {
     const id = String(req.headers['webhook-id'] ?? '');
     this.requests.push(id);
+    this.seen.set(id, (this.seen.get(id) ?? 0) + 1);
     let envelope: { type: string; timestamp: string; data: Record<string, unknown> };
     try {
       envelope = this.verifier.verify(
@@ -119,7 +121,7 @@ export class WebhookReceiver {
         type: envelope.type,
         timestamp: envelope.timestamp,
         data: envelope.data,
-        attempt: this.requests.filter((seen) => seen === id).length,
+        attempt: this.seen.get(id) ?? 1,
       });
     }
     res.writeHead(answer).end();

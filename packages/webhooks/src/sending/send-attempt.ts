@@ -31,10 +31,29 @@ export function classifyStatus(status: number): AttemptResult {
 }
 
 /**
+ * Keep-alive connections per target: the key holds the address the host was resolved to, so a
+ * socket is only ever reused for the address that was checked.
+ */
+const agents = new Map<string, http.Agent>();
+
+function agentFor(url: URL, target: { address: string; family: number }): http.Agent {
+  const key = `${url.protocol}//${url.host}@${target.address}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000 };
+    agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/**
  * One signed POST. The host is resolved once (resolveTarget) and the socket connects to that
  * address through `lookup`, while the URL's host still names the request (Host header, TLS SNI
  * and certificate check): a DNS answer that changes between the check and the connect (DNS
  * rebinding) is never used. The whole attempt, connect to the end of the answer, has one deadline.
+ * Connections are kept alive between attempts; a kept connection the receiver closed just as it
+ * was reused is tried once more on a new one (Node's `reusedSocket` advice).
  */
 export async function sendAttempt(request: AttemptRequest): Promise<AttemptResult> {
   const url = new URL(request.url);
@@ -53,38 +72,42 @@ export async function sendAttempt(request: AttemptRequest): Promise<AttemptResul
     else callback(null, target.address, target.family);
   };
   const client = url.protocol === 'https:' ? https : http;
-  return new Promise<AttemptResult>((resolve) => {
-    const req = client.request(url, {
-      method: 'POST',
-      agent: false,
-      lookup: pinned,
-      timeout: request.timeoutMs,
-      headers: {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(request.body),
-        'user-agent': 'ai-services-webhooks/1',
-        'webhook-id': request.messageId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signature,
-      },
-    });
-    const deadline = setTimeout(() => {
-      req.destroy(new Error(`timed out after ${request.timeoutMs} ms`));
-    }, request.timeoutMs);
-    req.on('response', (res) => {
-      // The answer's body is not read for meaning; it is drained so the socket can close.
-      res.resume();
-      res.on('end', () => {
-        clearTimeout(deadline);
-        resolve(classifyStatus(res.statusCode ?? 0));
+  const post = (agent: http.Agent | false) =>
+    new Promise<AttemptResult | 'reset'>((resolve) => {
+      const req = client.request(url, {
+        method: 'POST',
+        agent,
+        lookup: pinned,
+        timeout: request.timeoutMs,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(request.body),
+          'user-agent': 'ai-services-webhooks/1',
+          'webhook-id': request.messageId,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signature,
+        },
       });
-      res.on('error', () => undefined);
+      const deadline = setTimeout(() => {
+        req.destroy(new Error(`timed out after ${request.timeoutMs} ms`));
+      }, request.timeoutMs);
+      req.on('response', (res) => {
+        // The answer's body is not read for meaning; it is drained so the socket can be reused.
+        res.resume();
+        res.on('end', () => {
+          clearTimeout(deadline);
+          resolve(classifyStatus(res.statusCode ?? 0));
+        });
+        res.on('error', () => undefined);
+      });
+      req.on('timeout', () => req.destroy(new Error(`timed out after ${request.timeoutMs} ms`)));
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(deadline);
+        if (req.reusedSocket && error.code === 'ECONNRESET') resolve('reset');
+        else resolve({ kind: 'retry', error: error.message });
+      });
+      req.end(request.body);
     });
-    req.on('timeout', () => req.destroy(new Error(`timed out after ${request.timeoutMs} ms`)));
-    req.on('error', (error) => {
-      clearTimeout(deadline);
-      resolve({ kind: 'retry', error: error.message });
-    });
-    req.end(request.body);
-  });
+  const result = await post(agentFor(url, target));
+  return result === 'reset' ? ((await post(false)) as AttemptResult) : result;
 }

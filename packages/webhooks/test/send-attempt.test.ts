@@ -1,0 +1,83 @@
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { sendAttempt } from '../src/sending/send-attempt.js';
+
+const secret = `whsec_${Buffer.from('send-attempt-test-secret').toString('base64')}`;
+
+/**
+ * A receiver that verifies each request with the standardwebhooks package and counts the
+ * connections it accepted; `resetReused` makes it reset (RST) a kept connection on its second
+ * request instead of answering, as a server does when its idle timeout races a reuse.
+ */
+async function receiver(resetReused: boolean) {
+  const sockets = new Set<Socket>();
+  const served = new WeakMap<Socket, number>();
+  const verified: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const count = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, count);
+      if (resetReused && count > 1) {
+        req.socket.resetAndDestroy();
+        return;
+      }
+      new Webhook(secret).verify(
+        Buffer.concat(chunks).toString('utf8'),
+        req.headers as Record<string, string>,
+      );
+      verified.push(String(req.headers['webhook-id']));
+      res.writeHead(204).end();
+    });
+  });
+  server.on('connection', (socket: Socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    verified,
+    connections: () => sockets.size,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+const attempt = (url: string, messageId: string) =>
+  sendAttempt({
+    url,
+    secret,
+    messageId,
+    body: JSON.stringify({ type: 'test', timestamp: new Date().toISOString(), data: {} }),
+    timeoutMs: 2_000,
+    allowPrivate: true,
+  });
+
+describe('one signed POST', () => {
+  it('when three attempts go to one endpoint in turn, then all are verified over one kept connection', async () => {
+    const target = await receiver(false);
+    try {
+      for (const id of ['msg_1', 'msg_2', 'msg_3']) {
+        expect(await attempt(target.url, id)).toEqual({ kind: 'delivered', status: 204 });
+      }
+      expect(target.verified).toEqual(['msg_1', 'msg_2', 'msg_3']);
+      expect(target.connections()).toBe(1);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('when the receiver resets a kept connection as it is reused, then the attempt is sent again on a new one and delivered', async () => {
+    const target = await receiver(true);
+    try {
+      expect(await attempt(target.url, 'msg_a')).toEqual({ kind: 'delivered', status: 204 });
+      expect(await attempt(target.url, 'msg_b')).toEqual({ kind: 'delivered', status: 204 });
+      expect(target.verified).toEqual(['msg_a', 'msg_b']);
+      expect(target.connections()).toBe(2);
+    } finally {
+      await target.close();
+    }
+  });
+});
