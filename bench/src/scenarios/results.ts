@@ -216,6 +216,11 @@ export interface WebhooksResult {
   concurrency: number;
   lifecycles: number;
   rounds: Record<WebhookVariant, number[]>;
+  /**
+   * Per round, how long after its last lifecycle every email delivery was sent and every webhook
+   * delivered (not in lifecycles/s: the next round waits for it).
+   */
+  drainMs: Record<WebhookVariant, number[]>;
   /** Deliveries the receiver verified and accepted during the subscribed rounds. */
   delivered: number;
 }

@@ -71,6 +71,23 @@ describe('PostgreSQL outbox, two instances on one schema', () => {
     expect(receiver.rejected).toBe(0);
   });
 
+  it('when one change publishes four events of a subject and the first attempt gets 500, then all four arrive once, in order, the first on its second attempt', async () => {
+    receiver.script = [500];
+    const client = await pool.connect();
+    await client.query('BEGIN');
+    await outboxes[0]!.publish(
+      [0, 1, 2, 3].map((n) => ({ type: 'thread.updated', subject: 'thr_line', data: { line: n } })),
+      client,
+    );
+    await client.query('COMMIT');
+    client.release();
+    const ofLine = () => receiver.received.filter((hook) => hook.data['line'] !== undefined);
+    await receiver.until(() => ofLine().length >= 4, 30_000);
+    await new Promise((done) => setTimeout(done, 500));
+    expect(ofLine().map((hook) => hook.data['line'])).toEqual([0, 1, 2, 3]);
+    expect(ofLine().map((hook) => hook.attempt)).toEqual([2, 1, 1, 1]);
+  });
+
   it('when the transaction that published rolls back, then nothing is sent', async () => {
     const before = receiver.requests.length;
     const client = await pool.connect();
@@ -80,7 +97,7 @@ describe('PostgreSQL outbox, two instances on one schema', () => {
     client.release();
     await new Promise((done) => setTimeout(done, 1_000));
     expect(receiver.requests.length).toBe(before);
-    expect(await outboxes[0]!.list({ limit: 100 })).toHaveLength(12);
+    expect(await outboxes[0]!.list({ limit: 100 })).toHaveLength(16);
   });
 
   it('when a delivery fails with 410, then it is listed as failed, and a retry delivers it', async () => {

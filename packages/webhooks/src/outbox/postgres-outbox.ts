@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import { subscribes, type Endpoint } from '../config/webhook-settings.js';
+import { EndpointSlots } from '../sending/endpoint-slots.js';
 import {
   attemptDelivery,
   type AttemptDeps,
@@ -39,6 +40,11 @@ interface DeliveryRow extends PendingDelivery {
   next_attempt_at: Date | null;
   delivered_at: Date | null;
 }
+
+/** The most jobs one fetch takes (one batch: one transaction for all of them). */
+const BATCH_MAX = 100;
+/** How long a worker lets jobs gather after a fetch that found some. */
+const GATHER_MS = 20;
 
 const queueOf = (endpoint: Endpoint) => `webhooks.${endpoint.id}`;
 
@@ -83,11 +89,13 @@ export class PostgresOutbox implements Outbox {
   private readonly sql: Record<string, string>;
   private readonly byId: Map<string, Endpoint>;
   private readonly stopping = new AbortController();
+  private readonly slots: EndpointSlots;
   private loops: Promise<void>[] = [];
 
   constructor(private readonly options: PostgresOutboxOptions) {
     const table = `"${options.schema}"."webhook_deliveries"`;
     this.byId = new Map(options.settings.endpoints.map((e) => [e.id, e]));
+    this.slots = new EndpointSlots(options.settings.concurrency);
     this.boss = new PgBoss({
       connectionString: options.connectionString,
       schema: options.queueSchema,
@@ -104,14 +112,20 @@ export class PostgresOutbox implements Outbox {
                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
       // Due, not being attempted (SKIP LOCKED), and the head of its line: no earlier delivery of the
       // same endpoint and subject still pending.
-      take: `SELECT ${COLUMNS} FROM ${table} AS d WHERE id = ANY($1::text[]) AND status = 'pending'
-             AND (next_attempt_at IS NULL OR next_attempt_at <= now())
-             AND NOT EXISTS (SELECT 1 FROM ${table} AS e WHERE e.endpoint = d.endpoint
-               AND e.subject = d.subject AND e.seq < d.seq AND e.status = 'pending')
-             FOR UPDATE SKIP LOCKED`,
-      // Settles a batch of attempts; answers, for each line whose head is now settled for good, the
-      // next pending delivery, to wake once this commits (the main query sees the rows as they
-      // were before the update, so `n.status` is the line's state before this batch).
+      // The named deliveries that are due and not being attempted (SKIP LOCKED) and have no
+      // pending delivery of their line before them other than each other: a line's rows named
+      // together are attempted together, in order.
+      take: `WITH named AS (
+               SELECT ${COLUMNS} FROM ${table} WHERE id = ANY($1::text[]) AND status = 'pending'
+                 AND (next_attempt_at IS NULL OR next_attempt_at <= now())
+               FOR UPDATE SKIP LOCKED)
+             SELECT * FROM named AS d WHERE NOT EXISTS (SELECT 1 FROM ${table} AS e
+               WHERE e.endpoint = d.endpoint AND e.subject = d.subject AND e.seq < d.seq
+                 AND e.status = 'pending' AND e.id NOT IN (SELECT id FROM named))
+             ORDER BY d.seq`,
+      // Settles a batch of attempts; answers, for each line settled for good (none of its rows in
+      // the batch still pending), the next pending delivery not in the batch, to wake once this
+      // commits (the main query sees the rows as they were before the update).
       settle: `WITH input AS (
                  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[],
                    $6::timestamptz[], $7::timestamptz[])
@@ -125,8 +139,10 @@ export class PostgresOutbox implements Outbox {
                  RETURNING t.endpoint, t.subject, t.seq, t.status)
                SELECT DISTINCT ON (n.endpoint, n.subject) n.id, n.endpoint
                  FROM ${table} AS n, settled AS s
-                 WHERE s.status <> 'pending' AND n.endpoint = s.endpoint AND n.subject = s.subject
-                   AND n.seq > s.seq AND n.status = 'pending'
+                 WHERE n.endpoint = s.endpoint AND n.subject = s.subject AND n.seq > s.seq
+                   AND n.status = 'pending' AND n.id <> ALL($1::text[])
+                   AND NOT EXISTS (SELECT 1 FROM settled AS p WHERE p.endpoint = s.endpoint
+                     AND p.subject = s.subject AND p.status = 'pending')
                  ORDER BY n.endpoint, n.subject, n.seq`,
       overdueHeads: `SELECT DISTINCT ON (endpoint, subject) id, endpoint, next_attempt_at FROM ${table}
              WHERE status = 'pending' ORDER BY endpoint, subject, seq`,
@@ -245,20 +261,20 @@ export class PostgresOutbox implements Outbox {
   }
 
   /**
-   * One endpoint's worker: fetches as many jobs as it has free slots (WEBHOOK_CONCURRENCY) in one
-   * query and attempts them as one batch (deliverBatch), and looks again when a slot frees up, or
-   * after `pollMs` when there was nothing. Under load a fetch finds several jobs, so the
-   * statements of a batch are shared by all its deliveries. Every error is caught and logged; the
-   * jobs of a batch that throws are failed, and pg-boss runs them again.
+   * One endpoint's worker: fetches up to BATCH_MAX jobs in one query and attempts them as one
+   * batch (deliverBatch), with up to WEBHOOK_CONCURRENCY batches at once; looks again GATHER_MS
+   * after a fetch that found jobs, or after `pollMs` (or a batch's end) when there was nothing.
+   * Under load a batch holds what gathered since the last fetch, so its statements are shared by
+   * many deliveries. The attempts of
+   * all batches share the endpoint's WEBHOOK_CONCURRENCY slots. Every error is caught and logged;
+   * the jobs of a batch that throws are failed, and pg-boss runs them again.
    */
   private async work(endpoint: Endpoint) {
     const { logger, settings } = this.options;
     const queue = queueOf(endpoint);
     const signal = this.stopping.signal;
     const running = new Set<Promise<void>>();
-    let inFlight = 0;
     const run = async (jobs: PgBoss.Job<{ id: string }>[]) => {
-      const ids = jobs.map((job) => job.id);
       try {
         await this.deliverBatch(endpoint, jobs);
       } catch (error) {
@@ -266,34 +282,38 @@ export class PostgresOutbox implements Outbox {
           { err: error, webhook_ids: jobs.map((job) => job.data.id) },
           'webhook jobs failed; pg-boss retries them',
         );
-        await this.boss.fail(queue, ids).catch(() => undefined);
+        await this.boss
+          .fail(
+            queue,
+            jobs.map((job) => job.id),
+          )
+          .catch(() => undefined);
       }
     };
     while (!signal.aborted) {
-      if (inFlight >= settings.concurrency) {
+      if (running.size >= settings.concurrency) {
         await Promise.race(running);
         continue;
       }
       let jobs: PgBoss.Job<{ id: string }>[] = [];
       try {
-        jobs = await this.boss.fetch<{ id: string }>(queue, {
-          batchSize: settings.concurrency - inFlight,
-        });
+        jobs = await this.boss.fetch<{ id: string }>(queue, { batchSize: BATCH_MAX });
       } catch (error) {
         logger.warn({ err: error }, 'webhook queue fetch failed');
       }
       if (jobs.length > 0) {
-        inFlight += jobs.length;
-        const task: Promise<void> = run(jobs).finally(() => {
-          inFlight -= jobs.length;
-          running.delete(task);
-        });
+        const task: Promise<void> = run(jobs).finally(() => running.delete(task));
         running.add(task);
+      }
+      // Fetched: wait a moment, so that the next batch gathers what arrives meanwhile. Nothing:
+      // look again after pollMs, or when a batch ends (it may have woken the next of a line).
+      if (jobs.length > 0) {
+        await sleep(GATHER_MS, undefined, { signal }).catch(() => undefined);
       } else {
         const idle = sleep(this.options.pollMs ?? 250, undefined, { signal }).catch(
           () => undefined,
         );
-        await (running.size > 0 ? Promise.race([idle, ...running]) : idle);
+        await Promise.race([idle, ...running]);
       }
     }
     await Promise.all(running);
@@ -313,12 +333,26 @@ export class PostgresOutbox implements Outbox {
       const taken = await client.query<DeliveryRow>(this.sql.take!, [
         jobs.map((job) => job.data.id),
       ]);
-      const attempted = await Promise.all(
-        taken.rows.map(async (row) => ({
-          id: row.id,
-          ...(await attemptDelivery(this.options, endpoint, row)),
-        })),
-      );
+      // Lines side by side (sharing the endpoint's slots), each line's rows in order; a line stops
+      // at a row that is to be retried: the rest of it waits, pending, behind that row.
+      const lines = new Map<string, DeliveryRow[]>();
+      for (const row of taken.rows)
+        lines.set(row.subject, [...(lines.get(row.subject) ?? []), row]);
+      const attempted = (
+        await Promise.all(
+          [...lines.values()].map(async (line) => {
+            const done = [];
+            for (const row of line) {
+              const after = await this.slots.run(endpoint.id, () =>
+                attemptDelivery(this.options, endpoint, row),
+              );
+              done.push({ id: row.id, ...after });
+              if (after.status === 'pending') break;
+            }
+            return done;
+          }),
+        )
+      ).flat();
       if (attempted.length > 0) {
         const following = await client.query<{ id: string; endpoint: string }>(this.sql.settle!, [
           attempted.map((a) => a.id),
