@@ -43,8 +43,8 @@ interface DeliveryRow extends PendingDelivery {
 
 /** The most jobs one fetch takes (one batch: one transaction for all of them). */
 const BATCH_MAX = 100;
-/** How long a worker lets jobs gather after a fetch that found some. */
-const GATHER_MS = 20;
+/** How long a worker lets jobs gather after a fetch that found some (events wait at most this long more). */
+const GATHER_MS = 100;
 
 const queueOf = (endpoint: Endpoint) => `webhooks.${endpoint.id}`;
 
