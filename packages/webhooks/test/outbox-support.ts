@@ -22,6 +22,7 @@ export function testDeps(
       retryForMs: 60_000,
       retryBaseMs: 50,
       concurrency: 2,
+      retentionMs: 86_400_000,
       ...overrides,
     },
     metrics: deliveryMetrics(undefined),

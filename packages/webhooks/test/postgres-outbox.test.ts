@@ -115,4 +115,24 @@ describe('PostgreSQL outbox, two instances on one schema', () => {
     await outboxes[0]!.retry(failed[0]!.id);
     await receiver.until(() => receiver.received.some((hook) => hook.id === failed[0]!.id));
   });
+
+  it('when settled deliveries are older than the retention, then the sweep deletes them and keeps the rest', async () => {
+    const settled = await outboxes[0]!.list({ status: 'delivered', limit: 100 });
+    expect(settled.length).toBeGreaterThan(2);
+    const [aged, kept] = [settled[0]!, settled[1]!];
+    const before = (await outboxes[0]!.list({ limit: 1000 })).length;
+    await pool.query(
+      `UPDATE "${schema}".webhook_deliveries SET updated_at = now() - interval '2 days' WHERE id = $1`,
+      [aged.id],
+    );
+    const deadline = Date.now() + 10_000;
+    let ids = (await outboxes[0]!.list({ limit: 1000 })).map((d) => d.id);
+    while (ids.includes(aged.id) && Date.now() < deadline) {
+      await new Promise((done) => setTimeout(done, 100));
+      ids = (await outboxes[0]!.list({ limit: 1000 })).map((d) => d.id);
+    }
+    expect(ids).not.toContain(aged.id);
+    expect(ids).toContain(kept.id);
+    expect(ids).toHaveLength(before - 1);
+  });
 });

@@ -15,6 +15,8 @@ export interface WebhookSettings {
   retryForMs: number;
   retryBaseMs: number;
   concurrency: number;
+  /** Settled deliveries older than this are deleted (PostgreSQL; memory keeps a bounded number). */
+  retentionMs: number;
 }
 
 /** The configured name, or the host and 6 hex characters of the URL's hash. */
@@ -33,6 +35,7 @@ export function webhookSettings(env: WebhookEnv): WebhookSettings {
     retryForMs: env.WEBHOOK_RETRY_FOR_MS,
     retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
     concurrency: env.WEBHOOK_CONCURRENCY,
+    retentionMs: env.WEBHOOK_RETENTION_DAYS * 86_400_000,
   };
 }
 

@@ -79,6 +79,8 @@ export function webhooksEnv() {
     WEBHOOK_RETRY_BASE_MS: positiveInt(5_000),
     /** Attempts in flight at once per endpoint (per instance). */
     WEBHOOK_CONCURRENCY: positiveInt(4),
+    /** Delivered and failed deliveries are deleted this many days after they settled (PostgreSQL). */
+    WEBHOOK_RETENTION_DAYS: positiveInt(7),
   };
 }
 
@@ -90,4 +92,5 @@ export interface WebhookEnv {
   WEBHOOK_RETRY_FOR_MS: number;
   WEBHOOK_RETRY_BASE_MS: number;
   WEBHOOK_CONCURRENCY: number;
+  WEBHOOK_RETENTION_DAYS: number;
 }

@@ -82,7 +82,8 @@ const COLUMNS = `id, seq, endpoint, type, subject, body, status, attempts, last_
  * batch: their rows stay locked (SKIP LOCKED) through their attempts, so two instances never send
  * one at once; a worker that dies loses the locks with its connection, and pg-boss hands its jobs
  * out again after `jobExpireSeconds`. A sweep wakes any head of line that is due and was missed
- * (a crash between a commit and the next wake-up).
+ * (a crash between a commit and the next wake-up), and deletes settled deliveries past
+ * WEBHOOK_RETENTION_DAYS.
  */
 export class PostgresOutbox implements Outbox {
   private readonly boss: PgBoss;
@@ -144,6 +145,9 @@ export class PostgresOutbox implements Outbox {
                    AND NOT EXISTS (SELECT 1 FROM settled AS p WHERE p.endpoint = s.endpoint
                      AND p.subject = s.subject AND p.status = 'pending')
                  ORDER BY n.endpoint, n.subject, n.seq`,
+      // Settled deliveries past the retention, a bounded number per sweep.
+      prune: `DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE status <> 'pending'
+               AND updated_at < now() - $1 * interval '1 millisecond' LIMIT 1000)`,
       overdueHeads: `SELECT DISTINCT ON (endpoint, subject) id, endpoint, next_attempt_at FROM ${table}
              WHERE status = 'pending' ORDER BY endpoint, subject, seq`,
       list: `SELECT ${COLUMNS} FROM ${table} WHERE ($1::text IS NULL OR status = $1)
@@ -415,6 +419,7 @@ export class PostgresOutbox implements Outbox {
               : [];
           }),
         );
+        await this.options.pool.query(this.sql.prune!, [this.options.settings.retentionMs]);
       } catch (error) {
         this.options.logger.warn({ err: error }, 'webhook sweep failed');
       }
