@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEmailReview, createOpenAiClient, openPostgresPersistence } from 'email-review';
@@ -7,6 +8,7 @@ import { noWebhooks, type WebhookSettings } from '@repo/webhooks';
 import { pino } from 'pino';
 import { EmailReviewDriver } from '../drivers/email-review-driver.js';
 import { runLoad } from '../load/run-load.js';
+import { paths } from '../repo-paths.js';
 import type { WebhooksResult, WebhookVariant } from './results.js';
 import type { ScenarioContext } from './scenario-context.js';
 import { assertMostlySucceeded, emailIteration, warmUp } from './workloads.js';
@@ -22,10 +24,19 @@ class ReceiverProcess {
   ) {}
 
   static async start(): Promise<ReceiverProcess> {
-    const child = fork(new URL('./webhook-receiver-child.js', import.meta.url), [], {
+    const child = fork(join(paths.benchDist, 'scenarios/webhook-receiver-child.js'), [], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
-    const [address] = (await once(child, 'message')) as [{ url: string; secret: string }];
+    // `once` rejects on 'error'; an exit before the first message fails the start too.
+    const exited = once(child, 'exit').then(([code]) => {
+      throw new Error(
+        `scenario 10: the receiver process exited (${String(code)}) before listening`,
+      );
+    });
+    exited.catch(() => undefined);
+    const [address] = (await Promise.race([once(child, 'message'), exited])) as [
+      { url: string; secret: string },
+    ];
     return new ReceiverProcess(child, address.url, address.secret);
   }
 
