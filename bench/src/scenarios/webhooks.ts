@@ -172,6 +172,9 @@ export async function webhooksScenario(ctx: ScenarioContext): Promise<WebhooksRe
         drainMs[served.variant].push(performance.now() - drainStarted);
       }
     }
+  } catch (error) {
+    await receiver.close();
+    throw error;
   } finally {
     for (const served of systems) await served.close();
   }

@@ -111,8 +111,6 @@ export class PostgresOutbox implements Outbox {
     this.sql = {
       insert: `INSERT INTO ${table} (id, endpoint, type, subject, body)
                SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
-      // Due, not being attempted (SKIP LOCKED), and the head of its line: no earlier delivery of the
-      // same endpoint and subject still pending.
       // The named deliveries that are due and not being attempted (SKIP LOCKED) and have no
       // pending delivery of their line before them other than each other: a line's rows named
       // together are attempted together, in order.
@@ -269,9 +267,9 @@ export class PostgresOutbox implements Outbox {
    * batch (deliverBatch), with up to WEBHOOK_CONCURRENCY batches at once; looks again GATHER_MS
    * after a fetch that found jobs, or after `pollMs` (or a batch's end) when there was nothing.
    * Under load a batch holds what gathered since the last fetch, so its statements are shared by
-   * many deliveries. The attempts of
-   * all batches share the endpoint's WEBHOOK_CONCURRENCY slots. Every error is caught and logged;
-   * the jobs of a batch that throws are failed, and pg-boss runs them again.
+   * many deliveries. The attempts of all batches share the endpoint's WEBHOOK_CONCURRENCY slots.
+   * Every error is caught and logged; the jobs of a batch that throws are failed, and pg-boss runs
+   * them again.
    */
   private async work(endpoint: Endpoint) {
     const { logger, settings } = this.options;
@@ -324,9 +322,9 @@ export class PostgresOutbox implements Outbox {
   }
 
   /**
-   * Attempts, side by side, the deliveries these jobs name that are due, unlocked and the heads of
-   * their lines (locked through their attempts: SKIP LOCKED keeps two instances off one row), and
-   * settles them, schedules their retries and completes the jobs in one transaction; then wakes
+   * Attempts the deliveries these jobs name that are due, unlocked and first in their lines, or
+   * follow such a one in this batch (locked through their attempts: SKIP LOCKED keeps two instances
+   * off one row), lines side by side and each line in order; settles them, schedules their retries and completes the jobs in one transaction; then wakes
    * what follows each settled line.
    */
   private async deliverBatch(endpoint: Endpoint, jobs: PgBoss.Job<{ id: string }>[]) {
