@@ -202,8 +202,12 @@ export interface A2aChatResult {
   commands: string[];
 }
 
-/** Scenario 10's variants of email-review: no webhook endpoint, one subscribed to every event. */
-export const WEBHOOK_VARIANTS = ['none', 'subscribed'] as const;
+/**
+ * Scenario 10's variants of email-review: no webhook endpoint; one subscribed to every event; and
+ * the floor: no endpoint, but the bench POSTs the same three signed events per lifecycle to the
+ * receiver from the service's process, with no outbox at all (what sending alone costs here).
+ */
+export const WEBHOOK_VARIANTS = ['none', 'subscribed', 'floor'] as const;
 export type WebhookVariant = (typeof WEBHOOK_VARIANTS)[number];
 
 /**
@@ -221,8 +225,8 @@ export interface WebhooksResult {
    * delivered (not in lifecycles/s: the next round waits for it).
    */
   drainMs: Record<WebhookVariant, number[]>;
-  /** Deliveries the receiver verified and accepted during the subscribed rounds. */
-  delivered: number;
+  /** Deliveries the receiver verified and accepted, per variant. */
+  delivered: Record<WebhookVariant, number>;
 }
 
 export type ScenarioResult =

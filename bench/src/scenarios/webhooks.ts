@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEmailReview, createOpenAiClient, openPostgresPersistence } from 'email-review';
-import { noWebhooks, type WebhookSettings } from '@repo/webhooks';
+import { noWebhooks, sendAttempt, type WebhookSettings } from '@repo/webhooks';
 import { pino } from 'pino';
 import { EmailReviewDriver } from '../drivers/email-review-driver.js';
 import { runLoad } from '../load/run-load.js';
@@ -56,6 +56,8 @@ class ReceiverProcess {
 interface Served {
   variant: WebhookVariant;
   driver: EmailReviewDriver;
+  /** Called after each lifecycle (the floor variant sends its three events). */
+  after?: (tag: string) => void;
   /** Resolves once no email delivery is queued and no webhook delivery pending (at most 30 s). */
   drained(): Promise<void>;
   close(): Promise<void>;
@@ -67,6 +69,8 @@ async function serve(
   variant: WebhookVariant,
   settings: WebhookSettings,
   concurrency: number,
+  /** Something else the drain waits for (true: done). */
+  extra?: () => Promise<boolean>,
 ): Promise<Served> {
   const logger = pino({ level: 'silent' });
   const db = await ctx.database(`webhooks_${variant}`);
@@ -107,7 +111,7 @@ async function serve(
           ),
           persistence.outbox.list({ status: 'pending', limit: 1 }),
         ]);
-        if (queued.rowCount === 0 && pending.length === 0) return;
+        if (queued.rowCount === 0 && pending.length === 0 && (!extra || (await extra()))) return;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       throw new Error('scenario 10: deliveries still pending 30 s after the last round');
@@ -120,6 +124,49 @@ async function serve(
       await persistence.close();
     },
   };
+}
+
+/**
+ * The floor variant's sender: after a lifecycle, the three events it reports, signed and POSTed
+ * to the receiver from this process (the service's) with the package's own sendAttempt, at once
+ * and without any outbox: no row, no job, no retry. No outbox design can cost less than this.
+ */
+class FloorSender {
+  private readonly inFlight = new Set<Promise<unknown>>();
+  failed = 0;
+
+  constructor(private readonly receiver: ReceiverProcess) {}
+
+  send(tag: string): void {
+    for (const type of ['thread.awaiting_review', 'thread.approved', 'delivery.delivered']) {
+      const body = JSON.stringify({
+        type,
+        timestamp: new Date().toISOString(),
+        data: {
+          thread_id: `thr_${tag}`,
+          status: type === 'thread.awaiting_review' ? 'awaiting_review' : 'sent',
+          revision: 1,
+          actor: 'bench',
+          links: { thread: `/threads/thr_${tag}` },
+        },
+      });
+      const sent: Promise<unknown> = sendAttempt({
+        url: this.receiver.url,
+        secret: this.receiver.secret,
+        messageId: `msg_floor_${tag}_${type}`,
+        body,
+        timeoutMs: 10_000,
+        allowPrivate: true,
+      })
+        .then((result) => {
+          if (result.kind !== 'delivered') this.failed += 1;
+        })
+        .finally(() => this.inFlight.delete(sent));
+      this.inFlight.add(sent);
+    }
+  }
+
+  idle = async () => this.inFlight.size === 0;
 }
 
 /**
@@ -140,11 +187,16 @@ export async function webhooksScenario(ctx: ScenarioContext): Promise<WebhooksRe
       { id: 'bench', name: 'bench', url: receiver.url, secret: receiver.secret, events: ['*'] },
     ],
   };
-  const measured: WebhooksResult['rounds'] = { none: [], subscribed: [] };
-  const drainMs: WebhooksResult['drainMs'] = { none: [], subscribed: [] };
+  const measured: WebhooksResult['rounds'] = { none: [], subscribed: [], floor: [] };
+  const drainMs: WebhooksResult['drainMs'] = { none: [], subscribed: [], floor: [] };
+  const delivered: WebhooksResult['delivered'] = { none: 0, subscribed: 0, floor: 0 };
+  const floorSender = new FloorSender(receiver);
+  const floor = await serve(ctx, 'floor', noWebhooks(), concurrency, floorSender.idle);
+  floor.after = (tag) => floorSender.send(tag);
   const systems = [
     await serve(ctx, 'none', noWebhooks(), concurrency),
     await serve(ctx, 'subscribed', subscribed, concurrency),
+    floor,
   ];
   try {
     for (const served of systems) {
@@ -152,15 +204,23 @@ export async function webhooksScenario(ctx: ScenarioContext): Promise<WebhooksRe
         emailIteration(served.driver, `${ctx.runTag}-w-warm-${served.variant}`),
         ctx.config.warmup,
       );
+      await served.drained();
     }
+    // What the receiver verified so far (the warm-up's): each round's count is what it adds.
+    let counted = (await receiver.counts()).received;
     for (let round = 0; round < rounds; round++) {
       ctx.log(`scenario 10: round ${round + 1} of ${rounds}`);
-      const order = round % 2 === 0 ? systems : [...systems].reverse();
+      // Each variant first in turn.
+      const order = systems.map((_, i) => systems[(i + round) % systems.length]!);
       for (const served of order) {
-        const iteration = emailIteration(
-          served.driver,
-          `${ctx.runTag}-w-${served.variant}-${round}`,
-        );
+        const tag = `${ctx.runTag}-w-${served.variant}-${round}`;
+        const lifecycle = emailIteration(served.driver, tag);
+        const iteration: typeof lifecycle = served.after
+          ? async (i, timer) => {
+              await lifecycle(i, timer);
+              served.after!(`${tag}-${i}`);
+            }
+          : lifecycle;
         const run = await runLoad({ total: lifecycles, concurrency }, iteration);
         assertMostlySucceeded(`webhooks ${served.variant}`, run);
         measured[served.variant].push(run.perSecond);
@@ -170,6 +230,9 @@ export async function webhooksScenario(ctx: ScenarioContext): Promise<WebhooksRe
         const drainStarted = performance.now();
         await served.drained();
         drainMs[served.variant].push(performance.now() - drainStarted);
+        const { received } = await receiver.counts();
+        delivered[served.variant] += received - counted;
+        counted = received;
       }
     }
   } catch (error) {
@@ -178,15 +241,17 @@ export async function webhooksScenario(ctx: ScenarioContext): Promise<WebhooksRe
   } finally {
     for (const served of systems) await served.close();
   }
-  const { received, rejected } = await receiver.counts();
+  const { rejected } = await receiver.counts();
   await receiver.close();
   if (rejected > 0) throw new Error(`scenario 10: ${rejected} deliveries failed verification`);
+  if (floorSender.failed > 0)
+    throw new Error(`scenario 10: ${floorSender.failed} floor POSTs failed`);
   return {
     scenario: 10,
     concurrency,
     lifecycles,
     rounds: measured,
     drainMs,
-    delivered: received,
+    delivered,
   };
 }

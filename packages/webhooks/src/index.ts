@@ -17,6 +17,7 @@ export {
   deliverySchema,
   type Delivery,
   type DeliveryStatus,
+  type InStatement,
   type Outbox,
   type TransactionClient,
   type WebhookEvent,

@@ -135,4 +135,33 @@ describe('PostgreSQL outbox, two instances on one schema', () => {
     expect(ids).toContain(kept.id);
     expect(ids).toHaveLength(before - 1);
   });
+
+  it('when a change publishes its events in its own statement, then they are sent only if the statement made the change', async () => {
+    await pool.query(`CREATE TABLE "${schema}".changes (id text PRIMARY KEY)`);
+    const outbox = outboxes[1]!;
+    const change = (id: string) =>
+      pool.query(
+        `WITH written AS (INSERT INTO "${schema}".changes (id) VALUES ($1)
+           ON CONFLICT (id) DO NOTHING RETURNING id),
+         ${outbox.inStatement.ctes('written', 2)}
+         SELECT id FROM written`,
+        [
+          id,
+          ...outbox.inStatement.params([{ type: 'thread.updated', subject: id, data: { id } }])!,
+        ],
+      );
+    const before = (await outbox.list({ limit: 1000 })).length;
+    expect((await change('chg_1')).rowCount).toBe(1);
+    // The same change again writes nothing: no delivery, no job.
+    expect((await change('chg_1')).rowCount).toBe(0);
+    await receiver.until(() => receiver.received.some((hook) => hook.data['id'] === 'chg_1'));
+    await new Promise((done) => setTimeout(done, 500));
+    expect(receiver.received.filter((hook) => hook.data['id'] === 'chg_1')).toHaveLength(1);
+    expect(await outbox.list({ limit: 1000 })).toHaveLength(before + 1);
+    const jobs = await pool.query(
+      `SELECT count(*)::int AS n FROM "${schema}_pgboss".job WHERE data->>'id' = ANY($1::text[])`,
+      [(await outbox.list({ limit: 1 })).map((d) => d.id)],
+    );
+    expect(jobs.rows[0].n).toBe(1);
+  });
 });

@@ -41,9 +41,15 @@ const insertEvents = (schema: string, source: string, eventsParam: string) =>
  * and appends the events in `eventsParam` for the row it wrote, so both commit or neither does.
  * Answers the rows `write` returned (none: nothing written, no event).
  */
-export function writeRecordingEvents(schema: string, write: string, eventsParam: string): string {
+export function writeRecordingEvents(
+  schema: string,
+  write: string,
+  eventsParam: string,
+  /** More CTEs for the same statement (the webhook events it publishes), if any. */
+  more = '',
+): string {
   return `WITH written AS (${write}),
-    recorded AS (${insertEvents(schema, 'written', eventsParam)})
+    recorded AS (${insertEvents(schema, 'written', eventsParam)})${more ? `, ${more}` : ''}
     SELECT thread_id FROM written`;
 }
 
@@ -52,17 +58,19 @@ export const eventsParam = (events: readonly HistoryEvent[] = []) => JSON.string
 
 /** The history in PostgreSQL, read per thread; appended inside the index's and deliveries' writes. */
 export class PostgresThreadHistory implements ThreadHistory {
-  private readonly sql: { list: string; append: string; view: string };
+  private readonly sql: { list: string; append: string; publishing: string; view: string };
 
   constructor(
     private readonly pool: pg.Pool,
     schema: string,
-    /** The webhook events appended history reports, published in the same transaction. */
+    /** The webhook events appended history reports, published by the append's own statement. */
     private readonly webhooks: ThreadWebhooks = NO_THREAD_WEBHOOKS,
   ) {
     this.sql = {
       list: `SELECT event FROM ${historyTable(schema)} WHERE thread_id = $1 ORDER BY seq`,
       append: insertEvents(schema, '(SELECT $1::text AS thread_id)', '$2'),
+      publishing: `WITH recorded AS (${insertEvents(schema, '(SELECT $1::text AS thread_id)', '$2')}),
+        ${webhooks.ctes(undefined, 3)} SELECT 1`,
       view: `SELECT view FROM ${table(schema, 'email_threads')} WHERE thread_id = $1`,
     };
   }
@@ -81,10 +89,13 @@ export class PostgresThreadHistory implements ThreadHistory {
     written?: Thread,
   ): Promise<void> {
     if (events.length === 0) return;
-    await client.query(this.sql.append, [threadId, eventsParam(events)]);
-    if (!this.webhooks.reports(events)) return;
-    const view =
-      written ?? (await client.query<{ view: Thread }>(this.sql.view, [threadId])).rows[0]?.view;
-    if (view) await this.webhooks.publish(view, events, client);
+    const view = !this.webhooks.reports(events)
+      ? undefined
+      : (written ??
+        (await client.query<{ view: Thread }>(this.sql.view, [threadId])).rows[0]?.view);
+    const published = view && this.webhooks.params(view, events);
+    await (published
+      ? client.query(this.sql.publishing, [threadId, eventsParam(events), ...published])
+      : client.query(this.sql.append, [threadId, eventsParam(events)]));
   }
 }

@@ -1,4 +1,3 @@
-import { withTransaction } from '@repo/pg-kit';
 import type pg from 'pg';
 import { NO_THREAD_WEBHOOKS, type ThreadWebhooks } from '../webhooks/thread-webhooks.js';
 import type { Thread, ThreadStatus } from '../threads/thread.js';
@@ -12,40 +11,53 @@ interface ViewRow {
 }
 
 /** The thread index in PostgreSQL, beside the checkpoint tables. One round trip per call on the common paths. */
+type Write = 'insert' | 'save' | 'decide';
+
+/** The thread index in PostgreSQL, beside the checkpoint tables. One round trip per call on the common paths. */
 export class PostgresThreadStore implements ThreadStore {
-  private readonly sql: Record<'insert' | 'byKey' | 'get' | 'save' | 'decide' | 'list', string>;
+  private readonly sql: Record<'byKey' | 'get' | 'list', string>;
+  /** Each write twice: alone, and with the webhook events its history reports (parameters after its own). */
+  private readonly writes: Record<Write, { alone: string; publishing: string }>;
 
   constructor(
     private readonly pool: pg.Pool,
     schema: string,
-    /** The webhook events a write's history reports commit with it (a transaction when needed). */
+    /** The webhook events a write's history reports are published by the write's own statement. */
     private readonly webhooks: ThreadWebhooks = NO_THREAD_WEBHOOKS,
   ) {
     const threads = table(schema, 'email_threads');
-    this.sql = {
-      // Each write appends its history events in the same statement (src/db/postgres-thread-history.ts).
-      insert: writeRecordingEvents(
-        schema,
+    // Each write appends its history events in the same statement (src/db/postgres-thread-history.ts).
+    const writes: Record<Write, [string, number]> = {
+      insert: [
         `INSERT INTO ${threads} (thread_id, status, idempotency_key, view) VALUES ($1, $2, $3, $4)
          ON CONFLICT (idempotency_key) DO NOTHING RETURNING thread_id`,
-        '$5',
-      ),
-      byKey: `SELECT view FROM ${threads} WHERE idempotency_key = $1`,
-      get: `SELECT view FROM ${threads} WHERE thread_id = $1`,
-      save: writeRecordingEvents(
-        schema,
+        5,
+      ],
+      save: [
         `UPDATE ${threads} SET status = $2, view = $3, delivery_status = $4 WHERE thread_id = $1
          RETURNING thread_id`,
-        '$5',
-      ),
+        5,
+      ],
       // Compare-and-set on status and revision: the row lock also orders concurrent decisions.
-      decide: writeRecordingEvents(
-        schema,
+      decide: [
         `UPDATE ${threads} SET status = $2, view = $3, delivery_status = $4 WHERE thread_id = $1
            AND status = $7 AND (view->>'revision')::int = $6
          RETURNING thread_id`,
-        '$5',
-      ),
+        7,
+      ],
+    };
+    const both = ([write, params]: [string, number]) => ({
+      alone: writeRecordingEvents(schema, write, '$5'),
+      publishing: writeRecordingEvents(schema, write, '$5', webhooks.ctes('written', params + 1)),
+    });
+    this.writes = {
+      insert: both(writes.insert),
+      save: both(writes.save),
+      decide: both(writes.decide),
+    };
+    this.sql = {
+      byKey: `SELECT view FROM ${threads} WHERE idempotency_key = $1`,
+      get: `SELECT view FROM ${threads} WHERE thread_id = $1`,
       list: `SELECT seq, view FROM ${threads}
              WHERE ($1::text IS NULL OR status = $1) AND ($2::bigint IS NULL OR seq < $2)
                AND ($4::text IS NULL OR delivery_status = $4)
@@ -59,7 +71,7 @@ export class PostgresThreadStore implements ThreadStore {
     events?: readonly HistoryEvent[],
     client: pg.PoolClient | pg.Pool = this.pool,
   ) {
-    const inserted = await this.write(client, thread, events, this.sql.insert, [
+    const inserted = await this.write(client, thread, events, 'insert', [
       thread.thread_id,
       thread.status,
       idempotencyKey ?? null,
@@ -78,7 +90,7 @@ export class PostgresThreadStore implements ThreadStore {
   }
 
   async save(thread: Thread, events?: readonly HistoryEvent[]) {
-    await this.write(this.pool, thread, events, this.sql.save, [
+    await this.write(this.pool, thread, events, 'save', [
       thread.thread_id,
       thread.status,
       thread,
@@ -94,7 +106,7 @@ export class PostgresThreadStore implements ThreadStore {
     client: pg.PoolClient | pg.Pool = this.pool,
     from: ThreadStatus = 'awaiting_review',
   ) {
-    const saved = await this.write(client, view, events, this.sql.decide, [
+    const saved = await this.write(client, view, events, 'decide', [
       view.thread_id,
       view.status,
       view,
@@ -106,26 +118,18 @@ export class PostgresThreadStore implements ThreadStore {
     return saved.rowCount === 1;
   }
 
-  /**
-   * Runs one of the writes above. When its history reports webhook events, they are published
-   * in the same transaction: the caller's (`client` is one), or one of its own around the write.
-   */
-  private async write(
+  /** Runs one of the writes above, with the webhook events its history reports when there are any. */
+  private write(
     client: pg.PoolClient | pg.Pool,
     view: Thread,
     events: readonly HistoryEvent[] | undefined,
-    sql: string,
+    write: Write,
     params: unknown[],
   ): Promise<pg.QueryResult> {
-    if (!events || !this.webhooks.reports(events)) return client.query(sql, params);
-    const publishing = async (transaction: pg.PoolClient) => {
-      const written = await transaction.query(sql, params);
-      if (written.rowCount) await this.webhooks.publish(view, events, transaction);
-      return written;
-    };
-    return client === this.pool
-      ? withTransaction(this.pool, publishing)
-      : publishing(client as pg.PoolClient);
+    const published = events && this.webhooks.params(view, events);
+    return published
+      ? client.query(this.writes[write].publishing, [...params, ...published])
+      : client.query(this.writes[write].alone, params);
   }
 
   async list(query: ListQuery): Promise<ThreadPage> {

@@ -25,6 +25,13 @@ export interface ThreadWebhooks {
     history: readonly HistoryEvent[],
     transaction?: TransactionClient,
   ): Promise<void>;
+  /**
+   * PostgreSQL: the CTEs that publish inside the statement of the write itself (see the outbox's
+   * InStatement), parameters from `$first`; '' when there is no endpoint.
+   */
+  ctes(guard: string | undefined, first: number): string;
+  /** The parameters of `ctes` for this write, or undefined when it reports nothing. */
+  params(view: Thread, history: readonly HistoryEvent[]): unknown[] | undefined;
 }
 
 const REPORTED = new Set<HistoryEvent['type']>([
@@ -50,6 +57,12 @@ export function threadWebhooks(outbox: Outbox, includeContent: boolean): ThreadW
       const events = threadWebhookEvents(view, history, includeContent);
       if (events.length > 0) await outbox.publish(events, transaction);
     },
+    ctes: (guard, first) => (outbox.enabled ? (outbox.inStatement?.ctes(guard, first) ?? '') : ''),
+    params: (view, history) => {
+      if (!outbox.enabled || !history.some((event) => REPORTED.has(event.type))) return undefined;
+      const events = threadWebhookEvents(view, history, includeContent);
+      return events.length > 0 ? outbox.inStatement?.params(events) : undefined;
+    },
   };
 }
 
@@ -73,4 +86,6 @@ export const NO_THREAD_WEBHOOKS: ThreadWebhooks = {
   enabled: false,
   reports: () => false,
   publish: async () => undefined,
+  ctes: () => '',
+  params: () => undefined,
 };

@@ -38,6 +38,21 @@ export interface TransactionClient {
 }
 
 /**
+ * Publishing inside the statement that makes a change (PostgreSQL): `ctes` are common table
+ * expressions that write the deliveries and their jobs, taking `params(events)` from `$first` on.
+ * The change and its events are then one statement: no transaction, no round trip of their own.
+ */
+export interface InStatement {
+  /**
+   * `guard`: a CTE of the statement that yields a row when the change was made (no row: no event);
+   * none: always. Joined to the statement's other CTEs with a comma.
+   */
+  ctes(guard: string | undefined, first: number): string;
+  /** The parameters of `ctes` for these events; undefined when no endpoint subscribes to any. */
+  params(events: readonly WebhookEvent[]): unknown[] | undefined;
+}
+
+/**
  * Where events wait for their deliveries, and who sends them. In PostgreSQL, `publish` writes
  * one delivery row per subscribed endpoint in the caller's transaction, with its pg-boss job; in
  * memory, the same in process.
@@ -50,6 +65,8 @@ export interface Outbox {
    * failed is answered as it is, unchanged. Undefined when there is no such delivery.
    */
   retry(id: string): Promise<{ retried: boolean; delivery: Delivery } | undefined>;
+  /** PostgreSQL only: publishing inside the change's own statement. */
+  readonly inStatement?: InStatement;
   /** Any endpoints at all: a service with none skips building events. */
   readonly enabled: boolean;
   start(): Promise<void>;

@@ -12,6 +12,7 @@ import {
 import {
   envelopeOf,
   type Delivery,
+  type InStatement,
   type Outbox,
   type TransactionClient,
   type WebhookEvent,
@@ -46,7 +47,11 @@ const BATCH_MAX = 100;
 /** How long a worker lets jobs gather after a fetch that found some (events wait at most this long more). */
 const GATHER_MS = 100;
 
-const queueOf = (endpoint: Endpoint) => `webhooks.${endpoint.id}`;
+const QUEUE_PREFIX = 'webhooks.';
+const queueOf = (endpoint: Endpoint) => `${QUEUE_PREFIX}${endpoint.id}`;
+/** A job's own retries (pg-boss's): for a worker that failed a batch, not the delivery's attempts. */
+const JOB_RETRY_LIMIT = 5;
+const JOB_RETRY_DELAY = 2;
 
 /** pg-boss's statements on the caller's transaction. */
 const inTransaction = (client: TransactionClient) => ({
@@ -71,9 +76,10 @@ const COLUMNS = `id, seq, endpoint, type, subject, body, status, attempts, last_
   next_attempt_at, created_at, delivered_at`;
 
 /**
- * The outbox in PostgreSQL. `publish` inserts one row per subscribed endpoint and a pg-boss job
- * naming it, both in the caller's transaction (one statement for the rows, one for the jobs): the
- * event exists exactly when the change it reports was committed. Each endpoint has its own queue,
+ * The outbox in PostgreSQL. Publishing inserts one row per subscribed endpoint and a pg-boss job
+ * naming it, in one statement: `publish` in the caller's transaction, or `inStatement` inside the
+ * very statement that makes the change. Either way the event exists exactly when the change it
+ * reports was committed. Each endpoint has its own queue,
  * so its workers (WEBHOOK_CONCURRENCY per instance) are the only ones a slow endpoint can hold up.
  *
  * Order per endpoint and subject is kept by the sender, not the queue: a job attempts its row only
@@ -87,6 +93,7 @@ const COLUMNS = `id, seq, endpoint, type, subject, body, status, attempts, last_
  */
 export class PostgresOutbox implements Outbox {
   private readonly boss: PgBoss;
+  private readonly table: string;
   private readonly sql: Record<string, string>;
   private readonly byId: Map<string, Endpoint>;
   private readonly stopping = new AbortController();
@@ -95,6 +102,7 @@ export class PostgresOutbox implements Outbox {
 
   constructor(private readonly options: PostgresOutboxOptions) {
     const table = `"${options.schema}"."webhook_deliveries"`;
+    this.table = table;
     this.byId = new Map(options.settings.endpoints.map((e) => [e.id, e]));
     this.slots = new EndpointSlots(options.settings.concurrency);
     this.boss = new PgBoss({
@@ -109,8 +117,6 @@ export class PostgresOutbox implements Outbox {
       options.logger.warn({ err: error }, 'webhook queue error'),
     );
     this.sql = {
-      insert: `INSERT INTO ${table} (id, endpoint, type, subject, body)
-               SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])`,
       // The named deliveries that are due and not being attempted (SKIP LOCKED) and have no
       // pending delivery of their line before them other than each other: a line's rows named
       // together are attempted together, in order.
@@ -156,49 +162,66 @@ export class PostgresOutbox implements Outbox {
     };
   }
 
+  private get jobExpireSeconds() {
+    return this.options.jobExpireSeconds ?? Math.ceil(this.options.settings.timeoutMs / 1000) + 30;
+  }
+
   get enabled() {
     return this.options.settings.endpoints.length > 0;
   }
 
+  /** One statement: the deliveries and their jobs (in `transaction` when given). */
   async publish(events: readonly WebhookEvent[], transaction?: TransactionClient): Promise<void> {
-    if (!this.enabled || events.length === 0) return;
-    if (!transaction) {
-      const client = await this.options.pool.connect();
-      try {
-        await client.query('BEGIN');
-        await this.publish(events, client);
-        await client.query('COMMIT');
-        client.release();
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        client.release(true);
-        throw error;
-      }
-      return;
-    }
-    const rows: Array<{ id: string; endpoint: Endpoint; event: WebhookEvent; body: string }> = [];
-    for (const event of events) {
-      const body = envelopeOf(event, event.timestamp ?? new Date());
-      for (const endpoint of this.options.settings.endpoints) {
-        if (subscribes(endpoint, event.type)) {
-          rows.push({ id: `msg_${randomUUID()}`, endpoint, event, body });
-        }
-      }
-    }
-    if (rows.length === 0) return;
-    // One statement for the rows and one for their jobs, whatever the number of events.
-    await transaction.query(this.sql.insert!, [
-      rows.map((row) => row.id),
-      rows.map((row) => row.endpoint.id),
-      rows.map((row) => row.event.type),
-      rows.map((row) => row.event.subject),
-      rows.map((row) => row.body),
-    ]);
-    await this.wake(
-      rows.map((row) => ({ endpoint: row.endpoint, id: row.id })),
-      transaction,
+    const params = this.enabled ? this.inStatement.params(events) : undefined;
+    if (!params) return;
+    await (transaction ?? this.options.pool).query(
+      `WITH ${this.inStatement.ctes(undefined, 1)} SELECT 1`,
+      params,
     );
   }
+
+  /**
+   * Publishing inside another statement: one row per event and subscribed endpoint, and a pg-boss
+   * job naming each, inserted into pg-boss's job table the way its own `insert` does (the
+   * `pg-boss-job-insert-in-statement` patch) with the queue's policy; a queue not created yet
+   * gets no job, as with `insert`, and the sweep wakes its deliveries.
+   */
+  readonly inStatement: InStatement = {
+    ctes: (guard, first) => {
+      const p = (i: number) => `$${first + i}`;
+      const queues = this.options.queueSchema;
+      return `webhook_rows AS (
+          INSERT INTO ${this.table} (id, endpoint, type, subject, body)
+          SELECT * FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[],
+            ${p(4)}::text[])${guard ? ` WHERE EXISTS (SELECT 1 FROM ${guard})` : ''}
+          RETURNING id, endpoint),
+        webhook_jobs AS (
+          INSERT INTO ${queues}.job (name, data, expire_in, retry_limit, retry_delay, policy)
+          SELECT q.name, jsonb_build_object('id', r.id), ${p(5)}::int * interval '1 second',
+            ${JOB_RETRY_LIMIT}, ${JOB_RETRY_DELAY}, q.policy
+          FROM webhook_rows AS r JOIN ${queues}.queue AS q ON q.name = '${QUEUE_PREFIX}' || r.endpoint)`;
+    },
+    params: (events) => {
+      const rows: Array<{ id: string; endpoint: string; event: WebhookEvent; body: string }> = [];
+      for (const event of events) {
+        const body = envelopeOf(event, event.timestamp ?? new Date());
+        for (const endpoint of this.options.settings.endpoints) {
+          if (subscribes(endpoint, event.type)) {
+            rows.push({ id: `msg_${randomUUID()}`, endpoint: endpoint.id, event, body });
+          }
+        }
+      }
+      if (rows.length === 0) return undefined;
+      return [
+        rows.map((row) => row.id),
+        rows.map((row) => row.endpoint),
+        rows.map((row) => row.event.type),
+        rows.map((row) => row.event.subject),
+        rows.map((row) => row.body),
+        this.jobExpireSeconds,
+      ];
+    },
+  };
 
   async list(filter: { status?: Delivery['status']; limit: number }): Promise<Delivery[]> {
     const { rows } = await this.options.pool.query<DeliveryRow>(this.sql.list!, [
@@ -247,16 +270,15 @@ export class PostgresOutbox implements Outbox {
     transaction?: TransactionClient,
   ) {
     if (deliveries.length === 0) return;
-    const expireInSeconds =
-      this.options.jobExpireSeconds ?? Math.ceil(this.options.settings.timeoutMs / 1000) + 30;
+    const expireInSeconds = this.jobExpireSeconds;
     await this.boss.insert(
       deliveries.map(({ endpoint, id, at }) => ({
         name: queueOf(endpoint),
         data: { id },
         startAfter: at ?? undefined,
         expireInSeconds,
-        retryLimit: 5,
-        retryDelay: 2,
+        retryLimit: JOB_RETRY_LIMIT,
+        retryDelay: JOB_RETRY_DELAY,
       })),
       transaction ? { db: inTransaction(transaction) } : {},
     );
