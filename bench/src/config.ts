@@ -102,7 +102,7 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl' | 'pr
   },
   patches: { rounds: 5, emailLifecycles: 160, concurrency: 8 },
   observability: { rounds: 5, lifecycles: 300, concurrency: 8 },
-  webhooks: { rounds: 5, lifecycles: 200, concurrency: 8 },
+  webhooks: { rounds: 7, lifecycles: 200, concurrency: 8 },
   streaming: { latencyMs: 300, messages: 20 },
   profileMisses: true,
   maxProfiles: 6,

@@ -1,6 +1,15 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
+import { createLogger } from '@repo/http-kit';
+import { DatabaseHealth } from '@repo/pg-kit';
+import pg from 'pg';
 import request from 'supertest';
-import { dropSchema, freshSchema, postgresTestsEnabled } from './support/database.js';
+import { guardPool } from '../src/db/database-outage.js';
+import {
+  dropSchema,
+  freshSchema,
+  postgresTestsEnabled,
+  TEST_DATABASE_URL,
+} from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
 import { startInstance, type Instance } from './support/harness.js';
 
@@ -44,5 +53,29 @@ describePg('database pools', () => {
       await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL }).expect(201)
     ).body;
     await request(instance.app).post(`/threads/${thread_id}/approve`).expect(200);
+  });
+
+  test('when one pooled connection is checked out again and again, then its queries go through the one guard it got the first time', async () => {
+    // pg-pool hands out the same client object each time: a guard added per checkout would stack
+    // (a long-running instance got slower with every transaction it had run).
+    const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
+    guardPool(
+      pool,
+      new DatabaseHealth(createLogger({ name: 'pools-test', level: 'silent' })),
+      () => true,
+    );
+    try {
+      const queries = new Set<unknown>();
+      for (let i = 0; i < 200; i += 1) {
+        const client = await pool.connect();
+        queries.add(client.query);
+        const { rows } = await client.query<{ n: number }>('SELECT $1::int AS n', [i]);
+        expect(rows[0]!.n).toBe(i);
+        client.release();
+      }
+      expect(queries.size).toBe(1);
+    } finally {
+      await pool.end();
+    }
   });
 });

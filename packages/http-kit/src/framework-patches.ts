@@ -29,9 +29,12 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     version: '8.23.1',
     file: 'apps/email-review/src/db/database-outage.ts',
     touches:
-      'guardPool replaces pool.query and pool.connect on the Pool instance, and query and release on each client it hands out (pg-pool calls its own client in callback style, which passes through)',
+      'guardPool replaces pool.query and pool.connect on the Pool instance, query once on each pooled client (pg-pool keeps the client object across checkouts) and release on each checkout (pg-pool sets a new one each time); pg-pool calls its own client in callback style, which passes through',
     gain: 'function: a database that cannot be reached answers 503 database_unavailable with Retry-After wherever it is met, the outage is logged once, and a client whose connection dropped is destroyed rather than reused',
-    guardedBy: ['apps/email-review/test/database-faults.test.ts'],
+    guardedBy: [
+      'apps/email-review/test/database-faults.test.ts',
+      'apps/email-review/test/database-pools.test.ts',
+    ],
   },
   {
     id: 'pg-boss-queue-workers',

@@ -33,30 +33,51 @@ export function guardPool(pool: pg.Pool, health: DatabaseHealth, isReady: () => 
   }) as typeof pool.connect;
 }
 
+/** Per pooled connection: whether the current checkout found the database away. */
+interface ClientState {
+  broken: boolean;
+}
+
+/** The pool's connections whose `query` is already guarded (pg-pool hands the same ones out again). */
+const guardedClients = new WeakMap<pg.PoolClient, ClientState>();
+
+/**
+ * Guards a client the pool just handed out. Its `query` is wrapped once per connection, not per
+ * checkout: pg-pool keeps the client object across checkouts, so wrapping on each would stack one
+ * more wrapper per checkout, and every query would walk them all. `release` is wrapped on every
+ * checkout, as pg-pool sets a new one each time.
+ */
 function guardClient(client: pg.PoolClient, health: DatabaseHealth): pg.PoolClient {
-  let broken = false;
-  const query = client.query.bind(client) as Query;
-  client.query = ((...args: unknown[]) => {
-    const result = query(...args);
-    if (!isPromise(result)) return result;
-    return health
-      .guard(() => result)
-      .catch((error: unknown) => {
-        if (error instanceof DatabaseUnavailable) broken = true;
-        throw error;
-      });
-  }) as typeof client.query;
+  let state = guardedClients.get(client);
+  if (!state) {
+    const fresh: ClientState = { broken: false };
+    state = fresh;
+    guardedClients.set(client, fresh);
+    const query = client.query.bind(client) as Query;
+    client.query = ((...args: unknown[]) => {
+      const result = query(...args);
+      if (!isPromise(result)) return result;
+      return health
+        .guard(() => result)
+        .catch((error: unknown) => {
+          if (error instanceof DatabaseUnavailable) fresh.broken = true;
+          throw error;
+        });
+    }) as typeof client.query;
+  }
+  const checkout = state;
+  checkout.broken = false;
   // A checked-out client has no pool listener: a connection the server drops between two of its
   // queries would otherwise emit an unhandled 'error' and end the process.
   const onError = (error: Error) => {
-    broken = true;
+    checkout.broken = true;
     health.markDown(error);
   };
   client.on('error', onError);
   const release = client.release.bind(client);
   client.release = (error?: Error | boolean) => {
     client.off('error', onError);
-    return release(error ?? (broken ? true : undefined));
+    return release(error ?? (checkout.broken ? true : undefined));
   };
   return client;
 }
