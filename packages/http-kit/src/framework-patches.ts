@@ -47,19 +47,6 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     guardedBy: ['apps/email-review/test/delivery-crash.test.ts'],
   },
   {
-    id: 'pg-boss-job-insert-in-statement',
-    library: 'pg-boss',
-    version: '10.4.2',
-    file: 'packages/webhooks/src/outbox/postgres-outbox.ts',
-    touches:
-      'pg-boss’s job and queue tables (schema from its plans.js): PostgresOutbox#inStatement inserts into <schema>.job (name, data, expire_in, retry_limit, retry_delay, and the policy read from <schema>.queue) as a CTE of the statement that makes a change, as PgBoss#insert does in a statement of its own',
-    gain: 'a change and its webhook events are one statement: 23.2 statements per email-review lifecycle with one endpoint subscribed to every event, against 27.2 with a statement for the rows and one for boss.insert (22.1 with no endpoint; pg.Client#query calls counted over 600 lifecycles at concurrency 8, 2026-11-26)',
-    guardedBy: [
-      'packages/webhooks/test/postgres-outbox.test.ts',
-      'apps/email-review/test/webhooks.test.ts',
-    ],
-  },
-  {
     id: 'langchain-core-graph-spans',
     library: '@langchain/core',
     version: '1.4.0',

@@ -22,7 +22,6 @@ import { listenForThreadChanges } from './thread-change-notify.js';
 import { ChangeFeed } from '../changes/change-feed.js';
 import { PostgresOutbox } from '@repo/webhooks';
 import { outboxDeps, threadWebhooks, type WebhookOptions } from '../webhooks/thread-webhooks.js';
-import { queueSchema } from './tables.js';
 import { withQueueSetupLock } from './setup-database.js';
 
 export interface PostgresOptions {
@@ -94,9 +93,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   const outbox = new PostgresOutbox({
     ...outboxDeps(options.webhooks, logger),
     pool,
-    connectionString: options.connectionString,
     schema: options.schema,
-    queueSchema: queueSchema(options.schema),
   });
   const webhooks = threadWebhooks(outbox, options.webhooks?.settings.includeContent ?? false);
   const deliveries = new PostgresDeliveries(pool, {

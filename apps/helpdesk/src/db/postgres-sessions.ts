@@ -27,7 +27,7 @@ export interface PostgresSessionsOptions {
   connectTimeoutMs?: number;
   /** Start-up retries while the database is away: first delay, doubling up to 30 s. */
   retryBaseMs?: number;
-  /** The webhook endpoints: their deliveries live beside the sessions, sent by pg-boss jobs. */
+  /** The webhook endpoints: their deliveries live beside the sessions, taken from there by the outbox's workers. */
   webhooks: { settings: WebhookSettings; metrics: DeliveryMetrics };
 }
 
@@ -87,10 +87,7 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
     ...options.webhooks,
     logger,
     pool: pools.pool,
-    connectionString: options.connectionString,
     schema: options.schema,
-    // The pg-boss schema name the test ledger (jest-preset's derivedSchemas) also expects.
-    queueSchema: `${options.schema.slice(0, 56)}_pgboss`,
   });
   const turns = new PostgresSessionTurns({
     outbox,

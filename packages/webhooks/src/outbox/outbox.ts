@@ -39,7 +39,7 @@ export interface TransactionClient {
 
 /**
  * Publishing inside the statement that makes a change (PostgreSQL): `ctes` are common table
- * expressions that write the deliveries and their jobs, taking `params(events)` from `$first` on.
+ * expressions that write the deliveries, taking `params(events)` from `$first` on.
  * The change and its events are then one statement: no transaction, no round trip of their own.
  */
 export interface InStatement {
@@ -54,8 +54,8 @@ export interface InStatement {
 
 /**
  * Where events wait for their deliveries, and who sends them. In PostgreSQL, `publish` writes
- * one delivery row per subscribed endpoint in the caller's transaction, with its pg-boss job; in
- * memory, the same in process.
+ * one delivery row per subscribed endpoint in the caller's transaction (the table is the queue);
+ * in memory, the same in process.
  */
 export interface Outbox {
   publish(events: readonly WebhookEvent[], transaction?: TransactionClient): Promise<void>;

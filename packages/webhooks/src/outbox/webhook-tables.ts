@@ -23,6 +23,8 @@ export function webhookTablesMigration(schema: string): string {
     );
     CREATE INDEX IF NOT EXISTS webhook_deliveries_line
       ON ${table} (endpoint, subject, seq) WHERE status = 'pending';
+    CREATE INDEX IF NOT EXISTS webhook_deliveries_pending
+      ON ${table} (endpoint, seq) WHERE status = 'pending';
     CREATE INDEX IF NOT EXISTS webhook_deliveries_seq ON ${table} (status, seq);
     CREATE INDEX IF NOT EXISTS webhook_deliveries_settled ON ${table} (updated_at)
       WHERE status <> 'pending';`;
