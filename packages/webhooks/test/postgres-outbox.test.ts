@@ -155,4 +155,81 @@ describe('PostgreSQL outbox, two instances on one schema', () => {
     expect(receiver.received.filter((hook) => hook.data['id'] === 'chg_1')).toHaveLength(1);
     expect(await outbox.list({ limit: 1000 })).toHaveLength(before + 1);
   });
+
+  it('when a batch dies holding its lease, then the rows are sent once its lease has run out, once', async () => {
+    const client = await pool.connect();
+    await client.query('BEGIN');
+    await outboxes[0]!.publish(
+      [{ type: 'thread.updated', subject: 'thr_dead', data: { dead: 1 } }],
+      client,
+    );
+    // As a batch whose process was killed mid-attempt leaves it: leased, never settled.
+    const leased = await client.query<{ lease_until: Date }>(
+      `UPDATE "${schema}".webhook_deliveries SET lease_until = now() + interval '1 second',
+         leased_by = 'lease_dead' WHERE subject = 'thr_dead' RETURNING lease_until`,
+    );
+    await client.query('COMMIT');
+    client.release();
+    await receiver.until(() => receiver.received.some((hook) => hook.data['dead'] === 1));
+    await new Promise((done) => setTimeout(done, 500));
+    expect(receiver.received.filter((hook) => hook.data['dead'] === 1)).toHaveLength(1);
+    const [row] = (
+      await pool.query<{ delivered_at: Date; attempts: number; leased_by: string | null }>(
+        `SELECT delivered_at, attempts, leased_by FROM "${schema}".webhook_deliveries
+         WHERE subject = 'thr_dead'`,
+      )
+    ).rows;
+    expect(row!.attempts).toBe(1);
+    expect(row!.leased_by).toBeNull();
+    expect(row!.delivered_at.getTime()).toBeGreaterThanOrEqual(
+      leased.rows[0]!.lease_until.getTime(),
+    );
+  });
+});
+
+describe('PostgreSQL outbox, an endpoint that hangs', () => {
+  const schema = `webhooks_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  let pool: pg.Pool;
+  let receiver: WebhookReceiver;
+  let outbox: PostgresOutbox;
+
+  beforeAll(async () => {
+    recordSchema(schema);
+    // One connection: an attempt that held it would hold every other query of the service.
+    pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
+    await pool.query(`CREATE SCHEMA "${schema}"`);
+    await pool.query(webhookTablesMigration(schema));
+    receiver = await WebhookReceiver.start();
+    outbox = new PostgresOutbox({
+      ...testDeps([{ url: receiver.url, secret: receiver.secret, name: 'slow' }], {
+        timeoutMs: 3_000,
+      }),
+      pool,
+      schema,
+      pollMs: 50,
+    });
+    await outbox.start();
+  });
+
+  afterAll(async () => {
+    await outbox.close();
+    await receiver.close();
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pool.end();
+  });
+
+  it('when an attempt hangs, then the outbox holds no database connection through it', async () => {
+    receiver.script = ['hang'];
+    await outbox.publish([{ type: 'thread.updated', subject: 'thr_hang', data: {} }]);
+    await receiver.until(() => receiver.requests.length >= 1);
+    // The pool's one connection answers while the attempt is still hanging: not attempted yet
+    // as far as the table knows, and leased.
+    const { rows } = await pool.query<{ attempts: number; leased_by: string | null }>(
+      `SELECT attempts, leased_by FROM "${schema}".webhook_deliveries WHERE subject = 'thr_hang'`,
+    );
+    expect(rows).toEqual([{ attempts: 0, leased_by: expect.stringMatching(/^lease_/) }]);
+    // After the timeout it is retried, and delivered.
+    await receiver.until(() => receiver.received.length >= 1, 15_000);
+    expect(receiver.requests).toHaveLength(2);
+  });
 });

@@ -37,10 +37,12 @@ interface DeliveryRow extends PendingDelivery {
   delivered_at: Date | null;
 }
 
-/** The most lines one batch takes (their due rows: one transaction for all of them). */
+/** The most lines one batch takes (with their due rows: one lease, one settle for all of them). */
 const BATCH_MAX = 100;
 /** How long a worker lets deliveries gather after a batch that found some (events wait at most this long more). */
 const GATHER_MS = 100;
+/** A lease's time beyond the attempts it is for: the settle's round trip, clocks a little apart. */
+const LEASE_MARGIN_MS = 5_000;
 
 const view = (row: DeliveryRow): Delivery => ({
   id: row.id,
@@ -67,15 +69,16 @@ const COLUMNS = `id, seq, endpoint, type, subject, body, status, attempts, last_
  * listed, retried, kept in order and pruned, and what the workers take.
  *
  * Each endpoint has its own worker per instance, with up to WEBHOOK_CONCURRENCY batches at once
- * (a slow endpoint holds up only its own). A batch is one transaction: it takes the heads of the
- * endpoint's lines that are due (no earlier pending delivery of the same subject) with the due
- * rows that follow them, `FOR UPDATE SKIP LOCKED`, so two batches or instances never send one
- * delivery at once; attempts the lines side by side and each line in order, stopping a line at a
- * row to be retried; and settles them in one statement (a retry is the row's `next_attempt_at`,
- * which the next take waits for). A worker that dies loses its locks with its connection and the
- * rows are taken again at once by any instance. Nothing else wakes a delivery: a worker looks
- * again GATHER_MS after a batch that found some, and after `pollMs` after one that found none. A
- * sweep deletes settled deliveries past WEBHOOK_RETENTION_DAYS.
+ * (a slow endpoint holds up only its own). A batch takes, in one statement, the endpoint's heads of
+ * line that are due (no earlier pending delivery of the same subject) with the due rows after
+ * them, and leases them (`lease_until`, `leased_by`), as pg-boss makes a job active until it
+ * expires; attempts the lines side by side and each line in order, holding no database
+ * connection, stopping a line at a row to be retried and leaving what the lease has no time left
+ * for; and settles them in one statement, only where its lease still holds (a retry is the row's
+ * `next_attempt_at`, which the next take waits for). The rows of a worker that died are taken
+ * again by any instance when their lease runs out. A worker looks again GATHER_MS after a batch
+ * that found deliveries, and after `pollMs` after one that found none. A sweep deletes settled
+ * deliveries past WEBHOOK_RETENTION_DAYS.
  */
 export class PostgresOutbox implements Outbox {
   private readonly table: string;
@@ -91,31 +94,39 @@ export class PostgresOutbox implements Outbox {
     const table = `"${options.schema}"."webhook_deliveries"`;
     this.table = table;
     this.slots = new EndpointSlots(options.settings.concurrency);
-    const due = `status = 'pending' AND (next_attempt_at IS NULL OR next_attempt_at <= now())`;
+    // Pending, its retry time come, and not leased by a batch (or its lease run out).
+    const due = (t: string) => `${t}.status = 'pending'
+      AND (${t}.next_attempt_at IS NULL OR ${t}.next_attempt_at <= now())
+      AND (${t}.lease_until IS NULL OR ${t}.lease_until < now())`;
     this.sql = {
       // Whether anything of the endpoint is due: an idle look is one statement, no transaction.
-      due: `SELECT 1 FROM ${table} WHERE endpoint = $1 AND ${due} LIMIT 1`,
-      // The endpoint's heads of line that are due and not taken by another batch, oldest first,
-      // then the due rows of those lines after them: a line's rows are attempted together.
+      due: `SELECT 1 FROM ${table} AS d WHERE endpoint = $1 AND ${due('d')} LIMIT 1`,
+      // Leases the endpoint's heads of line that are due and not taken by another batch, oldest
+      // first, and the due rows of those lines after them: a line's rows are attempted together.
       take: `WITH heads AS (
-               SELECT id, subject, seq FROM ${table} AS d WHERE endpoint = $1 AND ${due}
+               SELECT id, subject, seq FROM ${table} AS d WHERE endpoint = $1 AND ${due('d')}
                  AND NOT EXISTS (SELECT 1 FROM ${table} AS e WHERE e.endpoint = d.endpoint
                    AND e.subject = d.subject AND e.seq < d.seq AND e.status = 'pending')
                ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED),
              followers AS (
                SELECT f.id FROM ${table} AS f JOIN heads AS h ON f.subject = h.subject
-                 AND f.seq > h.seq WHERE f.endpoint = $1 AND f.${due}
+                 AND f.seq > h.seq WHERE f.endpoint = $1 AND ${due('f')}
                FOR UPDATE OF f SKIP LOCKED)
-             SELECT ${COLUMNS} FROM ${table} WHERE id IN (SELECT id FROM heads UNION ALL
-               SELECT id FROM followers) ORDER BY seq`,
-      settle: `UPDATE ${table} AS t SET status = i.status, attempts = i.attempts,
+             UPDATE ${table} SET lease_until = now() + $3 * interval '1 millisecond', leased_by = $4
+             WHERE id IN (SELECT id FROM heads UNION ALL SELECT id FROM followers)
+             RETURNING ${COLUMNS}`,
+      // Settles the attempts and frees the rows left unattempted, where this batch's lease holds.
+      settle: `WITH released AS (
+                 UPDATE ${table} SET lease_until = NULL, leased_by = NULL
+                 WHERE id = ANY($9::text[]) AND leased_by = $8)
+               UPDATE ${table} AS t SET status = i.status, attempts = i.attempts,
                  last_status = i.last_status, last_error = i.last_error,
                  next_attempt_at = i.next_attempt_at, delivered_at = i.delivered_at,
-                 updated_at = now()
+                 lease_until = NULL, leased_by = NULL, updated_at = now()
                FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[],
                  $6::timestamptz[], $7::timestamptz[])
                  AS i(id, status, attempts, last_status, last_error, next_attempt_at, delivered_at)
-               WHERE t.id = i.id`,
+               WHERE t.id = i.id AND t.leased_by = $8`,
       // Settled deliveries past the retention, a bounded number per sweep.
       prune: `DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE status <> 'pending'
                AND updated_at < now() - $1 * interval '1 millisecond' LIMIT 1000)`,
@@ -212,8 +223,8 @@ export class PostgresOutbox implements Outbox {
    * attempt does not hold the others up); after a batch that found none it waits `pollMs` (or for
    * a running batch to end). Under load a batch holds what gathered since the last one, so its
    * statements are shared by many deliveries. The attempts of all batches share the endpoint's
-   * WEBHOOK_CONCURRENCY slots. Every error is caught and logged; the batch's rows, unlocked by its
-   * rollback, are taken again.
+   * WEBHOOK_CONCURRENCY slots. Every error is caught and logged; the rows of a batch that failed are
+   * taken again when their lease runs out.
    */
   private async work(endpoint: Endpoint) {
     const { logger, settings } = this.options;
@@ -246,61 +257,62 @@ export class PostgresOutbox implements Outbox {
   }
 
   /**
-   * One batch of an endpoint, in one transaction: takes its due heads of line and what follows
-   * them (locked through their attempts), attempts the lines side by side and each line in order,
-   * and settles them in one statement. Answers how many it took. After a look that found nothing
-   * (`probe`), it first asks whether anything is due, outside any transaction.
+   * One batch of an endpoint: leases its due heads of line and what follows them, attempts the
+   * lines side by side and each line in order (holding no connection), and settles them in one
+   * statement. An attempt starts only while the lease has a whole timeout left; the rows it has no
+   * time for are freed for the next batch. Answers how many it took. After a look that found
+   * nothing (`probe`), it first asks whether anything is due.
    */
   private async deliverBatch(endpoint: Endpoint, probe: boolean): Promise<number> {
-    if (probe && (await this.options.pool.query(this.sql.due, [endpoint.id])).rowCount === 0) {
-      return 0;
+    const { pool, settings } = this.options;
+    if (probe && (await pool.query(this.sql.due, [endpoint.id])).rowCount === 0) return 0;
+    const lease = `lease_${randomUUID()}`;
+    const leaseMs = 2 * settings.timeoutMs + LEASE_MARGIN_MS;
+    const leasedUntil = Date.now() + leaseMs;
+    const taken = await pool.query<DeliveryRow>(this.sql.take, [
+      endpoint.id,
+      BATCH_MAX,
+      leaseMs,
+      lease,
+    ]);
+    if (taken.rows.length === 0) return 0;
+    // Lines side by side (sharing the endpoint's slots), each line's rows in order; a line stops
+    // at a row that is to be retried: the rest of it waits, pending, behind that row.
+    const lines = new Map<string, DeliveryRow[]>();
+    for (const row of taken.rows.sort((a, b) => Number(a.seq) - Number(b.seq))) {
+      lines.set(row.subject, [...(lines.get(row.subject) ?? []), row]);
     }
-    const client = await this.options.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const taken = await client.query<DeliveryRow>(this.sql.take, [endpoint.id, BATCH_MAX]);
-      if (taken.rows.length === 0) {
-        await client.query('COMMIT');
-        client.release();
-        return 0;
-      }
-      // Lines side by side (sharing the endpoint's slots), each line's rows in order; a line stops
-      // at a row that is to be retried: the rest of it waits, pending, behind that row.
-      const lines = new Map<string, DeliveryRow[]>();
-      for (const row of taken.rows)
-        lines.set(row.subject, [...(lines.get(row.subject) ?? []), row]);
-      const attempted = (
-        await Promise.all(
-          [...lines.values()].map(async (line) => {
-            const done = [];
-            for (const row of line) {
-              const after = await this.slots.run(endpoint.id, () =>
-                attemptDelivery(this.options, endpoint, row),
-              );
-              done.push({ id: row.id, ...after });
-              if (after.status === 'pending') break;
-            }
-            return done;
-          }),
-        )
-      ).flat();
-      await client.query(this.sql.settle, [
-        attempted.map((a) => a.id),
-        attempted.map((a) => a.status),
-        attempted.map((a) => a.attempts),
-        attempted.map((a) => a.last_status),
-        attempted.map((a) => a.last_error),
-        attempted.map((a) => a.next_attempt_at),
-        attempted.map((a) => a.delivered_at),
-      ]);
-      await client.query('COMMIT');
-      client.release();
-      return taken.rows.length;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      client.release(true);
-      throw error;
-    }
+    const attempted = (
+      await Promise.all(
+        [...lines.values()].map(async (line) => {
+          const done = [];
+          for (const row of line) {
+            const after = await this.slots.run(endpoint.id, async () =>
+              Date.now() + settings.timeoutMs + LEASE_MARGIN_MS <= leasedUntil
+                ? attemptDelivery(this.options, endpoint, row)
+                : undefined,
+            );
+            if (!after) break;
+            done.push({ id: row.id, ...after });
+            if (after.status === 'pending') break;
+          }
+          return done;
+        }),
+      )
+    ).flat();
+    const settled = new Set(attempted.map((a) => a.id));
+    await pool.query(this.sql.settle, [
+      attempted.map((a) => a.id),
+      attempted.map((a) => a.status),
+      attempted.map((a) => a.attempts),
+      attempted.map((a) => a.last_status),
+      attempted.map((a) => a.last_error),
+      attempted.map((a) => a.next_attempt_at),
+      attempted.map((a) => a.delivered_at),
+      lease,
+      taken.rows.filter((row) => !settled.has(row.id)).map((row) => row.id),
+    ]);
+    return taken.rows.length;
   }
 
   private async sweep() {

@@ -1,6 +1,7 @@
 /**
  * One row per delivery (an event for one endpoint). `seq` orders the deliveries of an
  * endpoint+subject; `body` is the exact signed envelope, so every attempt sends the same bytes.
+ * `lease_until` and `leased_by`: the batch attempting a row, until when (see PostgresOutbox).
  */
 export function webhookTablesMigration(schema: string): string {
   const table = `"${schema}"."webhook_deliveries"`;
@@ -21,6 +22,10 @@ export function webhookTablesMigration(schema: string): string {
       updated_at timestamptz NOT NULL DEFAULT now(),
       delivered_at timestamptz
     );
+    ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS lease_until timestamptz,
+      ADD COLUMN IF NOT EXISTS leased_by text;
+    -- Room on each page, so that a lease (no indexed column) is a HOT update: no index entries.
+    ALTER TABLE ${table} SET (fillfactor = 70);
     CREATE INDEX IF NOT EXISTS webhook_deliveries_line
       ON ${table} (endpoint, subject, seq) WHERE status = 'pending';
     CREATE INDEX IF NOT EXISTS webhook_deliveries_pending
