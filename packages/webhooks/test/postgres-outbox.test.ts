@@ -1,3 +1,4 @@
+import { createLogger } from '@repo/http-kit';
 import { recordSchema } from '@repo/jest-preset/schema-ledger.mjs';
 import pg from 'pg';
 import { PostgresOutbox } from '../src/outbox/postgres-outbox.js';
@@ -231,5 +232,40 @@ describe('PostgreSQL outbox, an endpoint that hangs', () => {
     // After the timeout it is retried, and delivered.
     await receiver.until(() => receiver.received.length >= 1, 15_000);
     expect(receiver.requests).toHaveLength(2);
+  });
+});
+
+describe('PostgreSQL outbox, a database that cannot be reached', () => {
+  it('when every batch fails, then the worker logs it once and looks less and less often', async () => {
+    const lines: Array<{ msg: string; level: number }> = [];
+    const logger = createLogger({
+      name: 'outbox-test',
+      destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+    });
+    // Nothing listens on port 1: every look fails at once.
+    const pool = new pg.Pool({ connectionString: 'postgres://postgres@127.0.0.1:1/none', max: 1 });
+    pool.on('error', () => undefined);
+    const outbox = new PostgresOutbox({
+      ...testDeps([{ url: 'http://127.0.0.1:9/hook', secret: 'whsec_dGVzdA==', name: 'away' }]),
+      logger,
+      pool,
+      schema: 'away',
+      pollMs: 20,
+    });
+    let looks = 0;
+    const query = pool.query.bind(pool);
+    pool.query = ((...args: Parameters<typeof pool.query>) => {
+      looks += 1;
+      return query(...args);
+    }) as typeof pool.query;
+    await outbox.start();
+    await new Promise((done) => setTimeout(done, 1_500));
+    await outbox.close();
+    await pool.end();
+    const failed = lines.filter((line) => line.msg === 'webhook batch failed; taken again');
+    expect(failed).toHaveLength(1);
+    // Every 20 ms for 1.5 s would be some 70 looks; doubling from 40 ms, about six.
+    expect(looks).toBeGreaterThan(1);
+    expect(looks).toBeLessThan(15);
   });
 });

@@ -41,6 +41,8 @@ interface DeliveryRow extends PendingDelivery {
 const BATCH_MAX = 100;
 /** How long a worker lets deliveries gather after a batch that found some (events wait at most this long more). */
 const GATHER_MS = 100;
+/** The longest a worker waits between looks while its batches keep failing. */
+const MAX_FAILING_POLL_MS = 30_000;
 /** A lease's time beyond the attempts it is for: the settle's round trip, clocks a little apart. */
 const LEASE_MARGIN_MS = 5_000;
 
@@ -228,17 +230,28 @@ export class PostgresOutbox implements Outbox {
    */
   private async work(endpoint: Endpoint) {
     const { logger, settings } = this.options;
+    const pollMs = this.options.pollMs ?? 250;
     const signal = this.stopping.signal;
     const running = new Set<Promise<number>>();
     let idle = true;
+    // Batches failed in a row (the database away): logged once, looked at less and less often.
+    let failures = 0;
     while (!signal.aborted) {
       if (running.size >= settings.concurrency) {
         await Promise.race(running);
         continue;
       }
       const batch: Promise<number> = this.deliverBatch(endpoint, idle)
+        .then((taken) => {
+          if (failures > 0) logger.info({ endpoint: endpoint.id }, 'webhook batches work again');
+          failures = 0;
+          return taken;
+        })
         .catch((error: unknown) => {
-          logger.warn({ err: error, endpoint: endpoint.id }, 'webhook batch failed; taken again');
+          failures += 1;
+          if (failures === 1) {
+            logger.warn({ err: error, endpoint: endpoint.id }, 'webhook batch failed; taken again');
+          }
           return 0;
         })
         .finally(() => running.delete(batch));
@@ -247,10 +260,15 @@ export class PostgresOutbox implements Outbox {
       // only what arrives after it.
       const taken = await Promise.race([batch, sleep(GATHER_MS).then(() => -1)]);
       idle = taken === 0;
-      const wait = idle ? (this.options.pollMs ?? 250) : GATHER_MS;
+      const wait =
+        failures > 0
+          ? Math.min(MAX_FAILING_POLL_MS, pollMs * 2 ** failures)
+          : idle
+            ? pollMs
+            : GATHER_MS;
       await Promise.race([
         sleep(wait, undefined, { signal }).catch(() => undefined),
-        ...(idle ? [...running] : []),
+        ...(idle && failures === 0 ? [...running] : []),
       ]);
     }
     await Promise.all(running);
