@@ -186,6 +186,40 @@ describe('PostgreSQL outbox, two instances on one schema', () => {
       leased.rows[0]!.lease_until.getTime(),
     );
   });
+  it('when a failed delivery is retried while a later one of its line waits for its own retry, then the line still arrives in order', async () => {
+    const client = await pool.connect();
+    await client.query('BEGIN');
+    await outboxes[0]!.publish(
+      ['a', 'b', 'c'].map((step) => ({
+        type: 'thread.updated',
+        subject: 'thr_mixed',
+        data: { step },
+      })),
+      client,
+    );
+    // a failed for good; b failed once and waits 1.5 s for its retry; c is new, behind b.
+    await client.query(
+      `UPDATE "${schema}".webhook_deliveries SET status = 'failed', attempts = 1
+         WHERE subject = 'thr_mixed' AND body LIKE '%"step":"a"%'`,
+    );
+    await client.query(
+      `UPDATE "${schema}".webhook_deliveries SET attempts = 1,
+         next_attempt_at = now() + interval '1.5 seconds'
+         WHERE subject = 'thr_mixed' AND body LIKE '%"step":"b"%'`,
+    );
+    await client.query('COMMIT');
+    client.release();
+    const [failed] = (await outboxes[1]!.list({ status: 'failed', limit: 100 })).filter(
+      (delivery) => delivery.subject === 'thr_mixed',
+    );
+    await outboxes[1]!.retry(failed!.id);
+    const steps = () =>
+      receiver.received
+        .filter((hook) => hook.data['step'] !== undefined)
+        .map((hook) => hook.data['step']);
+    await receiver.until(() => steps().length >= 3, 15_000);
+    expect(steps()).toEqual(['a', 'b', 'c']);
+  });
 });
 
 describe('PostgreSQL outbox, an endpoint that hangs', () => {

@@ -113,6 +113,11 @@ export class PostgresOutbox implements Outbox {
              followers AS (
                SELECT f.id FROM ${table} AS f JOIN heads AS h ON f.subject = h.subject
                  AND f.seq > h.seq WHERE f.endpoint = $1 AND ${due('f')}
+                 -- none of the line between them is pending and not due (waiting for its retry)
+                 AND NOT EXISTS (SELECT 1 FROM ${table} AS g WHERE g.endpoint = f.endpoint
+                   AND g.subject = f.subject AND g.seq > h.seq AND g.seq < f.seq
+                   AND g.status = 'pending'
+                   AND (g.next_attempt_at > now() OR g.lease_until >= now()))
                FOR UPDATE OF f SKIP LOCKED)
              UPDATE ${table} SET lease_until = now() + $3 * interval '1 millisecond', leased_by = $4
              WHERE id IN (SELECT id FROM heads UNION ALL SELECT id FROM followers)
