@@ -66,11 +66,13 @@ export class PostgresThreadHistory implements ThreadHistory {
     /** The webhook events appended history reports, published by the append's own statement. */
     private readonly webhooks: ThreadWebhooks = NO_THREAD_WEBHOOKS,
   ) {
+    const append = insertEvents(schema, '(SELECT $1::text AS thread_id)', '$2');
+    const publishing = webhooks.ctes(undefined, 3);
     this.sql = {
       list: `SELECT event FROM ${historyTable(schema)} WHERE thread_id = $1 ORDER BY seq`,
-      append: insertEvents(schema, '(SELECT $1::text AS thread_id)', '$2'),
-      publishing: `WITH recorded AS (${insertEvents(schema, '(SELECT $1::text AS thread_id)', '$2')}),
-        ${webhooks.ctes(undefined, 3)} SELECT 1`,
+      append,
+      // The append with the webhook events it reports (no endpoint: the append alone).
+      publishing: publishing ? `WITH recorded AS (${append}), ${publishing} SELECT 1` : append,
       view: `SELECT view FROM ${table(schema, 'email_threads')} WHERE thread_id = $1`,
     };
   }
