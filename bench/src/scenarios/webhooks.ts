@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEmailReview, createOpenAiClient, openPostgresPersistence } from 'email-review';
-import { noWebhooks, sendAttempt, type WebhookSettings } from '@repo/webhooks';
+import { envelopeOf, noWebhooks, sendAttempt, type WebhookSettings } from '@repo/webhooks';
 import { pino } from 'pino';
 import { EmailReviewDriver } from '../drivers/email-review-driver.js';
 import { runLoad } from '../load/run-load.js';
@@ -56,8 +56,8 @@ class ReceiverProcess {
 interface Served {
   variant: WebhookVariant;
   driver: EmailReviewDriver;
-  /** Called after each lifecycle (the floor variant sends its three events). */
-  after?: (tag: string) => void;
+  /** The floor variant's sender: it sends after each lifecycle, and the drain waits for it. */
+  floor?: FloorSender;
   /** Resolves once no email delivery is queued and no webhook delivery pending (at most 30 s). */
   drained(): Promise<void>;
   close(): Promise<void>;
@@ -69,8 +69,7 @@ async function serve(
   variant: WebhookVariant,
   settings: WebhookSettings,
   concurrency: number,
-  /** Something else the drain waits for (true: done). */
-  extra?: () => Promise<boolean>,
+  floor?: FloorSender,
 ): Promise<Served> {
   const logger = pino({ level: 'silent' });
   const db = await ctx.database(`webhooks_${variant}`);
@@ -103,6 +102,7 @@ async function serve(
   return {
     variant,
     driver,
+    floor,
     async drained() {
       for (let waited = 0; waited < 30_000; waited += 10) {
         const [queued, pending] = await Promise.all([
@@ -111,7 +111,7 @@ async function serve(
           ),
           persistence.outbox.list({ status: 'pending', limit: 1 }),
         ]);
-        if (queued.rowCount === 0 && pending.length === 0 && (!extra || (await extra()))) return;
+        if (queued.rowCount === 0 && pending.length === 0 && !floor?.busy) return;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       throw new Error('scenario 10: deliveries still pending 30 s after the last round');
@@ -139,17 +139,20 @@ class FloorSender {
 
   send(tag: string): void {
     for (const type of ['thread.awaiting_review', 'thread.approved', 'delivery.delivered']) {
-      const body = JSON.stringify({
-        type,
-        timestamp: new Date().toISOString(),
-        data: {
-          thread_id: `thr_${tag}`,
-          status: type === 'thread.awaiting_review' ? 'awaiting_review' : 'sent',
-          revision: 1,
-          actor: 'bench',
-          links: { thread: `/threads/thr_${tag}` },
+      const body = envelopeOf(
+        {
+          type,
+          subject: `thr_${tag}`,
+          data: {
+            thread_id: `thr_${tag}`,
+            status: type === 'thread.awaiting_review' ? 'awaiting_review' : 'sent',
+            revision: 1,
+            actor: 'bench',
+            links: { thread: `/threads/thr_${tag}` },
+          },
         },
-      });
+        new Date(),
+      );
       const sent: Promise<unknown> = sendAttempt({
         url: this.receiver.url,
         secret: this.receiver.secret,
@@ -166,7 +169,9 @@ class FloorSender {
     }
   }
 
-  idle = async () => this.inFlight.size === 0;
+  get busy(): boolean {
+    return this.inFlight.size > 0;
+  }
 }
 
 /**
@@ -191,8 +196,7 @@ export async function webhooksScenario(ctx: ScenarioContext): Promise<WebhooksRe
   const drainMs: WebhooksResult['drainMs'] = { none: [], subscribed: [], floor: [] };
   const delivered: WebhooksResult['delivered'] = { none: 0, subscribed: 0, floor: 0 };
   const floorSender = new FloorSender(receiver);
-  const floor = await serve(ctx, 'floor', noWebhooks(), concurrency, floorSender.idle);
-  floor.after = (tag) => floorSender.send(tag);
+  const floor = await serve(ctx, 'floor', noWebhooks(), concurrency, floorSender);
   const systems = [
     await serve(ctx, 'none', noWebhooks(), concurrency),
     await serve(ctx, 'subscribed', subscribed, concurrency),
@@ -201,11 +205,11 @@ export async function webhooksScenario(ctx: ScenarioContext): Promise<WebhooksRe
   // One round's lifecycles of a variant (the floor sends its events after each).
   const iterationOf = (served: Served, tag: string) => {
     const lifecycle = emailIteration(served.driver, tag);
-    const after = served.after;
-    const iteration: typeof lifecycle = after
+    const sender = served.floor;
+    const iteration: typeof lifecycle = sender
       ? async (i, timer) => {
           await lifecycle(i, timer);
-          after(`${tag}-${i}`);
+          sender.send(`${tag}-${i}`);
         }
       : lifecycle;
     return iteration;

@@ -47,11 +47,13 @@ const REPORTED = new Set<HistoryEvent['type']>([
 ]);
 
 export function threadWebhooks(outbox: Outbox, includeContent: boolean): ThreadWebhooks {
+  const reports = (history: readonly HistoryEvent[]) =>
+    outbox.enabled && history.some((event) => REPORTED.has(event.type));
   return {
     get enabled() {
       return outbox.enabled;
     },
-    reports: (history) => outbox.enabled && history.some((event) => REPORTED.has(event.type)),
+    reports,
     publish: async (view, history, transaction) => {
       if (!outbox.enabled) return;
       const events = threadWebhookEvents(view, history, includeContent);
@@ -59,7 +61,7 @@ export function threadWebhooks(outbox: Outbox, includeContent: boolean): ThreadW
     },
     ctes: (guard, first) => (outbox.enabled ? (outbox.inStatement?.ctes(guard, first) ?? '') : ''),
     params: (view, history) => {
-      if (!outbox.enabled || !history.some((event) => REPORTED.has(event.type))) return undefined;
+      if (!reports(history)) return undefined;
       const events = threadWebhookEvents(view, history, includeContent);
       return events.length > 0 ? outbox.inStatement?.params(events) : undefined;
     },

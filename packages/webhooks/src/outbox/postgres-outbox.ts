@@ -85,7 +85,7 @@ const COLUMNS = `id, seq, endpoint, type, subject, body, status, attempts, last_
 export class PostgresOutbox implements Outbox {
   private readonly table: string;
   private readonly sql: Record<
-    'due' | 'take' | 'settle' | 'prune' | 'list' | 'retry' | 'get',
+    'publish' | 'due' | 'take' | 'settle' | 'prune' | 'list' | 'retry' | 'get',
     string
   >;
   private readonly stopping = new AbortController();
@@ -101,6 +101,7 @@ export class PostgresOutbox implements Outbox {
       AND (${t}.next_attempt_at IS NULL OR ${t}.next_attempt_at <= now())
       AND (${t}.lease_until IS NULL OR ${t}.lease_until < now())`;
     this.sql = {
+      publish: `WITH ${this.inStatement.ctes(undefined, 1)} SELECT 1`,
       // Whether anything of the endpoint is due: an idle look is one statement, no transaction.
       due: `SELECT 1 FROM ${table} AS d WHERE endpoint = $1 AND ${due('d')} LIMIT 1`,
       // Leases the endpoint's heads of line that are due and not taken by another batch, oldest
@@ -153,10 +154,7 @@ export class PostgresOutbox implements Outbox {
   async publish(events: readonly WebhookEvent[], transaction?: TransactionClient): Promise<void> {
     const params = this.enabled ? this.inStatement.params(events) : undefined;
     if (!params) return;
-    await (transaction ?? this.options.pool).query(
-      `WITH ${this.inStatement.ctes(undefined, 1)} SELECT 1`,
-      params,
-    );
+    await (transaction ?? this.options.pool).query(this.sql.publish, params);
   }
 
   /** Publishing inside another statement: one row per event and subscribed endpoint. */
