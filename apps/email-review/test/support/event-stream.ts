@@ -45,7 +45,11 @@ export async function openEventStream(
       });
       for (const waiter of [...waiters]) waiter();
     },
-    onComment: (comment) => comments.push(comment.trim()),
+    onComment: (comment) => {
+      comments.push(comment.trim());
+      // A wait may be for a comment (the keep-alive): check it on comments too, not only on events.
+      for (const waiter of [...waiters]) waiter();
+    },
   });
   if (res.ok && res.body) {
     void (async () => {
