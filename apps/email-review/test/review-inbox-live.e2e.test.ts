@@ -15,6 +15,7 @@ import {
   type Stack,
   type Thread,
 } from './support/review-inbox-browser.js';
+import { until } from './support/database.js';
 
 /**
  * The inbox follows GET /events (with its own token): what other clients do shows up without a
@@ -116,8 +117,12 @@ describeInBrowser('review inbox in Chromium: live changes', () => {
 
       await page.locator('#show-newer-revision').click();
       await page.locator('#draft-text, #draft').first().waitFor();
-      await page.waitForFunction(
-        `document.querySelector('#draft')?.value === 'Another reviewer wrote this.'`,
+      // Polled from the test (page.waitForFunction with a string evaluates it in the page, which
+      // the inbox's CSP forbids once the first check does not already hold).
+      await until(
+        async () => (await draft.inputValue()) === 'Another reviewer wrote this.',
+        'the newer revision in the draft',
+        15_000,
       );
       expect(await notReloaded(page)).toBe(true);
       await page.close();
