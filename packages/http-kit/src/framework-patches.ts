@@ -47,6 +47,19 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     guardedBy: ['apps/email-review/test/delivery-crash.test.ts'],
   },
   {
+    id: 'pg-boss-job-sql-in-statement',
+    library: 'pg-boss',
+    version: '10.4.2',
+    file: 'apps/email-review/src/db/postgres-model-jobs.ts',
+    touches:
+      'pg-boss’s job and queue tables (plans.js insertJob and deleteJobs): PostgresModelJobs#sendSql inserts a thread’s model job with the columns PgBoss#send writes (the policy, dead letter and retention read from <schema>.queue), as a CTE of the thread’s insert; finishModelJobSql deletes it, as PgBoss#deleteJob does, as a CTE of the statement that commits its result',
+    gain: 'a create is one statement, not BEGIN, insert, boss.send, COMMIT; a model job’s result is one statement, not BEGIN, deleteJob, the thread’s write, COMMIT: 6 statements fewer per email-review lifecycle on PostgreSQL',
+    guardedBy: [
+      'apps/email-review/test/model-jobs.test.ts',
+      'apps/email-review/test/exactly-once.test.ts',
+    ],
+  },
+  {
     id: 'langchain-core-graph-spans',
     library: '@langchain/core',
     version: '1.4.0',

@@ -13,7 +13,11 @@ import type {
 } from '../delivery/delivery-store.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
-import { PostgresThreadHistory } from './postgres-thread-history.js';
+import {
+  eventsParam,
+  PostgresThreadHistory,
+  writeRecordingEvents,
+} from './postgres-thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import {
   inTransaction,
@@ -119,15 +123,28 @@ export class PostgresDeliveries implements DeliveryStore {
     this.boss.on('error', (error: unknown) => this.onQueueError(error));
     const columns = `thread_id, message_id, to_address, from_address, subject, in_reply_to, refs, body,
       status, attempts, last_error, delivered_at, server_reply`;
+    // An approval is one statement: the thread by compare-and-set (only the revision the approval
+    // read, still awaiting review), then, for the row it wrote, the delivery record, the history
+    // events ($5) and the webhook events they report (parameters from $13).
+    const approve = (publishing: string) =>
+      writeRecordingEvents(
+        settings.schema,
+        `UPDATE ${threads} SET status = 'sent', view = $2, delivery_status = $4
+         WHERE thread_id = $1 AND status = 'awaiting_review' AND (view->>'revision')::int = $3
+         RETURNING thread_id`,
+        '$5',
+        [
+          `delivery AS (INSERT INTO ${deliveries} (thread_id, message_id, to_address, from_address,
+             subject, in_reply_to, refs, body, status, attempts)
+           SELECT thread_id, $6, $7, $8, $9, $10, $11, $12, $4, 0 FROM written)`,
+          publishing,
+        ]
+          .filter(Boolean)
+          .join(', '),
+      );
     this.sql = {
-      // Compare-and-set: only the revision the approval read, still awaiting review.
-      approveThread: `UPDATE ${threads} SET status = 'sent', view = $2, delivery_status = $4
-                      WHERE thread_id = $1 AND status = 'awaiting_review'
-                        AND (view->>'revision')::int = $3`,
-      insert: `INSERT INTO ${deliveries} (thread_id, message_id, to_address, from_address, subject,
-                 in_reply_to, refs, body, status, attempts)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0)
-               RETURNING ${columns}`,
+      approve: approve(''),
+      approvePublishing: approve(settings.webhooks?.ctes('written', 13) ?? ''),
       get: `SELECT ${columns} FROM ${deliveries} WHERE thread_id = $1`,
       // Waits for the row (not SKIP LOCKED): the job is the message's only one, and a job that skipped
       // a row another transaction held for a moment would end with the message unsent.
@@ -166,9 +183,28 @@ export class PostgresDeliveries implements DeliveryStore {
     message: OutgoingMessage,
     events: readonly HistoryEvent[],
   ) {
-    {
-      const inserted = await client.query<DeliveryRow>(this.sql.insert!, [
-        message.thread_id,
+    const delivery: Delivery = {
+      ...message,
+      status: message.to ? 'queued' : 'no_recipient',
+      attempts: 0,
+      last_error: null,
+      delivered_at: null,
+      last_response: null,
+    };
+    const approvedView = { ...view, delivery: deliveryView(delivery) };
+    const history = [
+      ...events,
+      deliveryEvent(delivery, 'approved', view.sent_at ?? view.updated_at),
+    ];
+    const published = this.settings.webhooks?.params(approvedView, history);
+    const approved = await client.query(
+      published ? this.sql.approvePublishing! : this.sql.approve!,
+      [
+        view.thread_id,
+        approvedView,
+        view.revision,
+        delivery.status,
+        eventsParam(history),
         message.message_id,
         message.to,
         message.from,
@@ -176,26 +212,12 @@ export class PostgresDeliveries implements DeliveryStore {
         message.in_reply_to,
         message.references,
         message.body,
-        message.to ? 'queued' : 'no_recipient',
-      ]);
-      const delivery = fromRow(inserted.rows[0]!);
-      const approvedView = { ...view, delivery: deliveryView(delivery) };
-      const approved = await client.query(this.sql.approveThread!, [
-        view.thread_id,
-        approvedView,
-        view.revision,
-        delivery.status,
-      ]);
-      if (approved.rowCount !== 1) throw new ThreadMovedOn(view.thread_id);
-      await this.history.appendIn(
-        client,
-        view.thread_id,
-        [...events, deliveryEvent(delivery, 'approved', view.sent_at ?? view.updated_at)],
-        approvedView,
-      );
-      if (delivery.status === 'queued') await this.enqueue(client, delivery);
-      return delivery;
-    }
+        ...(published ?? []),
+      ],
+    );
+    if (approved.rowCount !== 1) throw new ThreadMovedOn(view.thread_id);
+    if (delivery.status === 'queued') await this.enqueue(client, delivery);
+    return delivery;
   }
 
   async get(threadId: string) {

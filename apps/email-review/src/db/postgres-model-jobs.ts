@@ -36,6 +36,14 @@ export interface ModelJobSettings {
 }
 
 /**
+ * The deletion of model job `param` (a uuid) as PgBoss#deleteJob writes it (pg-boss 10.4.2,
+ * plans.js `deleteJobs`), for a CTE of the statement that commits the job's result: the result and
+ * the job's end are one statement, no transaction around them (patch pg-boss-job-sql-in-statement).
+ */
+export const finishModelJobSql = (schema: string, param: string) =>
+  `DELETE FROM ${queueSchema(schema)}.job WHERE name = '${QUEUE}' AND id = ${param}::uuid`;
+
+/**
  * The model work as pg-boss jobs (queue policy `stately`, singleton key = thread id: one waiting
  * and one running per thread at most). pg-boss 10 cannot fetch a job by id, so, with its public API
  * only, the sending instance claims its job by time: the job is sent with `startAfter` = the lease,
@@ -80,6 +88,27 @@ export class PostgresModelJobs implements ModelJobs {
     // The thread's previous job is still there: its change has not committed its result yet.
     if (!id) throw new ThreadMovedOn(job.thread_id);
     return id;
+  }
+
+  /**
+   * `send` as a CTE (`model_job`, answering the job's id) of the statement that creates the thread,
+   * one job per row of `source` (none when that wrote nothing): the columns PgBoss#send writes with
+   * the options above (pg-boss 10.4.2, plans.js `insertJob`; the queue's policy, dead letter and
+   * retention as it reads them). `data`: the job's, as jsonb. Patch pg-boss-job-sql-in-statement.
+   */
+  sendSql(source: string, data: string): string {
+    const { leaseSeconds, retryLimit } = this.settings;
+    const queue = queueSchema(this.settings.schema);
+    const startAfter = `now() + ${Number(leaseSeconds)} * interval '1 second'`;
+    return `model_job AS (
+      INSERT INTO ${queue}.job (id, name, data, start_after, singleton_key, dead_letter, expire_in,
+        keep_until, retry_limit, retry_delay, retry_backoff, policy)
+      SELECT gen_random_uuid(), q.name, ${data}::jsonb, ${startAfter}, s.thread_id, q.dead_letter,
+        ${Number(leaseSeconds)} * interval '1 second',
+        ${startAfter} + COALESCE(q.retention_minutes * interval '1 minute', interval '14 days'),
+        ${Number(retryLimit)}, 1, true, q.policy
+      FROM ${source} AS s JOIN ${queue}.queue AS q ON q.name = '${QUEUE}'
+      ON CONFLICT DO NOTHING RETURNING id)`;
   }
 
   async finish(jobId: string, client?: pg.PoolClient): Promise<void> {

@@ -153,7 +153,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
           client,
         }),
       ),
-    threads: new PostgresThreadStore(pool, options.schema, webhooks),
+    threads: new PostgresThreadStore(pool, options.schema, webhooks, modelJobs),
     history: new PostgresThreadHistory(pool, options.schema),
     deliveries,
     changes,

@@ -47,10 +47,12 @@ export function writeRecordingEvents(
   eventsParam: string,
   /** More CTEs for the same statement (the webhook events it publishes), if any. */
   more = '',
+  /** What the statement answers (by default the thread id of the row written). */
+  answer = 'SELECT thread_id FROM written',
 ): string {
   return `WITH written AS (${write}),
     recorded AS (${insertEvents(schema, 'written', eventsParam)})${more ? `, ${more}` : ''}
-    SELECT thread_id FROM written`;
+    ${answer}`;
 }
 
 /** A history event list as the jsonb parameter the statements above take. */

@@ -4,6 +4,8 @@ import type { Thread, ThreadStatus } from '../threads/thread.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { ListQuery, ThreadPage, ThreadStore } from '../threads/thread-store.js';
 import { eventsParam, writeRecordingEvents } from './postgres-thread-history.js';
+import { finishModelJobSql, type PostgresModelJobs } from './postgres-model-jobs.js';
+import type { ModelJob } from '../persistence/model-jobs.js';
 import { table } from './tables.js';
 
 interface ViewRow {
@@ -24,6 +26,8 @@ export class PostgresThreadStore implements ThreadStore {
     schema: string,
     /** The webhook events a write's history reports are published by the write's own statement. */
     private readonly webhooks: ThreadWebhooks = NO_THREAD_WEBHOOKS,
+    /** A new thread's model job is sent by the thread's insert (its data: $6). */
+    modelJobs?: Pick<PostgresModelJobs, 'sendSql'>,
   ) {
     const threads = table(schema, 'email_threads');
     // Each write appends its history events in the same statement (src/db/postgres-thread-history.ts).
@@ -31,7 +35,7 @@ export class PostgresThreadStore implements ThreadStore {
       insert: [
         `INSERT INTO ${threads} (thread_id, status, idempotency_key, view) VALUES ($1, $2, $3, $4)
          ON CONFLICT (idempotency_key) DO NOTHING RETURNING thread_id`,
-        5,
+        6,
       ],
       save: [
         `UPDATE ${threads} SET status = $2, view = $3, delivery_status = $4 WHERE thread_id = $1
@@ -39,21 +43,37 @@ export class PostgresThreadStore implements ThreadStore {
         5,
       ],
       // Compare-and-set on status and revision: the row lock also orders concurrent decisions.
+      // $8: the model job whose result this is (or null), deleted whatever the compare-and-set finds.
       decide: [
         `UPDATE ${threads} SET status = $2, view = $3, delivery_status = $4 WHERE thread_id = $1
            AND status = $7 AND (view->>'revision')::int = $6
          RETURNING thread_id`,
-        7,
+        8,
       ],
     };
-    const both = ([write, params]: [string, number]) => ({
-      alone: writeRecordingEvents(schema, write, '$5'),
-      publishing: writeRecordingEvents(schema, write, '$5', webhooks.ctes('written', params + 1)),
-    });
+    const both = ([write, params]: [string, number], more?: string, answer?: string) => {
+      const publishing = webhooks.ctes('written', params + 1);
+      return {
+        alone: writeRecordingEvents(schema, write, '$5', more, answer),
+        publishing: writeRecordingEvents(
+          schema,
+          write,
+          '$5',
+          [more, publishing].filter(Boolean).join(', '),
+          answer,
+        ),
+      };
+    };
     this.writes = {
-      insert: both(writes.insert),
+      insert: modelJobs
+        ? both(
+            writes.insert,
+            modelJobs.sendSql('written', '$6'),
+            'SELECT thread_id, (SELECT id FROM model_job) AS job_id FROM written',
+          )
+        : both(writes.insert),
       save: both(writes.save),
-      decide: both(writes.decide),
+      decide: both(writes.decide, `finished AS (${finishModelJobSql(schema, '$8')})`),
     };
     this.sql = {
       byKey: `SELECT view FROM ${threads} WHERE idempotency_key = $1`,
@@ -70,6 +90,7 @@ export class PostgresThreadStore implements ThreadStore {
     idempotencyKey?: string,
     events?: readonly HistoryEvent[],
     client: pg.PoolClient | pg.Pool = this.pool,
+    modelJob?: ModelJob,
   ) {
     const inserted = await this.write(client, thread, events, 'insert', [
       thread.thread_id,
@@ -77,8 +98,10 @@ export class PostgresThreadStore implements ThreadStore {
       idempotencyKey ?? null,
       thread,
       eventsParam(events),
+      modelJob ? JSON.stringify(modelJob) : null,
     ]);
-    if (inserted.rowCount === 1) return { thread, created: true };
+    const row = inserted.rows[0] as { job_id?: string | null } | undefined;
+    if (row) return { thread, created: true, jobId: row.job_id ?? undefined };
     // The key is taken (possibly by a request that committed a moment ago): answer with its thread.
     const existing = await client.query<ViewRow>(this.sql.byKey, [idempotencyKey]);
     return { thread: existing.rows[0]!.view, created: false };
@@ -105,6 +128,7 @@ export class PostgresThreadStore implements ThreadStore {
     events: readonly HistoryEvent[],
     client: pg.PoolClient | pg.Pool = this.pool,
     from: ThreadStatus = 'awaiting_review',
+    modelJob?: string,
   ) {
     const saved = await this.write(client, view, events, 'decide', [
       view.thread_id,
@@ -114,6 +138,7 @@ export class PostgresThreadStore implements ThreadStore {
       eventsParam(events),
       revision,
       from,
+      modelJob ?? null,
     ]);
     return saved.rowCount === 1;
   }

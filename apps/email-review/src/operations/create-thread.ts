@@ -24,7 +24,7 @@ export interface CreatedThread {
 export type EmailSource = 'json' | 'mime';
 
 /**
- * Stores the thread (`drafting`) with its classify-and-draft job (one transaction), and starts
+ * Stores the thread (`drafting`) with its classify-and-draft job (one statement), and starts
  * running the job here; answers once it is stored,
  * with the run in `drafted`, or with the thread that the Idempotency-Key already created. Without a
  * key, the email's Message-ID serves as one: the same message posted twice is one thread.
@@ -44,24 +44,21 @@ export async function createThread(
     source,
   };
   const messageKey = received.email.message_id && `message-id:${received.email.message_id}`;
-  let jobId: string | undefined;
-  const { thread, created } = await deps.decide(async (tx) => {
-    const stored = await deps.threads.create(
-      fresh,
-      idempotencyKey ?? messageKey ?? undefined,
-      [createdEvent],
-      tx.client,
-    );
-    if (stored.created)
-      jobId = await deps.modelJobs.send({ thread_id: fresh.thread_id, kind: 'draft' }, tx.client);
-    return stored;
-  });
+  const job = { thread_id: fresh.thread_id, kind: 'draft' as const };
+  const stored = await deps.threads.create(
+    fresh,
+    idempotencyKey ?? messageKey ?? undefined,
+    [createdEvent],
+    undefined,
+    job,
+  );
+  const { thread, created } = stored;
+  // PostgreSQL: the insert sent the job. Memory: the job is only the run below.
+  const jobId = created ? (stored.jobId ?? (await deps.modelJobs.send(job))) : undefined;
   if (!created || !jobId)
     return { thread: idempotencyKey ? sameEmail(thread, received.inbound) : thread, created };
   log(deps).info({ thread_id: thread.thread_id }, 'thread created');
-  const drafted = runModelJob(deps, { thread_id: thread.thread_id, kind: 'draft' }, jobId).then(
-    (view) => view ?? thread,
-  );
+  const drafted = runModelJob(deps, job, jobId).then((view) => view ?? thread);
   // Whoever stops waiting (202) leaves the failure to the thread (`failed`) and the log.
   drafted.catch(() => {});
   return { thread, created: true, drafted };

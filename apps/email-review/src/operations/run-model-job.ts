@@ -17,7 +17,7 @@ import { recordFailure } from './record-failure.js';
 /**
  * Runs a thread's model job (src/persistence/model-jobs.ts) — whether the instance that sent it runs
  * it at once or another instance's worker takes it after a crash — and commits its result in ONE
- * transaction: the view by compare-and-set (`drafting` at the revision read, to `awaiting_review`),
+ * statement: the view by compare-and-set (`drafting` at the revision read, to `awaiting_review`),
  * its history events, and the job's deletion. The graph resumes from the thread's checkpoint
  * (LangGraph writes one after each step), so a rerun does not repeat a step that was saved, nor
  * anything at all when the run had finished and only the commit was lost. A thread that is not
@@ -51,25 +51,18 @@ export async function runModelJob(
   }
   const view = projectThread(thread, values, now(deps));
   const events = resultEvents(job, thread, view);
-  return deps
-    .decide(async (tx) => {
-      await deps.modelJobs.finish(jobId, tx.client);
-      const saved = await deps.threads.saveDecision(
-        view,
-        thread.revision,
-        events,
-        tx.client,
-        'drafting',
-      );
+  return (
+    deps.threads
+      .saveDecision(view, thread.revision, events, undefined, 'drafting', jobId)
       // Another run of this job committed first: its result stands.
-      return saved ? view : ((await deps.threads.get(thread.thread_id)) ?? view);
-    })
-    .catch(async (error: unknown) => {
-      if (error instanceof DatabaseUnavailable) throw error;
-      // The view itself was refused (a rerun would be too): the thread is failed, not left drafting.
-      await recordFailure(deps, thread, error, jobId);
-      throw new StepNotStored(thread.thread_id, error);
-    });
+      .then(async (saved) => (saved ? view : ((await deps.threads.get(thread.thread_id)) ?? view)))
+      .catch(async (error: unknown) => {
+        if (error instanceof DatabaseUnavailable) throw error;
+        // The view itself was refused (a rerun would be too): the thread is failed, not left drafting.
+        await recordFailure(deps, thread, error, jobId);
+        throw new StepNotStored(thread.thread_id, error);
+      })
+  );
 }
 
 /** Runs the graph from where the checkpoint stands; returns its values when it stops. */

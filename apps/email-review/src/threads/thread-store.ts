@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { DeliveryStatus } from '../delivery/delivery.js';
+import type { ModelJob } from '../persistence/model-jobs.js';
 import type { HistoryEvent } from './thread-history.js';
 import type { Thread, ThreadStatus } from './thread.js';
 
@@ -30,21 +31,25 @@ export interface ThreadPage {
 export interface ThreadStore {
   /**
    * Adds a new thread. When `idempotencyKey` already belongs to a thread, nothing is added and
-   * that thread is returned with `created: false`.
+   * that thread is returned with `created: false`. `modelJob`: sent by the same write where the
+   * store can (PostgreSQL: a pg-boss job inserted by the thread's insert), answered as `jobId`.
    */
   create(
     thread: Thread,
     idempotencyKey?: string,
     events?: readonly HistoryEvent[],
     client?: pg.PoolClient,
-  ): Promise<{ thread: Thread; created: boolean }>;
+    modelJob?: ModelJob,
+  ): Promise<{ thread: Thread; created: boolean; jobId?: string | undefined }>;
   get(threadId: string): Promise<Thread | undefined>;
   /** Replaces the stored view of an existing thread. */
   save(thread: Thread, events?: readonly HistoryEvent[]): Promise<void>;
   /**
    * A change's compare-and-set: replaces the view of a thread still `from` (default: awaiting
    * review) at `revision` with `view` and appends `events`, in `client`'s transaction (PostgreSQL).
-   * False, with nothing written, when the thread has moved on meanwhile.
+   * False, with nothing written, when the thread has moved on meanwhile. `modelJob`: the model job
+   * whose result this is ends in the same write, whether or not the view was replaced (PostgreSQL:
+   * its pg-boss job is deleted by the same statement; memory jobs have nothing to end).
    */
   saveDecision(
     view: Thread,
@@ -52,6 +57,7 @@ export interface ThreadStore {
     events: readonly HistoryEvent[],
     client?: pg.PoolClient,
     from?: ThreadStatus,
+    modelJob?: string,
   ): Promise<boolean>;
   /** Newest first. */
   list(query: ListQuery): Promise<ThreadPage>;
