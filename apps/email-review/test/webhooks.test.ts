@@ -37,6 +37,9 @@ function env(extra: Record<string, string> = {}, memory = false) {
     SMTP_TIMEOUT_MS: '2000',
     DELIVERY_RETRY_DELAY_SECONDS: '1',
     DELIVERY_RETRY_BACKOFF: 'false',
+    // A delivery job taken by an instance that is then killed is handed out again after this
+    // (the default, 120 s, is longer than the kill test waits for the delivery's event).
+    DELIVERY_LEASE_SECONDS: '10',
     WEBHOOK_ENDPOINTS: JSON.stringify([
       { name: 'receiver', url: receiver.url, secret: receiver.secret, events: ['*'] },
     ]),
