@@ -58,7 +58,7 @@ export async function createThread(
   if (!created || !jobId)
     return { thread: idempotencyKey ? sameEmail(thread, received.inbound) : thread, created };
   log(deps).info({ thread_id: thread.thread_id }, 'thread created');
-  const drafted = runModelJob(deps, job, jobId).then((view) => view ?? thread);
+  const drafted = runModelJob(deps, job, jobId, thread).then((view) => view ?? thread);
   // Whoever stops waiting (202) leaves the failure to the thread (`failed`) and the log.
   drafted.catch(() => {});
   return { thread, created: true, drafted };

@@ -31,15 +31,21 @@ export async function runModelJob(
   deps: OperationDeps,
   job: ModelJob,
   jobId: string,
+  /**
+   * The thread its create has just committed with this job: nothing can have run or checkpointed
+   * it yet (no other instance takes the job before its lease), so it is neither read back nor is
+   * the checkpoint looked at before the run.
+   */
+  created?: Thread,
 ): Promise<Thread | undefined> {
-  const thread = await deps.threads.get(job.thread_id);
+  const thread = created ?? (await deps.threads.get(job.thread_id));
   if (thread?.status !== 'drafting') {
     await deps.decide((tx) => deps.modelJobs.finish(jobId, tx.client));
     return thread;
   }
   let values: Partial<EmailStateValues>;
   try {
-    values = await runGraph(deps, thread);
+    values = await runGraph(deps, thread, created !== undefined);
   } catch (error) {
     if (error instanceof DatabaseUnavailable) throw error;
     const failed = await recordFailure(deps, thread, error, jobId);
@@ -66,13 +72,17 @@ export async function runModelJob(
 }
 
 /** Runs the graph from where the checkpoint stands; returns its values when it stops. */
-async function runGraph(deps: OperationDeps, thread: Thread): Promise<Partial<EmailStateValues>> {
+async function runGraph(
+  deps: OperationDeps,
+  thread: Thread,
+  fresh: boolean,
+): Promise<Partial<EmailStateValues>> {
   const threadId = thread.thread_id;
-  const snapshot = await deps.graph.getState(stateConfig(threadId));
-  const values = snapshot.values as Partial<EmailStateValues>;
+  const snapshot = fresh ? undefined : await deps.graph.getState(stateConfig(threadId));
+  const values = (snapshot?.values ?? {}) as Partial<EmailStateValues>;
   // Paused before `send` already (the run finished, its commit was lost): resuming here would run
   // `send` without an approval, so only the view is derived.
-  if (values.inbound !== undefined && isSettled(snapshot)) return values;
+  if (snapshot && values.inbound !== undefined && isSettled(snapshot)) return values;
   // Nothing checkpointed yet (a new thread, or its first run died early): start from the email.
   const input = values.inbound === undefined ? await firstRunInput(deps, thread) : null;
   const ran = await deps.graph.invoke(input, runConfig(threadId));
