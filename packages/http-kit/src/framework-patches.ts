@@ -16,7 +16,7 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     version: '1.0.5',
     file: 'apps/email-review/src/patches/langgraph-checkpoint-postgres-one-statement-writes.ts',
     touches:
-      'PostgresSaver#put and #putWrites (overridden), through the protected _dumpBlobs, _dumpMetadata, _dumpCheckpoint and _dumpWrites helpers and the column positions of the rows they return',
+      'PostgresSaver#put and #putWrites (overridden), through the protected _dumpBlobs, _dumpMetadata, _dumpCheckpoint and _dumpWrites helpers and the column positions of the rows they return; put writes no `empty` blob rows (the stock reads join blobs on the checkpoint’s channel versions and skip `empty` ones)',
     gain: 'bench scenario 5: +75.0 % lifecycles/s at concurrency 8 (89.8 vs 51.3, graph on the PostgreSQL checkpointer; quiet full run of 2026-11-24)',
     guardedBy: [
       'apps/email-review/test/framework-patches.test.ts',

@@ -8,8 +8,10 @@
  * Why: the stock `put` checks out a connection and sends BEGIN, one INSERT per changed channel, the
  * checkpoint row and COMMIT: about ten round trips for a new thread. Here the blobs and the checkpoint
  * row go in one statement (atomic on its own) through `unnest` of parameter arrays, and `putWrites`
- * in one statement too. Tables, rows and serialisation are exactly the stock ones, so reads, `setup()`
- * and the stock saver itself all work on the same data. It is the write path's main lever.
+ * in one statement too. Tables, rows and serialisation are the stock ones, except that a channel
+ * with no value at its new version gets no `empty` blob row (the stock reads skip those rows), so
+ * reads, `setup()` and the stock saver itself all work on the same data. It is the write path's
+ * main lever.
  * Guarded by: apps/email-review/test/framework-patches.test.ts (the same rows as the stock saver,
  * read back by it) and apps/email-review/test/durability.test.ts (the stock PostgresSaver reads the
  * service's threads).
@@ -81,10 +83,14 @@ export class OneStatementPostgresSaver extends PostgresSaver {
     if (config.configurable === undefined)
       throw new Error('Missing "configurable" field in "config" param');
     const { thread_id, checkpoint_ns = '', checkpoint_id } = config.configurable;
-    const [blobs, serializedMetadata] = await Promise.all([
+    const [dumped, serializedMetadata] = await Promise.all([
       this._dumpBlobs(thread_id, checkpoint_ns, checkpoint.channel_values, newVersions),
       this._dumpMetadata(metadata),
     ]);
+    // A channel that has no value at its new version (a branch consumed, `__start__`) gets no row:
+    // the stock reads join blobs on the checkpoint's versions and skip `empty` ones, so a missing
+    // row reads the same (4 of a lifecycle's 14 blob rows).
+    const blobs = dumped.filter((blob) => blob[4] !== 'empty');
     await this.db.query(this.putSql, [
       thread_id,
       checkpoint_ns,
