@@ -2,7 +2,12 @@ import { withTransaction, type DatabaseHealth } from '@repo/pg-kit';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { deliveryView, type Delivery, type OutgoingMessage } from '../delivery/delivery.js';
+import {
+  deliveryView,
+  newDelivery,
+  type Delivery,
+  type OutgoingMessage,
+} from '../delivery/delivery.js';
 import { deliveryEvent, type DeliveryChange } from '../delivery/delivery-events.js';
 import { applyOutcome, requeued } from '../delivery/delivery-outcome.js';
 import type { RetryPolicy } from '../delivery/retry-policy.js';
@@ -183,14 +188,7 @@ export class PostgresDeliveries implements DeliveryStore {
     message: OutgoingMessage,
     events: readonly HistoryEvent[],
   ) {
-    const delivery: Delivery = {
-      ...message,
-      status: message.to ? 'queued' : 'no_recipient',
-      attempts: 0,
-      last_error: null,
-      delivered_at: null,
-      last_response: null,
-    };
+    const delivery = newDelivery(message);
     const approvedView = { ...view, delivery: deliveryView(delivery) };
     const history = [
       ...events,

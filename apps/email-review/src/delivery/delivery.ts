@@ -39,6 +39,18 @@ export interface Delivery extends OutgoingMessage {
   last_response: string | null;
 }
 
+/** The record an approval creates: queued, or `no_recipient` when there is no address to send to. */
+export function newDelivery(message: OutgoingMessage): Delivery {
+  return {
+    ...message,
+    status: message.to ? 'queued' : 'no_recipient',
+    attempts: 0,
+    last_error: null,
+    delivered_at: null,
+    last_response: null,
+  };
+}
+
 /** A sent thread's delivery, as the API shows it. */
 export const deliveryViewSchema = z.object({
   status: deliveryStatusSchema.describe(

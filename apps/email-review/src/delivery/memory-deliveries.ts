@@ -2,7 +2,7 @@ import type { HistoryEvent } from '../threads/thread-history.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { Thread } from '../threads/thread.js';
-import { deliveryView, type Delivery, type OutgoingMessage } from './delivery.js';
+import { deliveryView, newDelivery, type Delivery, type OutgoingMessage } from './delivery.js';
 import { deliveryEvent, type DeliveryChange } from './delivery-events.js';
 import { applyOutcome, requeued } from './delivery-outcome.js';
 import type { DeliveryHandler, DeliveryOutcome, DeliveryStore } from './delivery-store.js';
@@ -34,14 +34,7 @@ export class MemoryDeliveries implements DeliveryStore {
     const current = await this.threads.get(view.thread_id);
     const reviewable = current?.status === 'awaiting_review' && current.revision === view.revision;
     if (!reviewable || this.deliveries.has(view.thread_id)) throw new ThreadMovedOn(view.thread_id);
-    const delivery: Delivery = {
-      ...message,
-      status: message.to ? 'queued' : 'no_recipient',
-      attempts: 0,
-      last_error: null,
-      delivered_at: null,
-      last_response: null,
-    };
+    const delivery = newDelivery(message);
     this.deliveries.set(delivery.thread_id, delivery);
     await this.threads.save({ ...view, delivery: deliveryView(delivery) }, [
       ...events,
