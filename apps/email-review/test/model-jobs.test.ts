@@ -47,7 +47,8 @@ describePg('model work on the queue', () => {
   const drafts = async (threadId: string) =>
     (
       await db.query(
-        `SELECT 1 FROM "${schema}".email_thread_history WHERE thread_id = $1 AND type = 'drafted'`,
+        `SELECT 1 FROM "${schema}".email_thread_history, jsonb_array_elements(event) AS e
+         WHERE thread_id = $1 AND e->>'type' = 'drafted'`,
         [threadId],
       )
     ).rowCount;

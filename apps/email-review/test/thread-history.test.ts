@@ -214,6 +214,39 @@ describe.each(modes)('thread history (%s)', (mode) => {
   });
 
   if (mode === 'postgres')
+    test('when a thread has history rows of the earlier format (one event per row) and of the current one (a write’s events per row), then its history lists them all in order', async () => {
+      const id = (await create().expect(201)).body.thread_id as string;
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      try {
+        const stored = await client.query<{ type: string }>(
+          `SELECT type FROM "${schema}".email_thread_history WHERE thread_id = $1 ORDER BY seq`,
+          [id],
+        );
+        // The create's write, then the run's result: one row each.
+        expect(stored.rows.map((row) => row.type)).toEqual(['created', 'classified drafted']);
+        // As a deployment of the earlier format left it: one event object per row.
+        const at = new Date().toISOString();
+        for (const type of ['edited', 'edited'])
+          await client.query(
+            `INSERT INTO "${schema}".email_thread_history (thread_id, type, event)
+             VALUES ($1, $2, $3)`,
+            [id, type, { type, at, actor: 'anonymous', revision: 1 }],
+          );
+      } finally {
+        await client.end();
+      }
+      const res = await request(instance.app).get(`/threads/${id}/history`).expect(200);
+      expect(res.body.events.map((event: { type: string }) => event.type)).toEqual([
+        'created',
+        'classified',
+        'drafted',
+        'edited',
+        'edited',
+      ]);
+    });
+
+  if (mode === 'postgres')
     test('when a history row is updated in PostgreSQL, then the database refuses (append-only)', async () => {
       const id = (await create().expect(201)).body.thread_id as string;
       const client = new pg.Client({ connectionString: TEST_DATABASE_URL });

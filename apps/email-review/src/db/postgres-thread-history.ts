@@ -8,8 +8,9 @@ import type { Thread } from '../threads/thread.js';
 export const historyTable = (schema: string) => table(schema, 'email_thread_history');
 
 /**
- * `email_thread_history`: append-only (an UPDATE is refused by a trigger; rows go only with their
- * thread, ON DELETE CASCADE, which is how retention removes them). Run by the database set-up.
+ * `email_thread_history`: one row per write's events, append-only (an UPDATE is refused by a
+ * trigger; rows go only with their thread, ON DELETE CASCADE, which is how retention removes them).
+ * Run by the database set-up.
  */
 export function threadHistoryMigration(schema: string): string {
   const history = historyTable(schema);
@@ -29,12 +30,18 @@ export function threadHistoryMigration(schema: string): string {
       FOR EACH ROW EXECUTE FUNCTION ${refuse}();`;
 }
 
-/** The insert of the events in `eventsParam` (a jsonb array) for each thread id `source` yields. */
+/**
+ * The insert of the events in `eventsParam` (a jsonb array) for each thread id `source` yields: one
+ * row per write, `event` holding the write's events in order and `type` their types (space-separated),
+ * none when there are none. Rows written before holding one event object each read the same (`list`).
+ */
 const insertEvents = (schema: string, source: string, eventsParam: string) =>
   `INSERT INTO ${historyTable(schema)} (thread_id, type, event)
-   SELECT source.thread_id, e.value->>'type', e.value
-   FROM ${source} AS source, jsonb_array_elements(${eventsParam}::jsonb) WITH ORDINALITY AS e(value, n)
-   ORDER BY e.n`;
+   SELECT source.thread_id,
+     (SELECT string_agg(e.value->>'type', ' ' ORDER BY e.n)
+      FROM jsonb_array_elements(${eventsParam}::jsonb) WITH ORDINALITY AS e(value, n)),
+     ${eventsParam}::jsonb
+   FROM ${source} AS source WHERE jsonb_array_length(${eventsParam}::jsonb) > 0`;
 
 /**
  * One statement that runs `write` (an INSERT or UPDATE of the thread index `RETURNING thread_id`)
@@ -80,8 +87,10 @@ export class PostgresThreadHistory implements ThreadHistory {
   }
 
   async list(threadId: string): Promise<HistoryEvent[]> {
-    const result = await this.pool.query<{ event: HistoryEvent }>(this.sql.list, [threadId]);
-    return result.rows.map((row) => row.event);
+    const result = await this.pool.query<{ event: HistoryEvent | HistoryEvent[] }>(this.sql.list, [
+      threadId,
+    ]);
+    return result.rows.flatMap((row) => row.event);
   }
 
   /** Appends inside the caller's transaction (`client` holds it). */
