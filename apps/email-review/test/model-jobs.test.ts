@@ -265,6 +265,13 @@ describePg('model work on the queue', () => {
         [JSON.stringify({ thread_id: 'thread-sql', kind: 'draft' })],
       );
       expect(again.rowCount).toBe(0);
+      // No data, no job (a thread created without one).
+      const none = await pool.query(
+        `WITH source AS (SELECT 'thread-none'::text AS thread_id),
+           ${jobs.sendSql('source', '$1')} SELECT id FROM model_job`,
+        [null],
+      );
+      expect(none.rowCount).toBe(0);
     } finally {
       await jobs.stop();
       await pool.end();

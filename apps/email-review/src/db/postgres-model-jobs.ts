@@ -92,9 +92,10 @@ export class PostgresModelJobs implements ModelJobs {
 
   /**
    * `send` as a CTE (`model_job`, answering the job's id) of the statement that creates the thread,
-   * one job per row of `source` (none when that wrote nothing): the columns PgBoss#send writes with
-   * the options above (pg-boss 10.4.2, plans.js `insertJob`; the queue's policy, dead letter and
-   * retention as it reads them). `data`: the job's, as jsonb. Patch pg-boss-job-sql-in-statement.
+   * one job per row of `source` (none when that wrote nothing, or when `data` is null): the columns
+   * PgBoss#send writes with the options above (pg-boss 10.4.2, plans.js `insertJob`; the queue's
+   * policy, dead letter and retention as it reads them). `data`: the job's, as jsonb. Patch
+   * pg-boss-job-sql-in-statement.
    */
   sendSql(source: string, data: string): string {
     const { leaseSeconds, retryLimit } = this.settings;
@@ -108,6 +109,7 @@ export class PostgresModelJobs implements ModelJobs {
         ${startAfter} + COALESCE(q.retention_minutes * interval '1 minute', interval '14 days'),
         ${Number(retryLimit)}, 1, true, q.policy
       FROM ${source} AS s JOIN ${queue}.queue AS q ON q.name = '${QUEUE}'
+      WHERE ${data}::jsonb IS NOT NULL
       ON CONFLICT DO NOTHING RETURNING id)`;
   }
 
