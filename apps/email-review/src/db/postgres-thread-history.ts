@@ -32,16 +32,18 @@ export function threadHistoryMigration(schema: string): string {
 
 /**
  * The insert of the events in `eventsParam` (a jsonb array) for each thread id `source` yields: one
- * row per write, `event` holding the write's events in order and `type` their types (space-separated),
- * none when there are none. Rows written before holding one event object each read the same (`list`).
+ * row per write, `event` holding the write's events in order and `type` their types
+ * (space-separated), none when there are none. Rows written before, holding one event object each,
+ * read the same (`list`). The parameter is parsed once.
  */
 const insertEvents = (schema: string, source: string, eventsParam: string) =>
   `INSERT INTO ${historyTable(schema)} (thread_id, type, event)
    SELECT source.thread_id,
      (SELECT string_agg(e.value->>'type', ' ' ORDER BY e.n)
-      FROM jsonb_array_elements(${eventsParam}::jsonb) WITH ORDINALITY AS e(value, n)),
-     ${eventsParam}::jsonb
-   FROM ${source} AS source WHERE jsonb_array_length(${eventsParam}::jsonb) > 0`;
+      FROM jsonb_array_elements(written_events.events) WITH ORDINALITY AS e(value, n)),
+     written_events.events
+   FROM ${source} AS source, (SELECT ${eventsParam}::jsonb AS events) AS written_events
+   WHERE jsonb_array_length(written_events.events) > 0`;
 
 /**
  * One statement that runs `write` (an INSERT or UPDATE of the thread index `RETURNING thread_id`)
