@@ -208,7 +208,7 @@ describe('scenario 5: what each framework patch buys', () => {
     expect(targets.map((t) => [t.target.split(' ')[0], t.met, t.measured])).toEqual([
       ['pg-named-statements', true, '10.0 % (110.00 vs 100.00 lifecycles/s without it)'],
       [
-        'langgraph-checkpoint-postgres-one-statement-writes',
+        'langgraph-checkpoint-postgres-one-row-checkpoints',
         false,
         '0.9 % (110.00 vs 109.00 lifecycles/s without it)',
       ],
@@ -224,7 +224,7 @@ describe('scenario 5: what each framework patch buys', () => {
       '| every patch on (as shipped) | 120.0 | 100.0 | 110.0 | 110.0 | n/a |',
     );
     expect(markdown).toContain(
-      '| langgraph-checkpoint-postgres-one-statement-writes off (@langchain/langgraph-checkpoint-postgres@1.0.5) | 109.0 | 110.0 | 108.0 | 109.0 | 0.9 |',
+      '| langgraph-checkpoint-postgres-one-row-checkpoints off (@langchain/langgraph-checkpoint-postgres@1.0.5) | 109.0 | 110.0 | 108.0 | 109.0 | 0.9 |',
     );
   });
 });

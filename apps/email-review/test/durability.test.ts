@@ -163,29 +163,50 @@ describePg('durability with PostgreSQL', () => {
     }
   });
 
-  test("when a thread is written by the service's checkpointer, then LangGraph's stock PostgresSaver reads the same state", async () => {
+  test("when a thread was paused by LangGraph's stock PostgresSaver (before the one-row checkpoints), then the service edits and sends it, and writes its next checkpoint in one row", async () => {
+    const before = await startInstance({
+      mode: 'postgres',
+      emulator,
+      schema,
+      patches: { oneRowCheckpoints: false },
+    });
+    let thread_id: string;
+    try {
+      thread_id = (
+        await request(before.app).post('/threads').send({ inbound: BILLING_EMAIL }).expect(201)
+      ).body.thread_id;
+    } finally {
+      await before.close();
+    }
     const instance = await startInstance({ mode: 'postgres', emulator, schema });
     const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
     try {
-      const { thread_id } = (
-        await request(instance.app).post('/threads').send({ inbound: BILLING_EMAIL })
-      ).body;
+      const config = { configurable: { thread_id } };
+      const stock = await new PostgresSaver(pool, undefined, { schema }).getTuple(config);
+      const ours = await instance.persistence.checkpointer.getTuple(config);
+      expect(ours?.checkpoint.channel_values).toEqual(stock?.checkpoint.channel_values);
+      expect(ours?.checkpoint.channel_values).toMatchObject({
+        inbound: BILLING_EMAIL,
+        revision: 1,
+      });
+
       await request(instance.app)
         .post(`/threads/${thread_id}/edit`)
         .send({ draft: 'Edited.' })
         .expect(200);
-      const config = { configurable: { thread_id } };
-
-      const ours = await instance.persistence.checkpointer.getTuple(config);
-      const stock = await new PostgresSaver(pool, undefined, { schema }).getTuple(config);
-
-      expect(stock?.checkpoint.channel_values).toEqual(ours?.checkpoint.channel_values);
-      expect(stock?.checkpoint.channel_values).toMatchObject({
-        reply: 'Edited.',
-        revision: 2,
-        inbound: BILLING_EMAIL,
-      });
-      expect((await instance.graph.getState(config)).next).toEqual(['send']);
+      const edited = await pool.query(
+        `SELECT checkpoint -> 'channel_values' AS inline FROM "${schema}".checkpoints
+         WHERE thread_id = $1 ORDER BY checkpoint_id DESC LIMIT 1`,
+        [thread_id],
+      );
+      expect(Object.keys(edited.rows[0].inline)).toEqual(
+        expect.arrayContaining(['inbound', 'reply', 'revision', 'classification']),
+      );
+      const approved = await request(instance.app).post(`/threads/${thread_id}/approve`);
+      expect(approved.body).toMatchObject({ status: 'sent', draft: 'Edited.' });
+      expect(
+        (await instance.persistence.checkpointer.getTuple(config))?.checkpoint.channel_values,
+      ).toMatchObject({ inbound: BILLING_EMAIL, reply: 'Edited.', revision: 2 });
     } finally {
       await pool.end();
       await instance.close();

@@ -5,7 +5,7 @@ import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import pg from 'pg';
 import request from 'supertest';
 import { checkpointTables } from '../src/db/tables.js';
-import { OneStatementPostgresSaver } from '../src/patches/langgraph-checkpoint-postgres-one-statement-writes.js';
+import { OneRowPostgresSaver } from '../src/patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
 import {
   dropSchema,
   freshSchema,
@@ -80,12 +80,8 @@ describePg('framework patches', () => {
     await dropSchema(stockSchema);
   });
 
-  test('when the one-statement saver writes a step, then its rows are the stock PostgresSaver’s but for the empty channels’ markers, and the stock saver reads them back the same', async () => {
-    const patched = new OneStatementPostgresSaver(
-      pool,
-      patchedSchema,
-      checkpointTables(patchedSchema),
-    );
+  test('when the one-row saver writes a step, then its checkpoint is one row and no blob, its writes the stock rows, and it reads back what the stock saver reads of the same step', async () => {
+    const patched = new OneRowPostgresSaver(pool, patchedSchema, checkpointTables(patchedSchema));
     const stock = new PostgresSaver(pool, undefined, { schema: stockSchema });
     await patched.setup();
     await stock.setup();
@@ -93,25 +89,65 @@ describePg('framework patches', () => {
     const config = await writeOneStep(patched);
     await writeOneStep(stock);
 
+    const patchedRows = await checkpointRows(pool, patchedSchema);
     const stockRows = await checkpointRows(pool, stockSchema);
-    // The stock saver marks the consumed channel with an `empty` row; the patch writes none.
-    expect(stockRows.blobs.filter((row) => row.type === 'empty')).toHaveLength(1);
-    expect(await checkpointRows(pool, patchedSchema)).toEqual({
-      ...stockRows,
-      blobs: stockRows.blobs.filter((row) => row.type !== 'empty'),
+    expect(stockRows.blobs).toHaveLength(3);
+    expect(patchedRows.blobs).toEqual([]);
+    expect(patchedRows.checkpoints).toHaveLength(1);
+    expect(patchedRows.checkpoints[0].checkpoint.channel_values).toEqual({
+      inbound: ['json', '"Hello"'],
+      reply: ['json', '"Dear Ann"'],
     });
-    const readByStock = await new PostgresSaver(pool, undefined, {
-      schema: patchedSchema,
-    }).getTuple(config);
+    expect(patchedRows.writes).toEqual(stockRows.writes);
+    const ours = await patched.getTuple(config);
     const stockReadsItsOwn = await stock.getTuple(config);
-    expect(readByStock?.checkpoint).toEqual(stockReadsItsOwn?.checkpoint);
-    expect(readByStock?.checkpoint.channel_values).toEqual({ inbound: 'Hello', reply: 'Dear Ann' });
-    expect(readByStock?.pendingWrites).toEqual(
+    expect(ours?.checkpoint).toEqual(stockReadsItsOwn?.checkpoint);
+    expect(ours?.checkpoint.channel_values).toEqual({ inbound: 'Hello', reply: 'Dear Ann' });
+    expect(ours?.metadata).toEqual(stockReadsItsOwn?.metadata);
+    expect(ours?.pendingWrites).toEqual(stockReadsItsOwn?.pendingWrites);
+    expect(ours?.pendingWrites).toEqual(
       expect.arrayContaining([
         ['task-a', 'reply', 'first'],
         ['task-b', '__error__', { message: 'second' }],
       ]),
     );
+    const listed = [];
+    for await (const tuple of patched.list({ configurable: { thread_id: 'patched' } }))
+      listed.push(tuple.checkpoint.channel_values);
+    expect(listed).toEqual([{ inbound: 'Hello', reply: 'Dear Ann' }]);
+  });
+
+  test('when a thread was written by the stock saver (before the patch), then the one-row saver reads it the same, and its next checkpoint holds the whole state in one row', async () => {
+    const stockConfig = { configurable: { thread_id: 'patched', checkpoint_ns: '' } };
+    const stock = new PostgresSaver(pool, undefined, { schema: stockSchema });
+    const patched = new OneRowPostgresSaver(pool, stockSchema, checkpointTables(stockSchema));
+    const before = await stock.getTuple(stockConfig);
+    expect(await patched.getTuple(stockConfig)).toEqual(before);
+
+    const next: Checkpoint = {
+      ...before!.checkpoint,
+      id: '1f0c0000-0000-6000-8000-000000000002',
+      channel_values: { ...before!.checkpoint.channel_values, reply: 'Dear Bob', revision: 2 },
+      channel_versions: { ...before!.checkpoint.channel_versions, reply: 2, revision: 1 },
+    };
+    const blobsBefore = (await checkpointRows(pool, stockSchema)).blobs.length;
+    await patched.put(
+      before!.config,
+      next,
+      { source: 'loop', step: 2, parents: {} },
+      {
+        reply: 2,
+        revision: 1,
+      },
+    );
+    const after = await patched.getTuple(stockConfig);
+    expect(after?.checkpoint.id).toBe(next.id);
+    expect(after?.checkpoint.channel_values).toEqual({
+      inbound: 'Hello',
+      reply: 'Dear Bob',
+      revision: 2,
+    });
+    expect((await checkpointRows(pool, stockSchema)).blobs).toHaveLength(blobsBefore);
   });
 
   test('when the patch is switched off, then a thread is drafted and sent all the same', async () => {
@@ -120,7 +156,7 @@ describePg('framework patches', () => {
       mode: 'postgres',
       emulator,
       schema: patchedSchema,
-      patches: { oneStatementCheckpointWrites: false },
+      patches: { oneRowCheckpoints: false },
     });
     try {
       const { thread_id } = (

@@ -106,6 +106,13 @@ class ManualClock {
     clock.advanceDays(1.5);
     const recent = await create();
     await approveAndDeliver(recent);
+    // Checkpoints are one row each (no blobs); a thread paused by the stock saver before that
+    // patch has blob rows too, which go with it.
+    await db.query(
+      `INSERT INTO ${table(schema, 'checkpoint_blobs')} (thread_id, checkpoint_ns, channel, version, type, blob)
+       VALUES ($1, '', 'inbound', '1', 'json', '"Hello"')`,
+      [delivered],
+    );
     const deliveredBefore = await rowsOf(delivered);
     expect(deliveredBefore['email_deliveries']).toBe(1);
     expect(deliveredBefore['email_thread_history']).toBeGreaterThan(0);

@@ -6,14 +6,14 @@ import type { FrameworkPatchesResult, PatchMeasure } from './results.js';
 import type { ScenarioContext } from './scenario-context.js';
 import { assertMostlySucceeded, emailIteration, warmUp } from './workloads.js';
 
-type PersistencePatches = { oneStatementCheckpointWrites?: boolean };
+type PersistencePatches = { oneRowCheckpoints?: boolean };
 
 /** Each variant switches one patch off; `null` is the service as shipped (every patch on). */
 const EMAIL_VARIANTS: Array<{ patch: string | null; options: PersistencePatches }> = [
   { patch: null, options: {} },
   {
-    patch: 'langgraph-checkpoint-postgres-one-statement-writes',
-    options: { oneStatementCheckpointWrites: false },
+    patch: 'langgraph-checkpoint-postgres-one-row-checkpoints',
+    options: { oneRowCheckpoints: false },
   },
 ];
 

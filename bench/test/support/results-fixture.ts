@@ -220,7 +220,7 @@ export function frameworkPatchesResult(): FrameworkPatchesResult {
       runs: [
         { patch: null, rounds: [120, 100, 110] },
         { patch: 'pg-named-statements', rounds: [90, 100, 100] },
-        { patch: 'langgraph-checkpoint-postgres-one-statement-writes', rounds: [109, 110, 108] },
+        { patch: 'langgraph-checkpoint-postgres-one-row-checkpoints', rounds: [109, 110, 108] },
       ],
     },
   };

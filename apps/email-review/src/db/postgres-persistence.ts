@@ -16,7 +16,7 @@ import { PostgresModelJobs } from './postgres-model-jobs.js';
 import { PostgresThreadHistory } from './postgres-thread-history.js';
 import { PostgresThreadStore } from './postgres-thread-store.js';
 import { setupDatabase } from './setup-database.js';
-import { OneStatementPostgresSaver } from '../patches/langgraph-checkpoint-postgres-one-statement-writes.js';
+import { OneRowPostgresSaver } from '../patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
 import { checkpointTables } from './tables.js';
 import { listenForThreadChanges } from './thread-change-notify.js';
 import { ChangeFeed } from '../changes/change-feed.js';
@@ -47,7 +47,7 @@ export interface PostgresOptions {
    */
   queue?: { leaseSeconds: number; concurrency: number; retry?: RetryPolicy };
   /** The framework patch (src/patches/), on unless set to false: off only to measure its gain. */
-  oneStatementCheckpointWrites?: boolean;
+  oneRowCheckpoints?: boolean;
   /** Webhook endpoints (WEBHOOK_*): their deliveries live in this schema, sent by pg-boss jobs. */
   webhooks?: WebhookOptions;
 }
@@ -88,7 +88,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   let closed = false;
   guardPool(pool, health, () => ready);
   const checkpointer = createCheckpointer(pool, options.schema, {
-    oneStatementWrites: options.oneStatementCheckpointWrites ?? true,
+    oneRowCheckpoints: options.oneRowCheckpoints ?? true,
   });
   const outbox = new PostgresOutbox({
     ...outboxDeps(options.webhooks, logger),
@@ -125,7 +125,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   });
   const setUp = async () => {
     // On the lock pool, which the readiness gate does not cover.
-    const setupSaver = createCheckpointer(lockPool, options.schema, { oneStatementWrites: true });
+    const setupSaver = createCheckpointer(lockPool, options.schema, { oneRowCheckpoints: true });
     await setupDatabase(lockPool, options.schema, setupSaver);
     if (!listening) {
       listening = true;
@@ -145,7 +145,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     decide: (work) =>
       withTransaction(pool, (client) =>
         work({
-          checkpointer: new OneStatementPostgresSaver(
+          checkpointer: new OneRowPostgresSaver(
             client,
             options.schema,
             checkpointTables(options.schema),

@@ -119,7 +119,7 @@ export async function startInstance(options: {
   /** The model work's queue (postgres mode): a job's lease, and workers for dead instances' jobs. */
   modelWork?: { leaseSeconds: number; concurrency: number };
   /** Framework patches switched off (postgres mode); all are on by default, as in production. */
-  patches?: Pick<PostgresOptions, 'oneStatementCheckpointWrites'>;
+  patches?: Pick<PostgresOptions, 'oneRowCheckpoints'>;
   /** Where the instance logs (at info level), for tests that read the log; silent otherwise. */
   logTo?: { write(line: string): void };
   /** Wraps the thread index, e.g. to simulate a crash between two writes. */

@@ -1,0 +1,157 @@
+/**
+ * Framework patch `langgraph-checkpoint-postgres-one-row-checkpoints` —
+ * @langchain/langgraph-checkpoint-postgres@1.0.5 (pinned exactly in package.json for it).
+ *
+ * Touches: `PostgresSaver#put` and `#putWrites` (overridden), the protected `_loadCheckpoint`
+ * (extended), `_dumpMetadata`, `_dumpCheckpoint` and `_dumpWrites` helpers and the positions of the
+ * columns in the write rows they return ([4..7]), the private `SQL_STATEMENTS.SELECT_SQL` (its blob
+ * join skipped for rows that carry their values) and the serde's two types (`json`, `bytes`).
+ * Why: the stock `put` checks out a connection and sends BEGIN, one INSERT per changed channel, the
+ * checkpoint row and COMMIT, and every read joins the blob table once per channel. Here a checkpoint
+ * is one row: its channel values ride in the `checkpoint` jsonb under `channel_values` (each as
+ * `[type, text]`: the serde's JSON text, or base64 for bytes), written by one statement, and
+ * `putWrites` is one statement too. A thread of about ten channels writes 2 checkpoint rows per
+ * lifecycle instead of 2 + 10 blob rows, and its reads probe no blobs. It is the saver SqliteSaver
+ * and MemorySaver already are (each checkpoint holds the whole state), on the stock tables.
+ * Reads: `getTuple` and `list` stay the stock ones. A row written by the stock saver (a thread
+ * paused before this patch was deployed) has no `channel_values` and reads from its blobs as ever;
+ * its next checkpoint is written whole. The stock saver cannot read this patch's rows back (it
+ * would see no values): switching the patch off needs an empty database.
+ * Guarded by: apps/email-review/test/framework-patches.test.ts (a step written by the patch reads
+ * back the same as the stock saver's; a thread written by the stock saver is read and resumed).
+ * Applied in src/db/postgres-persistence.ts; `oneRowCheckpoints: false` uses the stock saver.
+ * Because every write is one statement, the saver also runs on one client inside its caller's
+ * transaction (a decision's: src/db/postgres-persistence.ts `decide`): the stock reads only call
+ * `query`, and nothing here checks a connection out.
+ */
+import type { RunnableConfig } from '@langchain/core/runnables';
+import type {
+  ChannelVersions,
+  Checkpoint,
+  CheckpointMetadata,
+  PendingWrite,
+} from '@langchain/langgraph-checkpoint';
+import { WRITES_IDX_MAP } from '@langchain/langgraph-checkpoint';
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import type pg from 'pg';
+
+/** Schema-qualified names of the saver's three tables. */
+export interface CheckpointTableNames {
+  checkpoints: string;
+  blobs: string;
+  writes: string;
+}
+
+/** A channel's value inside the checkpoint row: the serde's type and its text (base64 for bytes). */
+type InlineValue = [type: string, text: string];
+
+/** The stock read's blob join, which rows carrying their own values skip. */
+const BLOB_JOIN = "from jsonb_each_text(checkpoint -> 'channel_versions')";
+
+/** LangGraph's PostgreSQL checkpointer with a checkpoint in one row and each write one statement. */
+export class OneRowPostgresSaver extends PostgresSaver {
+  private readonly putSql: string;
+  private readonly putWritesSql: Record<'upsert' | 'insert', string>;
+
+  constructor(
+    /** The pool, or one client whose transaction every read and write then joins. */
+    private readonly db: pg.Pool | pg.PoolClient,
+    schema: string,
+    { checkpoints, writes }: CheckpointTableNames,
+  ) {
+    // The stock saver keeps it as its `pool` but, for what is not overridden here, only queries it.
+    super(db as pg.Pool, undefined, { schema });
+    const statements = (this as unknown as { SQL_STATEMENTS: { SELECT_SQL: string } })
+      .SQL_STATEMENTS;
+    if (!statements.SELECT_SQL.includes(BLOB_JOIN))
+      throw new Error('langgraph-checkpoint-postgres: SELECT_SQL changed; re-check this patch');
+    statements.SELECT_SQL = statements.SELECT_SQL.replace(
+      BLOB_JOIN,
+      "from jsonb_each_text(CASE WHEN checkpoint ? 'channel_values' THEN NULL ELSE checkpoint -> 'channel_versions' END)",
+    );
+    this.putSql = `
+      INSERT INTO ${checkpoints} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
+      VALUES ($1, $2, $3, $4, $5, $6)
+      ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
+      DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`;
+    const insertWrites = `
+      INSERT INTO ${writes} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+      SELECT $1, $2, $3, $4, w.idx, w.channel, w.type, w.blob
+      FROM unnest($5::int[], $6::text[], $7::text[], $8::bytea[]) AS w(idx, channel, type, blob)
+      ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
+    this.putWritesSql = {
+      // Same conflict rules as the stock saver: special channels overwrite, others keep the first write.
+      upsert: `${insertWrites} DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob`,
+      insert: `${insertWrites} DO NOTHING`,
+    };
+  }
+
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    _newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
+    if (config.configurable === undefined)
+      throw new Error('Missing "configurable" field in "config" param');
+    const { thread_id, checkpoint_ns = '', checkpoint_id } = config.configurable;
+    const values: Record<string, InlineValue> = {};
+    for (const [channel, value] of Object.entries(checkpoint.channel_values)) {
+      const [type, dumped] = await this.serde.dumpsTyped(value);
+      values[channel] = [
+        type,
+        type === 'json' ? new TextDecoder().decode(dumped) : Buffer.from(dumped).toString('base64'),
+      ];
+    }
+    await this.db.query(this.putSql, [
+      thread_id,
+      checkpoint_ns,
+      checkpoint.id,
+      checkpoint_id,
+      { ...this._dumpCheckpoint(checkpoint), channel_values: values },
+      await this._dumpMetadata(metadata),
+    ]);
+    return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
+  }
+
+  /** The stock load, plus the values a row of this patch carries (none in a stock row). */
+  protected override async _loadCheckpoint(
+    checkpoint: Omit<Checkpoint, 'pending_sends' | 'channel_values'>,
+    blobs: [Uint8Array, Uint8Array, Uint8Array][],
+  ): Promise<Checkpoint> {
+    const { channel_values: inline, ...rest } = checkpoint as typeof checkpoint & {
+      channel_values?: Record<string, InlineValue>;
+    };
+    const loaded = await super._loadCheckpoint(rest, blobs);
+    for (const [channel, [type, text]] of Object.entries(inline ?? {})) {
+      loaded.channel_values[channel] = await this.serde.loadsTyped(
+        type,
+        type === 'json' ? text : new Uint8Array(Buffer.from(text, 'base64')),
+      );
+    }
+    return loaded;
+  }
+
+  override async putWrites(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    taskId: string,
+  ): Promise<void> {
+    if (writes.length === 0) return;
+    const { thread_id, checkpoint_ns, checkpoint_id } = config.configurable ?? {};
+    const rows = await this._dumpWrites(thread_id, checkpoint_ns, checkpoint_id, taskId, writes);
+    const sql = writes.every(([channel]) => channel in WRITES_IDX_MAP)
+      ? this.putWritesSql.upsert
+      : this.putWritesSql.insert;
+    await this.db.query(sql, [
+      thread_id,
+      checkpoint_ns,
+      checkpoint_id,
+      taskId,
+      rows.map((row) => row[4]),
+      rows.map((row) => row[5]),
+      rows.map((row) => row[6]),
+      rows.map((row) => row[7]),
+    ]);
+  }
+}
