@@ -183,12 +183,12 @@ describePg('model work on the queue', () => {
         get: threads.get.bind(threads),
         save: threads.save.bind(threads),
         list: threads.list.bind(threads),
-        saveDecision: async (view, revision, events, client, from, modelJob) => {
+        saveDecision: async (view, revision, events, client, from, ...rest) => {
           if (from === 'drafting' && failOnce) {
             failOnce = false;
             throw new DatabaseUnavailable();
           }
-          return threads.saveDecision(view, revision, events, client, from, modelJob);
+          return threads.saveDecision(view, revision, events, client, from, ...rest);
         },
       }),
     });

@@ -34,6 +34,7 @@ import {
 import { withQueueSetupLock } from './setup-database.js';
 import type { ThreadWebhooks } from '../webhooks/thread-webhooks.js';
 import { queueSchema, table } from './tables.js';
+import type { StatementPart } from '../persistence/statement-part.js';
 
 const QUEUE = 'email-delivery';
 /** How often an idle worker looks at the queue again. */
@@ -104,6 +105,7 @@ const isUniqueViolation = (error: unknown) =>
 export class PostgresDeliveries implements DeliveryStore {
   private readonly boss: PgBoss;
   private readonly sql: Record<string, string>;
+  private readonly approveWith: (published: number, checkpoint: StatementPart) => string;
   /** Each change to a record appends its history event in the record's transaction. */
   private readonly history: PostgresThreadHistory;
   private started = false;
@@ -131,7 +133,7 @@ export class PostgresDeliveries implements DeliveryStore {
     // An approval is one statement: the thread by compare-and-set (only the revision the approval
     // read, still awaiting review), then, for the row it wrote, the delivery record, the history
     // events ($5) and the webhook events they report (parameters from $13).
-    const approve = (publishing: string) =>
+    const approve = (publishing: string, extra = '') =>
       writeRecordingEvents(
         settings.schema,
         `UPDATE ${threads} SET status = 'sent', view = $2, delivery_status = $4
@@ -143,9 +145,16 @@ export class PostgresDeliveries implements DeliveryStore {
              subject, in_reply_to, refs, body, status, attempts)
            SELECT thread_id, $6, $7, $8, $9, $10, $11, $12, $4, 0 FROM written)`,
           publishing,
+          extra,
         ]
           .filter(Boolean)
           .join(', '),
+      );
+    // With a decision's checkpoint writes (after the webhook parameters, if any).
+    this.approveWith = (published, checkpoint) =>
+      approve(
+        published > 0 ? (settings.webhooks?.ctes('written', 13) ?? '') : '',
+        checkpoint.ctes('written', 13 + published),
       );
     this.sql = {
       approve: approve(''),
@@ -170,11 +179,15 @@ export class PostgresDeliveries implements DeliveryStore {
     message: OutgoingMessage,
     events: readonly HistoryEvent[],
     client?: pg.PoolClient,
+    checkpoint?: StatementPart,
   ): Promise<Delivery> {
+    const delivery = newDelivery(message);
     try {
-      return await (client
-        ? this.approve(client, view, message, events)
-        : this.transaction((own) => this.approve(own, view, message, events)));
+      // A queued delivery's job is a second statement: both in one transaction.
+      if (client || delivery.status !== 'queued')
+        await this.approve(client ?? this.pool, view, delivery, events, checkpoint);
+      else await this.transaction((own) => this.approve(own, view, delivery, events, checkpoint));
+      return delivery;
     } catch (error) {
       // A concurrent approval inserted the record first (it waited for that one's commit).
       if (isUniqueViolation(error)) throw new ThreadMovedOn(view.thread_id);
@@ -183,39 +196,44 @@ export class PostgresDeliveries implements DeliveryStore {
   }
 
   private async approve(
-    client: pg.PoolClient,
+    db: pg.PoolClient | pg.Pool,
     view: Thread,
-    message: OutgoingMessage,
+    delivery: Delivery,
     events: readonly HistoryEvent[],
+    checkpoint?: StatementPart,
   ) {
-    const delivery = newDelivery(message);
     const approvedView = { ...view, delivery: deliveryView(delivery) };
     const history = [
       ...events,
       deliveryEvent(delivery, 'approved', view.sent_at ?? view.updated_at),
     ];
-    const published = this.settings.webhooks?.params(approvedView, history);
-    const approved = await client.query(
-      published ? this.sql.approvePublishing! : this.sql.approve!,
+    const published = this.settings.webhooks?.params(approvedView, history) ?? [];
+    const approved = await db.query(
+      checkpoint
+        ? this.approveWith(published.length, checkpoint)
+        : published.length > 0
+          ? this.sql.approvePublishing!
+          : this.sql.approve!,
       [
         view.thread_id,
         approvedView,
         view.revision,
         delivery.status,
         eventsParam(history),
-        message.message_id,
-        message.to,
-        message.from,
-        message.subject,
-        message.in_reply_to,
-        message.references,
-        message.body,
-        ...(published ?? []),
+        delivery.message_id,
+        delivery.to,
+        delivery.from,
+        delivery.subject,
+        delivery.in_reply_to,
+        delivery.references,
+        delivery.body,
+        ...published,
+        ...(checkpoint?.params ?? []),
       ],
     );
     if (approved.rowCount !== 1) throw new ThreadMovedOn(view.thread_id);
-    if (delivery.status === 'queued') await this.enqueue(client, delivery);
-    return delivery;
+    // Queued: on a transaction's client (commitApproval).
+    if (delivery.status === 'queued') await this.enqueue(db as pg.PoolClient, delivery);
   }
 
   async get(threadId: string) {

@@ -6,9 +6,11 @@ import {
   withTransaction,
 } from '@repo/pg-kit';
 import { redactSecrets } from '@repo/llm-config';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../delivery/retry-policy.js';
-import type { Persistence } from '../persistence/persistence.js';
+import type { DecisionTransaction, Persistence } from '../persistence/persistence.js';
+import { DeferredSaver } from '../persistence/deferred-saver.js';
 import { createCheckpointer } from './checkpointer.js';
 import { guardPool } from './database-outage.js';
 import { PostgresDeliveries } from './postgres-deliveries.js';
@@ -137,22 +139,47 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     ready = true;
     health.markUp();
   };
+  const oneRowSaver = (db: pg.Pool | pg.PoolClient) =>
+    new OneRowPostgresSaver(db, options.schema, checkpointTables(options.schema));
+  const decisionSaver = oneRowSaver(pool);
+  /** Runs a decision's work; the graph's writes it deferred must have gone into its statement. */
+  async function decision<T>(
+    work: (tx: DecisionTransaction) => Promise<T>,
+    saver: OneRowPostgresSaver,
+    client?: pg.PoolClient,
+  ): Promise<T> {
+    const deferred = new DeferredSaver(saver);
+    let taken = 0;
+    let written = false;
+    const result = await work({
+      checkpointer: deferred,
+      client,
+      checkpointWrites: async () => {
+        taken = deferred.writes.length;
+        const part = await saver.statementPart(deferred.writes);
+        return {
+          params: part.params,
+          ctes: (guard, first) => {
+            written = true;
+            return part.ctes(guard, first);
+          },
+        };
+      },
+    });
+    // A store (or a wrapper of one) that dropped them would leave the view ahead of its checkpoint.
+    if (deferred.writes.length > 0 && (deferred.writes.length !== taken || !written))
+      throw new Error('a decision left checkpoint writes out of its statement');
+    return result;
+  }
   return {
     kind: 'postgres',
     database: { pool, schema: options.schema, connectionString: options.connectionString },
     checkpointer,
-    // The saver on the transaction's client: a decision's checkpoint commits with its view.
-    decide: (work) =>
-      withTransaction(pool, (client) =>
-        work({
-          checkpointer: new OneRowPostgresSaver(
-            client,
-            options.schema,
-            checkpointTables(options.schema),
-          ),
-          client,
-        }),
-      ),
+    // A decision's checkpoint rides in its compare-and-set's statement: it commits with its view.
+    decide: (work, { transaction = true } = {}) =>
+      transaction
+        ? withTransaction(pool, (client) => decision(work, oneRowSaver(client), client))
+        : decision(work, decisionSaver),
     threads: new PostgresThreadStore(pool, options.schema, webhooks, modelJobs),
     history: new PostgresThreadHistory(pool, options.schema),
     deliveries,

@@ -7,6 +7,7 @@ import { eventsParam, writeRecordingEvents } from './postgres-thread-history.js'
 import { finishModelJobSql, type PostgresModelJobs } from './postgres-model-jobs.js';
 import type { ModelJob } from '../persistence/model-jobs.js';
 import { table } from './tables.js';
+import type { StatementPart } from '../persistence/statement-part.js';
 
 interface ViewRow {
   view: Thread;
@@ -18,8 +19,8 @@ type Write = 'insert' | 'save' | 'decide';
 /** The thread index in PostgreSQL, beside the checkpoint tables. One round trip per call on the common paths. */
 export class PostgresThreadStore implements ThreadStore {
   private readonly sql: Record<'byKey' | 'get' | 'list', string>;
-  /** Each write twice: alone, and with the webhook events its history reports (parameters after its own). */
-  private readonly writes: Record<Write, { alone: string; publishing: string }>;
+  /** Each write's statement, given its webhook parameters' count and more CTEs, if any. */
+  private readonly writes: Record<Write, (published: number, extra?: StatementPart) => string>;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -51,29 +52,44 @@ export class PostgresThreadStore implements ThreadStore {
         8,
       ],
     };
-    const both = ([write, params]: [string, number], more?: string, answer?: string) => {
-      const publishing = webhooks.ctes('written', params + 1);
-      return {
-        alone: writeRecordingEvents(schema, write, '$5', more, answer),
-        publishing: writeRecordingEvents(
+    // A write alone, or with the webhook events its history reports (parameters after its own),
+    // and with more CTEs (a decision's checkpoint writes) after those.
+    const statement =
+      ([write, params]: [string, number], more?: string, answer?: string) =>
+      (publishing: number, extra?: (first: number) => string) =>
+        writeRecordingEvents(
           schema,
           write,
           '$5',
-          [more, publishing].filter(Boolean).join(', '),
+          [
+            more,
+            publishing > 0 && webhooks.ctes('written', params + 1),
+            extra?.(params + publishing + 1),
+          ]
+            .filter(Boolean)
+            .join(', '),
           answer,
-        ),
+        );
+    const both = (build: ReturnType<typeof statement>) => {
+      const built = new Map<number, string>();
+      return (published: number, extra?: StatementPart) => {
+        if (extra) return build(published, (first) => extra.ctes('written', first));
+        if (!built.has(published)) built.set(published, build(published));
+        return built.get(published)!;
       };
     };
     this.writes = {
       insert: modelJobs
         ? both(
-            writes.insert,
-            modelJobs.sendSql('written', '$6'),
-            'SELECT thread_id, (SELECT id FROM model_job) AS job_id FROM written',
+            statement(
+              writes.insert,
+              modelJobs.sendSql('written', '$6'),
+              'SELECT thread_id, (SELECT id FROM model_job) AS job_id FROM written',
+            ),
           )
-        : both(writes.insert),
-      save: both(writes.save),
-      decide: both(writes.decide, `finished AS (${finishModelJobSql(schema, '$8')})`),
+        : both(statement(writes.insert)),
+      save: both(statement(writes.save)),
+      decide: both(statement(writes.decide, `finished AS (${finishModelJobSql(schema, '$8')})`)),
     };
     this.sql = {
       byKey: `SELECT view FROM ${threads} WHERE idempotency_key = $1`,
@@ -129,32 +145,46 @@ export class PostgresThreadStore implements ThreadStore {
     client: pg.PoolClient | pg.Pool = this.pool,
     from: ThreadStatus = 'awaiting_review',
     modelJob?: string,
+    checkpoint?: StatementPart,
   ) {
-    const saved = await this.write(client, view, events, 'decide', [
-      view.thread_id,
-      view.status,
+    const saved = await this.write(
+      client,
       view,
-      view.delivery?.status ?? null,
-      eventsParam(events),
-      revision,
-      from,
-      modelJob ?? null,
-    ]);
+      events,
+      'decide',
+      [
+        view.thread_id,
+        view.status,
+        view,
+        view.delivery?.status ?? null,
+        eventsParam(events),
+        revision,
+        from,
+        modelJob ?? null,
+      ],
+      checkpoint,
+    );
     return saved.rowCount === 1;
   }
 
-  /** Runs one of the writes above, with the webhook events its history reports when there are any. */
+  /**
+   * Runs one of the writes above, with the webhook events its history reports when there are any,
+   * and `extra`'s CTEs (a decision's checkpoint writes) when given.
+   */
   private write(
     client: pg.PoolClient | pg.Pool,
     view: Thread,
     events: readonly HistoryEvent[] | undefined,
     write: Write,
     params: unknown[],
+    extra?: StatementPart,
   ): Promise<pg.QueryResult> {
-    const published = events && this.webhooks.params(view, events);
-    return published
-      ? client.query(this.writes[write].publishing, [...params, ...published])
-      : client.query(this.writes[write].alone, params);
+    const published = (events && this.webhooks.params(view, events)) ?? [];
+    return client.query(this.writes[write](published.length, extra), [
+      ...params,
+      ...published,
+      ...(extra?.params ?? []),
+    ]);
   }
 
   async list(query: ListQuery): Promise<ThreadPage> {

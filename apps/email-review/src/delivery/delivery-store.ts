@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { StatementPart } from '../persistence/statement-part.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import type { Delivery, OutgoingMessage } from './delivery.js';
@@ -42,6 +43,8 @@ export interface DeliveryStore {
     message: OutgoingMessage,
     events: readonly HistoryEvent[],
     client?: pg.PoolClient,
+    /** A decision's checkpoint writes, written by the same statement as the approval. */
+    checkpoint?: StatementPart,
   ): Promise<Delivery>;
   get(threadId: string): Promise<Delivery | undefined>;
   /**

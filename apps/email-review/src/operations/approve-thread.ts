@@ -39,13 +39,14 @@ export function approveThread(
       text_sha256: createHash('sha256').update(draft).digest('hex'),
     };
     const message = replyMessage(thread, draft, recipient(thread), deps.outbound);
+    await decision.graph.updateState(stateConfig(threadId), { sent: { at, text: draft } }, 'send');
     const delivery = await deps.deliveries.commitApproval(
       sent,
       message,
       [approved],
       decision.client,
+      await decision.checkpointWrites(),
     );
-    await decision.graph.updateState(stateConfig(threadId), { sent: { at, text: draft } }, 'send');
     return { ...sent, delivery: deliveryView(delivery) };
   });
 }

@@ -1,5 +1,6 @@
 import type { DecisionTransaction } from '../persistence/persistence.js';
 import type { Thread } from '../threads/thread.js';
+import type { HistoryEvent } from '../threads/thread-history.js';
 import { RevisionMismatch, ThreadMovedOn } from '../threads/thread-errors.js';
 import type { EmailGraph } from '../workflow/graph.js';
 import { getThread } from './get-thread.js';
@@ -11,11 +12,33 @@ export interface Decision extends DecisionTransaction {
   graph: EmailGraph;
 }
 
+/** The view by compare-and-set, its history and the graph's deferred writes, in one statement. */
+export async function saveDecision(
+  deps: OperationDeps,
+  decision: Decision,
+  view: Thread,
+  revision: number,
+  events: readonly HistoryEvent[],
+): Promise<boolean> {
+  const checkpoint = await decision.checkpointWrites();
+  return deps.threads.saveDecision(
+    view,
+    revision,
+    events,
+    decision.client,
+    undefined,
+    undefined,
+    checkpoint,
+  );
+}
+
 /**
  * A reviewer's decision on a paused thread (edit by text, approve, reject, the start of a redraft):
- * read once, checked, then written in one transaction — the new view and its history by
- * compare-and-set (still `awaiting_review` at the revision read), and the checkpoint through a
- * saver on the same transaction — so the view and the checkpoint never disagree. When the
+ * read once and checked; then the graph records the decision (`updateState`: the checkpoint read,
+ * its writes deferred) and one statement writes the new view and its history by compare-and-set
+ * (still `awaiting_review` at the revision read) with those checkpoint writes as its CTEs, which
+ * write only when it does — so the view and the checkpoint never disagree, with no BEGIN or
+ * COMMIT (`transaction`: a decision of more statements, the redraft's job, takes one). When the
  * compare-and-set finds the thread moved on, nothing was written and the thread is read again to
  * answer: 412/409 `revision_mismatch` for another revision, 409 `thread_not_awaiting_review` for
  * another status.
@@ -25,13 +48,15 @@ export async function decideThread(
   threadId: string,
   condition: RevisionCondition | undefined,
   decide: (thread: Thread, decision: Decision) => Promise<Thread>,
+  options?: { transaction?: boolean },
 ): Promise<Thread> {
   const thread = await getThread(deps, threadId);
   requireRevision(thread, condition);
   requireAwaitingReview(thread);
   try {
-    return await deps.decide((tx) =>
-      decide(thread, { ...tx, graph: deps.graphOn(tx.checkpointer) }),
+    return await deps.decide(
+      (tx) => decide(thread, { ...tx, graph: deps.graphOn(tx.checkpointer) }),
+      { transaction: options?.transaction ?? false },
     );
   } catch (error) {
     if (!(error instanceof ThreadMovedOn)) throw error;

@@ -1,6 +1,6 @@
 import type { Thread } from '../threads/thread.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
-import { decideThread } from './decide-thread.js';
+import { decideThread, saveDecision } from './decide-thread.js';
 import { stateConfig } from './graph-config.js';
 import { reviewer } from './history-events.js';
 import { now, type OperationDeps } from './operation-deps.js';
@@ -40,9 +40,9 @@ function replaceDraft(
       revision: view.revision,
       text: draft,
     };
-    if (!(await deps.threads.saveDecision(view, thread.revision, [edited], decision.client)))
-      throw new ThreadMovedOn(threadId);
     await decision.graph.updateState(stateConfig(threadId), { reply: draft, revision: 1 }, 'draft');
+    if (!(await saveDecision(deps, decision, view, thread.revision, [edited])))
+      throw new ThreadMovedOn(threadId);
     return view;
   });
 }
@@ -60,13 +60,20 @@ async function redraft(
 ): Promise<Thread> {
   const job = { thread_id: threadId, kind: 'redraft' as const, instructions, actor: reviewer() };
   let jobId = '';
-  const marked = await decideThread(deps, threadId, condition, async (thread, decision) => {
-    const view: Thread = { ...thread, status: 'drafting', updated_at: now(deps) };
-    if (!(await deps.threads.saveDecision(view, thread.revision, [], decision.client)))
-      throw new ThreadMovedOn(threadId);
-    await decision.graph.updateState(stateConfig(threadId), { instructions }, 'classify');
-    jobId = await deps.modelJobs.send(job, decision.client);
-    return view;
-  });
+  const marked = await decideThread(
+    deps,
+    threadId,
+    condition,
+    async (thread, decision) => {
+      const view: Thread = { ...thread, status: 'drafting', updated_at: now(deps) };
+      await decision.graph.updateState(stateConfig(threadId), { instructions }, 'classify');
+      if (!(await saveDecision(deps, decision, view, thread.revision, [])))
+        throw new ThreadMovedOn(threadId);
+      jobId = await deps.modelJobs.send(job, decision.client);
+      return view;
+    },
+    // The job is a second statement.
+    { transaction: true },
+  );
   return (await runModelJob(deps, job, jobId)) ?? marked;
 }

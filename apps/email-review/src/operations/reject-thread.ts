@@ -1,6 +1,6 @@
 import type { Thread } from '../threads/thread.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
-import { decideThread } from './decide-thread.js';
+import { decideThread, saveDecision } from './decide-thread.js';
 import { stateConfig } from './graph-config.js';
 import { reviewer } from './history-events.js';
 import { now, type OperationDeps } from './operation-deps.js';
@@ -30,9 +30,9 @@ export function rejectThread(
       actor: reviewer(),
       reason: rejection.reason ?? null,
     };
-    if (!(await deps.threads.saveDecision(view, thread.revision, [rejected], decision.client)))
-      throw new ThreadMovedOn(threadId);
     await decision.graph.updateState(stateConfig(threadId), { rejected_at: at }, 'send');
+    if (!(await saveDecision(deps, decision, view, thread.revision, [rejected])))
+      throw new ThreadMovedOn(threadId);
     return view;
   });
 }

@@ -20,9 +20,10 @@
  * Guarded by: apps/email-review/test/framework-patches.test.ts (a step written by the patch reads
  * back the same as the stock saver's; a thread written by the stock saver is read and resumed).
  * Applied in src/db/postgres-persistence.ts; `oneRowCheckpoints: false` uses the stock saver.
- * Because every write is one statement, the saver also runs on one client inside its caller's
- * transaction (a decision's: src/db/postgres-persistence.ts `decide`): the stock reads only call
- * `query`, and nothing here checks a connection out.
+ * Because every write is one statement, a decision's writes (deferred by DeferredSaver) also go as
+ * CTEs into the decision's compare-and-set statement (`statementPart`), and the saver runs on one
+ * client inside a caller's transaction: the stock reads only call `query`, and nothing here checks
+ * a connection out.
  */
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type {
@@ -34,6 +35,8 @@ import type {
 import { WRITES_IDX_MAP } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
+import type { DeferredWrite } from '../persistence/deferred-saver.js';
+import type { StatementPart } from '../persistence/statement-part.js';
 
 /** Schema-qualified names of the saver's three tables. */
 export interface CheckpointTableNames {
@@ -52,6 +55,7 @@ const BLOB_JOIN = "from jsonb_each_text(checkpoint -> 'channel_versions')";
 export class OneRowPostgresSaver extends PostgresSaver {
   private readonly putSql: string;
   private readonly putWritesSql: Record<'upsert' | 'insert', string>;
+  private readonly tables: Pick<CheckpointTableNames, 'checkpoints' | 'writes'>;
 
   constructor(
     /** The pool, or one client whose transaction every read and write then joins. */
@@ -69,21 +73,12 @@ export class OneRowPostgresSaver extends PostgresSaver {
       BLOB_JOIN,
       "from jsonb_each_text(CASE WHEN checkpoint ? 'channel_values' THEN NULL ELSE checkpoint -> 'channel_versions' END)",
     );
-    this.putSql = `
-      INSERT INTO ${checkpoints} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
-      VALUES ($1, $2, $3, $4, $5, $6)
-      ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
-      DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`;
-    const insertWrites = `
-      INSERT INTO ${writes} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
-      SELECT $1, $2, $3, $4, w.idx, w.channel, w.type, w.blob
-      FROM unnest($5::int[], $6::text[], $7::text[], $8::bytea[]) AS w(idx, channel, type, blob)
-      ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)`;
+    this.putSql = putSql(checkpoints, (i) => `$${i}`);
     this.putWritesSql = {
-      // Same conflict rules as the stock saver: special channels overwrite, others keep the first write.
-      upsert: `${insertWrites} DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob`,
-      insert: `${insertWrites} DO NOTHING`,
+      upsert: putWritesSql(writes, true, (i) => `$${i}`),
+      insert: putWritesSql(writes, false, (i) => `$${i}`),
     };
+    this.tables = { checkpoints, writes };
   }
 
   override async put(
@@ -92,6 +87,23 @@ export class OneRowPostgresSaver extends PostgresSaver {
     metadata: CheckpointMetadata,
     _newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
+    const params = await this.putParams(config, checkpoint, metadata);
+    await this.db.query(this.putSql, params);
+    return {
+      configurable: {
+        thread_id: params[0],
+        checkpoint_ns: params[1],
+        checkpoint_id: checkpoint.id,
+      },
+    };
+  }
+
+  /** The checkpoint's row, its channel values inside, as putSql's parameters. */
+  private async putParams(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+  ): Promise<unknown[]> {
     if (config.configurable === undefined)
       throw new Error('Missing "configurable" field in "config" param');
     const { thread_id, checkpoint_ns = '', checkpoint_id } = config.configurable;
@@ -103,15 +115,14 @@ export class OneRowPostgresSaver extends PostgresSaver {
         type === 'json' ? new TextDecoder().decode(dumped) : Buffer.from(dumped).toString('base64'),
       ];
     }
-    await this.db.query(this.putSql, [
+    return [
       thread_id,
       checkpoint_ns,
       checkpoint.id,
-      checkpoint_id,
+      checkpoint_id ?? null,
       { ...this._dumpCheckpoint(checkpoint), channel_values: values },
       await this._dumpMetadata(metadata),
-    ]);
-    return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
+    ];
   }
 
   /** The stock load, plus the values a row of this patch carries (none in a stock row). */
@@ -138,20 +149,88 @@ export class OneRowPostgresSaver extends PostgresSaver {
     taskId: string,
   ): Promise<void> {
     if (writes.length === 0) return;
+    const { upsert, params } = await this.putWritesParams(config, writes, taskId);
+    await this.db.query(this.putWritesSql[upsert ? 'upsert' : 'insert'], params);
+  }
+
+  /** The writes' rows as putWritesSql's parameters, and which conflict rule they take. */
+  private async putWritesParams(config: RunnableConfig, writes: PendingWrite[], taskId: string) {
     const { thread_id, checkpoint_ns, checkpoint_id } = config.configurable ?? {};
     const rows = await this._dumpWrites(thread_id, checkpoint_ns, checkpoint_id, taskId, writes);
-    const sql = writes.every(([channel]) => channel in WRITES_IDX_MAP)
-      ? this.putWritesSql.upsert
-      : this.putWritesSql.insert;
-    await this.db.query(sql, [
-      thread_id,
-      checkpoint_ns,
-      checkpoint_id,
-      taskId,
-      rows.map((row) => row[4]),
-      rows.map((row) => row[5]),
-      rows.map((row) => row[6]),
-      rows.map((row) => row[7]),
-    ]);
+    return {
+      // Same conflict rules as the stock saver: special channels overwrite, others keep the first write.
+      upsert: writes.every(([channel]) => channel in WRITES_IDX_MAP),
+      params: [
+        thread_id,
+        checkpoint_ns,
+        checkpoint_id,
+        taskId,
+        rows.map((row) => row[4]),
+        rows.map((row) => row[5]),
+        rows.map((row) => row[6]),
+        rows.map((row) => row[7]),
+      ],
+    };
   }
+
+  /**
+   * Writes a decision deferred (DeferredSaver), as CTEs of the decision's statement that write
+   * only when `guard` (its compare-and-set) has a row, parameters from `$first` on.
+   */
+  async statementPart(deferred: readonly DeferredWrite[]): Promise<StatementPart> {
+    const parts: Array<{ size: number; sql: (guard: string, p: Param) => string }> = [];
+    const params: unknown[] = [];
+    for (const write of deferred) {
+      if (write.kind === 'put') {
+        params.push(...(await this.putParams(write.config, write.checkpoint, write.metadata)));
+        parts.push({ size: 6, sql: (guard, p) => putSql(this.tables.checkpoints, p, guard) });
+      } else if (write.writes.length > 0) {
+        const { upsert, params: own } = await this.putWritesParams(
+          write.config,
+          write.writes,
+          write.taskId,
+        );
+        params.push(...own);
+        parts.push({
+          size: 8,
+          sql: (guard, p) => putWritesSql(this.tables.writes, upsert, p, guard),
+        });
+      }
+    }
+    return {
+      params,
+      ctes: (guard, first) => {
+        let at = first - 1;
+        return parts
+          .map((part, i) => {
+            const base = at;
+            at += part.size;
+            return `checkpoint_write_${i} AS (${part.sql(guard, (n) => `$${base + n}`)})`;
+          })
+          .join(', ');
+      },
+    };
+  }
+}
+
+/** The n-th parameter of a statement's part, as its placeholder. */
+type Param = (n: number) => string;
+
+/** A checkpoint's row; with `guard`, only when that CTE has a row. Parameters p(1..6). */
+function putSql(checkpoints: string, p: Param, guard?: string) {
+  return `INSERT INTO ${checkpoints} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
+    SELECT ${p(1)}::text, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, ${p(5)}::jsonb, ${p(6)}::jsonb
+    ${guard ? `WHERE EXISTS (SELECT 1 FROM ${guard})` : ''}
+    ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
+    DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`;
+}
+
+/** A task's pending writes (the stock conflict rules); with `guard`, only when it has a row. p(1..8). */
+function putWritesSql(writes: string, upsert: boolean, p: Param, guard?: string) {
+  return `INSERT INTO ${writes} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+    SELECT ${p(1)}::text, ${p(2)}::text, ${p(3)}::text, ${p(4)}::text, w.idx, w.channel, w.type, w.blob
+    FROM unnest(${p(5)}::int[], ${p(6)}::text[], ${p(7)}::text[], ${p(8)}::bytea[]) AS w(idx, channel, type, blob)
+    ${guard ? `WHERE EXISTS (SELECT 1 FROM ${guard})` : ''}
+    ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+    ${upsert ? 'DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob' : 'DO NOTHING'}`;
 }

@@ -5,6 +5,7 @@ import { MemoryThreadStore } from '../threads/memory-thread-store.js';
 import type { RetryPolicy } from '../delivery/retry-policy.js';
 import { inProcessModelJobs } from './model-jobs.js';
 import type { Persistence } from './persistence.js';
+import { DeferredSaver } from './deferred-saver.js';
 import { ChangeFeed } from '../changes/change-feed.js';
 import { memoryChangeReporter } from '../changes/memory-changes.js';
 import { createLogger } from '@repo/http-kit';
@@ -35,7 +36,12 @@ export function createMemoryPersistence(
     checkpointer,
     // One decision at a time: each reads and writes the maps without another one in between.
     decide: (work) => {
-      const decided = decisions.then(() => work({ checkpointer }));
+      const decided = decisions.then(async () => {
+        const saver = new DeferredSaver(checkpointer);
+        const result = await work({ checkpointer: saver, checkpointWrites: async () => undefined });
+        await saver.flush();
+        return result;
+      });
       decisions = decided.catch(() => undefined);
       return decided;
     },

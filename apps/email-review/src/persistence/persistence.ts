@@ -6,17 +6,23 @@ import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { ChangeFeed } from '../changes/change-feed.js';
 import type { Outbox } from '@repo/webhooks';
+import type { DeferredSaver } from './deferred-saver.js';
+import type { StatementPart } from './statement-part.js';
 
 /**
- * One decision's transaction. PostgreSQL: BEGIN…COMMIT on one client, which the checkpointer and
- * the stores' writes share, so the view, its history and the checkpoint commit together or not at
- * all. Memory: transactions run one at a time.
+ * One decision. Its saver defers the graph's writes (DeferredSaver), which commit with the
+ * decision's compare-and-set or not at all: PostgreSQL puts them in that statement
+ * (`checkpointWrites`), on `client` when the decision asked for a transaction (BEGIN…COMMIT, for a
+ * decision of more than one statement), else on the pool; memory makes them once the work
+ * returns, decisions running one at a time.
  */
 export interface DecisionTransaction {
-  /** LangGraph's saver, reading and writing inside the transaction. */
-  checkpointer: BaseCheckpointSaver;
-  /** PostgreSQL: the transaction's client, for the stores' writes. */
+  /** LangGraph's saver: reads now, writes deferred. */
+  checkpointer: DeferredSaver;
+  /** PostgreSQL, in a transaction: its client, for the stores' writes. */
   client?: pg.PoolClient;
+  /** PostgreSQL: the deferred writes as CTEs of the compare-and-set's statement (none in memory). */
+  checkpointWrites(): Promise<StatementPart | undefined>;
 }
 
 /** Everything the service keeps, in one of two flavours: PostgreSQL, or memory (lost on restart). */
@@ -34,8 +40,11 @@ export interface Persistence {
   outbox: Outbox;
   /** The model work (classify and draft, redraft, retry) as jobs keyed by thread. */
   modelJobs: ModelJobs;
-  /** Runs `work` as one transaction (see DecisionTransaction): committed when it returns. */
-  decide<T>(work: (tx: DecisionTransaction) => Promise<T>): Promise<T>;
+  /** Runs `work` as one decision (see DecisionTransaction); `transaction`: on one client, BEGIN…COMMIT. */
+  decide<T>(
+    work: (tx: DecisionTransaction) => Promise<T>,
+    options?: { transaction?: boolean },
+  ): Promise<T>;
   /** Throws when the store cannot serve, for `/readyz`. */
   readiness?: () => Promise<void>;
   /** PostgreSQL mode: the query pool and schema, for the metrics' counts and the retention job. */

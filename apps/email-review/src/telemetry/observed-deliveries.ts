@@ -17,8 +17,7 @@ export function observedDeliveries(
   attempts: Counter<'outcome'>,
 ): DeliveryStore {
   return {
-    commitApproval: (view, message, events, client) =>
-      store.commitApproval(view, message, events, client),
+    commitApproval: (...args) => store.commitApproval(...args),
     get: (threadId) => store.get(threadId),
     attempt: (threadId, attempt) =>
       store.attempt(threadId, async (delivery) => {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { StatementPart } from '../persistence/statement-part.js';
 import type { DeliveryStatus } from '../delivery/delivery.js';
 import type { ModelJob } from '../persistence/model-jobs.js';
 import type { HistoryEvent } from './thread-history.js';
@@ -58,6 +59,8 @@ export interface ThreadStore {
     client?: pg.PoolClient,
     from?: ThreadStatus,
     modelJob?: string,
+    /** A decision's checkpoint writes, written by the same statement when it writes the view. */
+    checkpoint?: StatementPart,
   ): Promise<boolean>;
   /** Newest first. */
   list(query: ListQuery): Promise<ThreadPage>;
