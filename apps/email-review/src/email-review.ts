@@ -85,10 +85,11 @@ export function createEmailReview(deps: EmailReviewDeps) {
   const graph = telemetry.graph(compileEmailGraph(builder, checkpointer));
   const operationDeps = {
     graph,
-    // A decision's saver is its transaction's (PostgreSQL); compiling costs about 0.4 ms.
+    // A decision's or a run's saver defers its writes; compiling costs about 0.4 ms.
     graphOn: (saver: BaseCheckpointSaver) =>
       saver === checkpointer ? graph : telemetry.graph(compileEmailGraph(builder, saver)),
     decide: deps.persistence.decide.bind(deps.persistence),
+    deferWrites: deps.persistence.deferWrites?.bind(deps.persistence),
     threads: deps.persistence.threads,
     history: deps.persistence.history,
     deliveries,

@@ -199,12 +199,27 @@ describePg('model work on the queue', () => {
 
   test('when a run’s checkpoint is lost (the process died as the run stopped), then the job’s rerun drafts from the email and the thread ends awaiting review with one draft', async () => {
     let loseOnce = true;
+    let failResultOnce = true;
     const instance = await startInstance({
       mode: 'postgres',
       emulator,
       schema,
       modelWork: { leaseSeconds: 2, concurrency: 1 },
-      // The run's one checkpoint is never written, as when the process dies right there.
+      // The run's one checkpoint is never written, as when the process dies right there: it rides
+      // in the result's statement, which fails, and then on its own, which fails too.
+      wrapThreads: (threads) => ({
+        create: threads.create.bind(threads),
+        get: threads.get.bind(threads),
+        save: threads.save.bind(threads),
+        list: threads.list.bind(threads),
+        saveDecision: async (view, revision, events, client, from, ...rest) => {
+          if (from === 'drafting' && failResultOnce) {
+            failResultOnce = false;
+            throw new DatabaseUnavailable();
+          }
+          return threads.saveDecision(view, revision, events, client, from, ...rest);
+        },
+      }),
       wrapCheckpointer: (saver) =>
         Object.assign(Object.create(saver) as typeof saver, {
           put: (...args: Parameters<typeof saver.put>) => {

@@ -6,11 +6,13 @@ import {
   withTransaction,
 } from '@repo/pg-kit';
 import { redactSecrets } from '@repo/llm-config';
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../delivery/retry-policy.js';
 import type { DecisionTransaction, Persistence } from '../persistence/persistence.js';
 import { DeferredSaver } from '../persistence/deferred-saver.js';
+import type { StatementPart } from '../persistence/statement-part.js';
 import { createCheckpointer } from './checkpointer.js';
 import { guardPool } from './database-outage.js';
 import { PostgresDeliveries } from './postgres-deliveries.js';
@@ -141,20 +143,18 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   };
   const oneRowSaver = (db: pg.Pool | pg.PoolClient) =>
     new OneRowPostgresSaver(db, options.schema, checkpointTables(options.schema));
-  const decisionSaver = oneRowSaver(pool);
-  /** Runs a decision's work; the graph's writes it deferred must have gone into its statement. */
-  async function decision<T>(
-    work: (tx: DecisionTransaction) => Promise<T>,
-    saver: OneRowPostgresSaver,
-    client?: pg.PoolClient,
-  ): Promise<T> {
-    const deferred = new DeferredSaver(saver);
+  const poolSaver = oneRowSaver(pool);
+  /**
+   * Writes deferred on `saver`, for one statement; `unwritten` tells whether some were left out of
+   * it (a store, or a wrapper of one, that dropped them would leave the view ahead of its checkpoint).
+   */
+  function deferredWrites(saver: OneRowPostgresSaver, fresh = false) {
+    const deferred = new DeferredSaver(saver, { fresh });
     let taken = 0;
     let written = false;
-    const result = await work({
+    return {
       checkpointer: deferred,
-      client,
-      checkpointWrites: async () => {
+      checkpointWrites: async (): Promise<StatementPart> => {
         taken = deferred.writes.length;
         const part = await saver.statementPart(deferred.writes);
         return {
@@ -165,9 +165,19 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
           },
         };
       },
-    });
-    // A store (or a wrapper of one) that dropped them would leave the view ahead of its checkpoint.
-    if (deferred.writes.length > 0 && (deferred.writes.length !== taken || !written))
+      flush: (via?: BaseCheckpointSaver) => deferred.flush(via),
+      unwritten: () => deferred.writes.length > 0 && (deferred.writes.length !== taken || !written),
+    };
+  }
+  /** Runs a decision's work; the graph's writes it deferred must have gone into its statement. */
+  async function decision<T>(
+    work: (tx: DecisionTransaction) => Promise<T>,
+    saver: OneRowPostgresSaver,
+    client?: pg.PoolClient,
+  ): Promise<T> {
+    const writes = deferredWrites(saver);
+    const result = await work({ ...writes, client });
+    if (writes.unwritten())
       throw new Error('a decision left checkpoint writes out of its statement');
     return result;
   }
@@ -179,7 +189,12 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     decide: (work, { transaction = true } = {}) =>
       transaction
         ? withTransaction(pool, (client) => decision(work, oneRowSaver(client), client))
-        : decision(work, decisionSaver),
+        : decision(work, poolSaver),
+    // Runs on the stock saver when the patch is off (decisions stay one-row: the stock saver cannot
+    // write on a transaction's client); either format reads the other's rows.
+    ...(options.oneRowCheckpoints === false
+      ? {}
+      : { deferWrites: ({ fresh }: { fresh: boolean }) => deferredWrites(poolSaver, fresh) }),
     threads: new PostgresThreadStore(pool, options.schema, webhooks, modelJobs),
     history: new PostgresThreadHistory(pool, options.schema),
     deliveries,

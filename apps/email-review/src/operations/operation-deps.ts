@@ -19,8 +19,10 @@ export interface OperationDeps {
   modelJobs: ModelJobs;
   /** One transaction for a reviewer's decision (see decideThread). */
   decide: Persistence['decide'];
-  /** The graph over another saver: a decision's, on its transaction. */
+  /** The graph over another saver: a decision's, or a run's (`deferWrites`). */
   graphOn: (checkpointer: BaseCheckpointSaver) => EmailGraph;
+  /** A run's checkpoint writes held for its result's statement (PostgreSQL). */
+  deferWrites?: Persistence['deferWrites'];
   outbound: ReplySender;
   logger: Logger;
   clock?: () => Date;

@@ -20,22 +20,34 @@ export type DeferredWrite =
   | { kind: 'putWrites'; config: RunnableConfig; writes: PendingWrite[]; taskId: string };
 
 /**
- * A decision's saver (see decideThread): reads go to the service's saver, writes wait, in order,
- * to be committed with the decision's compare-and-set, and are dropped when it finds the thread
- * moved on. PostgreSQL: they ride in the compare-and-set's own statement (OneRowPostgresSaver
- * `statementPart`); memory: `flush` makes them after it. `updateState` only reads before it
- * writes, so nothing reads a write that waits.
+ * The saver of a decision (see decideThread) or of a model job's run (run-model-job.ts): reads
+ * go to the service's saver, writes wait, in order, to be committed with the compare-and-set that
+ * writes the thread's view, and are dropped when it finds the thread moved on. PostgreSQL: they
+ * ride in that statement (OneRowPostgresSaver `statementPart`); memory: `flush` makes them after
+ * it. `updateState` and a run (durability 'exit') read only before they write, so nothing reads a
+ * write that waits.
  */
 export class DeferredSaver<
   S extends BaseCheckpointSaver = BaseCheckpointSaver,
 > extends BaseCheckpointSaver {
   readonly writes: DeferredWrite[] = [];
 
-  constructor(readonly saver: S) {
+  private fresh: boolean;
+
+  constructor(
+    readonly saver: S,
+    /** A thread nothing can have checkpointed yet (its create's own run): the first read is skipped. */
+    options: { fresh?: boolean } = {},
+  ) {
     super(saver.serde);
+    this.fresh = options.fresh ?? false;
   }
 
-  getTuple(config: RunnableConfig) {
+  async getTuple(config: RunnableConfig) {
+    if (this.fresh) {
+      this.fresh = false;
+      return undefined;
+    }
     return this.saver.getTuple(config);
   }
 
@@ -66,13 +78,13 @@ export class DeferredSaver<
     return this.saver.getNextVersion(current);
   }
 
-  /** Makes the writes through the service's saver (memory mode, after the compare-and-set). */
-  async flush() {
+  /** Makes the writes, a statement each, through `via` (by default the saver it reads from). */
+  async flush(via: BaseCheckpointSaver = this.saver) {
     for (const write of this.writes.splice(0)) {
       if (write.kind === 'put') {
-        await this.saver.put(write.config, write.checkpoint, write.metadata, write.newVersions);
+        await via.put(write.config, write.checkpoint, write.metadata, write.newVersions);
       } else {
-        await this.saver.putWrites(write.config, write.writes, write.taskId);
+        await via.putWrites(write.config, write.writes, write.taskId);
       }
     }
   }

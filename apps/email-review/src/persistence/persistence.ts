@@ -16,13 +16,22 @@ import type { StatementPart } from './statement-part.js';
  * decision of more than one statement), else on the pool; memory makes them once the work
  * returns, decisions running one at a time.
  */
-export interface DecisionTransaction {
-  /** LangGraph's saver: reads now, writes deferred. */
-  checkpointer: DeferredSaver;
+export interface DecisionTransaction extends Omit<DeferredWrites, 'flush'> {
   /** PostgreSQL, in a transaction: its client, for the stores' writes. */
   client?: pg.PoolClient;
-  /** PostgreSQL: the deferred writes as CTEs of the compare-and-set's statement (none in memory). */
+}
+
+/** A saver's writes held back to be committed by the statement that writes the thread's view. */
+export interface DeferredWrites {
+  /** LangGraph's saver: reads now, writes deferred. */
+  checkpointer: DeferredSaver;
+  /** PostgreSQL: the deferred writes as CTEs of that statement (none in memory). */
   checkpointWrites(): Promise<StatementPart | undefined>;
+  /**
+   * Makes them now, a statement each, through `via` (default: the saver they were deferred from):
+   * a run whose result is not committed keeps the steps it finished.
+   */
+  flush(via?: BaseCheckpointSaver): Promise<void>;
 }
 
 /** Everything the service keeps, in one of two flavours: PostgreSQL, or memory (lost on restart). */
@@ -40,6 +49,11 @@ export interface Persistence {
   outbox: Outbox;
   /** The model work (classify and draft, redraft, retry) as jobs keyed by thread. */
   modelJobs: ModelJobs;
+  /**
+   * PostgreSQL: a model job's run's writes, deferred to its result's statement (`fresh`: the
+   * create's own run, whose thread has no checkpoint to read). Memory: none, the run writes.
+   */
+  deferWrites?(options: { fresh: boolean }): DeferredWrites;
   /** Runs `work` as one decision (see DecisionTransaction); `transaction`: on one client, BEGIN…COMMIT. */
   decide<T>(
     work: (tx: DecisionTransaction) => Promise<T>,
