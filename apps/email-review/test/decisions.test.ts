@@ -28,19 +28,28 @@ describe.each(modes)('decisions by compare-and-set (%s)', (mode) => {
       mode,
       emulator,
       schema,
-      wrapThreads: (threads): ThreadStore => ({
-        create: (...args) => threads.create(...args),
-        list: (query) => threads.list(query),
-        save: (thread, events) => threads.save(thread, events),
-        saveDecision: (...args) => threads.saveDecision(...args),
-        get: async (threadId) => {
-          const thread = await threads.get(threadId);
+      wrapThreads: (threads): ThreadStore => {
+        /** Runs the injected interference once, after a decision's read. */
+        const interfered = async <T>(threadId: string, read: T) => {
           const interfere = afterGet;
           afterGet = undefined;
           await interfere?.(threadId);
-          return thread;
-        },
-      }),
+          return read;
+        };
+        const getForDecision = threads.getForDecision?.bind(threads);
+        return {
+          create: (...args) => threads.create(...args),
+          list: (query) => threads.list(query),
+          save: (thread, events) => threads.save(thread, events),
+          saveDecision: (...args) => threads.saveDecision(...args),
+          get: async (threadId) => interfered(threadId, await threads.get(threadId)),
+          // PostgreSQL: a decision reads the thread and its checkpoint together.
+          ...(getForDecision && {
+            getForDecision: async (threadId: string) =>
+              interfered(threadId, await getForDecision(threadId)),
+          }),
+        };
+      },
     });
   });
   afterAll(async () => {

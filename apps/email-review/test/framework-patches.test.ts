@@ -150,6 +150,30 @@ describePg('framework patches', () => {
     expect((await checkpointRows(pool, stockSchema)).blobs).toHaveLength(blobsBefore);
   });
 
+  test('when a decision reads a thread with its latest checkpoint in one query, then it gets what getTuple reads, of one-row and stock checkpoints alike', async () => {
+    for (const schema of [patchedSchema, stockSchema]) {
+      const saver = new OneRowPostgresSaver(pool, schema, checkpointTables(schema));
+      const views = `"${schema}".views`;
+      await pool.query(`CREATE TABLE ${views} (thread_id text PRIMARY KEY, view jsonb)`);
+      await pool.query(`INSERT INTO ${views} VALUES ('patched', '{"status": "awaiting_review"}')`);
+      await pool.query(`INSERT INTO ${views} VALUES ('no-checkpoint', '{}')`);
+
+      const read = await saver.latestWithView('patched', views);
+
+      expect(read.view).toEqual({ status: 'awaiting_review' });
+      expect(read.tuple).toEqual(await saver.getTuple({ configurable: { thread_id: 'patched' } }));
+      expect(read.tuple?.checkpoint.channel_values).toMatchObject({ inbound: 'Hello' });
+      expect(await saver.latestWithView('no-checkpoint', views)).toEqual({
+        view: {},
+        tuple: undefined,
+      });
+      expect(await saver.latestWithView('nobody', views)).toEqual({
+        view: undefined,
+        tuple: undefined,
+      });
+    }
+  });
+
   test('when the patch is switched off, then a thread is drafted and sent all the same', async () => {
     const emulator: Emulator = await startEmulator();
     const instance = await startInstance({

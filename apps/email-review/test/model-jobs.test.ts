@@ -4,6 +4,7 @@ import pg from 'pg';
 import { createLogger } from '@repo/http-kit';
 import { PostgresModelJobs } from '../src/db/postgres-model-jobs.js';
 import { UNKNOWN_EMAIL } from '../src/email/thread-email.js';
+import type { ThreadStore } from '../src/threads/thread-store.js';
 import type { Thread } from '../src/threads/thread.js';
 import {
   dropSchema,
@@ -171,26 +172,31 @@ describePg('model work on the queue', () => {
     }
   }
 
-  test('when a job’s result cannot be committed (the database away at that moment), then the queue runs the job again and the thread ends awaiting review without asking the model again', async () => {
+  /** The thread store, with the first write of a model job's result failing (the database away). */
+  function failingFirstResult(threads: ThreadStore): ThreadStore {
     let failOnce = true;
+    return {
+      create: threads.create.bind(threads),
+      get: threads.get.bind(threads),
+      save: threads.save.bind(threads),
+      list: threads.list.bind(threads),
+      saveDecision: async (view, revision, events, client, from, ...rest) => {
+        if (from === 'drafting' && failOnce) {
+          failOnce = false;
+          throw new DatabaseUnavailable();
+        }
+        return threads.saveDecision(view, revision, events, client, from, ...rest);
+      },
+    };
+  }
+
+  test('when a job’s result cannot be committed (the database away at that moment), then the queue runs the job again and the thread ends awaiting review without asking the model again', async () => {
     const instance = await startInstance({
       mode: 'postgres',
       emulator,
       schema,
       modelWork: { leaseSeconds: 2, concurrency: 1 },
-      wrapThreads: (threads) => ({
-        create: threads.create.bind(threads),
-        get: threads.get.bind(threads),
-        save: threads.save.bind(threads),
-        list: threads.list.bind(threads),
-        saveDecision: async (view, revision, events, client, from, ...rest) => {
-          if (from === 'drafting' && failOnce) {
-            failOnce = false;
-            throw new DatabaseUnavailable();
-          }
-          return threads.saveDecision(view, revision, events, client, from, ...rest);
-        },
-      }),
+      wrapThreads: failingFirstResult,
     });
     const { calls, events } = await createAndAwaitRerun(instance);
     expect(calls).toMatchObject({ classify: 1, draft: 1 });
@@ -199,7 +205,6 @@ describePg('model work on the queue', () => {
 
   test('when a run’s checkpoint is lost (the process died as the run stopped), then the job’s rerun drafts from the email and the thread ends awaiting review with one draft', async () => {
     let loseOnce = true;
-    let failResultOnce = true;
     const instance = await startInstance({
       mode: 'postgres',
       emulator,
@@ -207,19 +212,7 @@ describePg('model work on the queue', () => {
       modelWork: { leaseSeconds: 2, concurrency: 1 },
       // The run's one checkpoint is never written, as when the process dies right there: it rides
       // in the result's statement, which fails, and then on its own, which fails too.
-      wrapThreads: (threads) => ({
-        create: threads.create.bind(threads),
-        get: threads.get.bind(threads),
-        save: threads.save.bind(threads),
-        list: threads.list.bind(threads),
-        saveDecision: async (view, revision, events, client, from, ...rest) => {
-          if (from === 'drafting' && failResultOnce) {
-            failResultOnce = false;
-            throw new DatabaseUnavailable();
-          }
-          return threads.saveDecision(view, revision, events, client, from, ...rest);
-        },
-      }),
+      wrapThreads: failingFirstResult,
       wrapCheckpointer: (saver) =>
         Object.assign(Object.create(saver) as typeof saver, {
           put: (...args: Parameters<typeof saver.put>) => {

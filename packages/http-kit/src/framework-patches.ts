@@ -16,7 +16,7 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     version: '1.0.5',
     file: 'apps/email-review/src/patches/langgraph-checkpoint-postgres-one-row-checkpoints.ts',
     touches:
-      'PostgresSaver#put and #putWrites (overridden) and _loadCheckpoint (extended), through the protected _dumpMetadata, _dumpCheckpoint and _dumpWrites helpers and the column positions of the write rows; the private SQL_STATEMENTS.SELECT_SQL, whose blob join is skipped for rows that carry their values; a checkpoint is one row, its channel values inside the checkpoint jsonb (the stock saver cannot read them; it reads the stock rows of threads paused before the patch); statementPart gives a decision’s deferred writes as CTEs of its compare-and-set statement',
+      'PostgresSaver#put and #putWrites (overridden) and _loadCheckpoint (extended), through the protected _dumpMetadata, _dumpCheckpoint and _dumpWrites helpers and the column positions of the write rows; the private SQL_STATEMENTS.SELECT_SQL, whose blob join is skipped for rows that carry their values; a checkpoint is one row, its channel values inside the checkpoint jsonb (the stock saver cannot read them; it reads the stock rows of threads paused before the patch); statementPart gives a decision’s deferred writes as CTEs of its compare-and-set statement; latestWithView runs the stock read statement as a lateral join and builds the tuple as the stock getTuple does (with its protected _loadMetadata and _loadWrites)',
     gain: 'bench scenario 5: +75.0 % lifecycles/s at concurrency 8 (89.8 vs 51.3, graph on the PostgreSQL checkpointer; quiet full run of 2026-11-24)',
     guardedBy: [
       'apps/email-review/test/framework-patches.test.ts',

@@ -7,6 +7,7 @@ import {
 } from '@repo/pg-kit';
 import { redactSecrets } from '@repo/llm-config';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { CheckpointTuple } from '@langchain/langgraph-checkpoint';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../delivery/retry-policy.js';
@@ -148,8 +149,11 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
    * Writes deferred on `saver`, for one statement; `unwritten` tells whether some were left out of
    * it (a store, or a wrapper of one, that dropped them would leave the view ahead of its checkpoint).
    */
-  function deferredWrites(saver: OneRowPostgresSaver, fresh = false) {
-    const deferred = new DeferredSaver(saver, { fresh });
+  function deferredWrites(
+    saver: OneRowPostgresSaver,
+    first?: { tuple: CheckpointTuple | undefined },
+  ) {
+    const deferred = new DeferredSaver(saver, first ? { first } : {});
     let taken = 0;
     let written = false;
     return {
@@ -173,9 +177,10 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   async function decision<T>(
     work: (tx: DecisionTransaction) => Promise<T>,
     saver: OneRowPostgresSaver,
+    latest: { tuple: CheckpointTuple | undefined } | undefined,
     client?: pg.PoolClient,
   ): Promise<T> {
-    const writes = deferredWrites(saver);
+    const writes = deferredWrites(saver, latest);
     const result = await work({ ...writes, client });
     if (writes.unwritten())
       throw new Error('a decision left checkpoint writes out of its statement');
@@ -186,16 +191,19 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     database: { pool, schema: options.schema, connectionString: options.connectionString },
     checkpointer,
     // A decision's checkpoint rides in its compare-and-set's statement: it commits with its view.
-    decide: (work, { transaction = true } = {}) =>
+    decide: (work, { transaction = true, latest } = {}) =>
       transaction
-        ? withTransaction(pool, (client) => decision(work, oneRowSaver(client), client))
-        : decision(work, poolSaver),
+        ? withTransaction(pool, (client) => decision(work, oneRowSaver(client), latest, client))
+        : decision(work, poolSaver, latest),
     // Runs on the stock saver when the patch is off (decisions stay one-row: the stock saver cannot
     // write on a transaction's client); either format reads the other's rows.
     ...(options.oneRowCheckpoints === false
       ? {}
-      : { deferWrites: ({ fresh }: { fresh: boolean }) => deferredWrites(poolSaver, fresh) }),
-    threads: new PostgresThreadStore(pool, options.schema, webhooks, modelJobs),
+      : {
+          deferWrites: ({ fresh }: { fresh: boolean }) =>
+            deferredWrites(poolSaver, fresh ? { tuple: undefined } : undefined),
+        }),
+    threads: new PostgresThreadStore(pool, options.schema, webhooks, modelJobs, poolSaver),
     history: new PostgresThreadHistory(pool, options.schema),
     deliveries,
     changes,

@@ -7,6 +7,7 @@ import { eventsParam, writeRecordingEvents } from './postgres-thread-history.js'
 import { finishModelJobSql, type PostgresModelJobs } from './postgres-model-jobs.js';
 import type { ModelJob } from '../persistence/model-jobs.js';
 import { table } from './tables.js';
+import type { OneRowPostgresSaver } from '../patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
 import type { StatementPart } from '../persistence/statement-part.js';
 
 interface ViewRow {
@@ -19,6 +20,7 @@ type Write = 'insert' | 'save' | 'decide';
 /** The thread index in PostgreSQL, beside the checkpoint tables. One round trip per call on the common paths. */
 export class PostgresThreadStore implements ThreadStore {
   private readonly sql: Record<'byKey' | 'get' | 'list', string>;
+  private readonly threadsTable: string;
   /** Each write's statement, given its webhook parameters' count and more CTEs, if any. */
   private readonly writes: Record<Write, (published: number, extra?: StatementPart) => string>;
 
@@ -29,7 +31,10 @@ export class PostgresThreadStore implements ThreadStore {
     private readonly webhooks: ThreadWebhooks = NO_THREAD_WEBHOOKS,
     /** A new thread's model job is sent by the thread's insert (its data: $6). */
     modelJobs?: Pick<PostgresModelJobs, 'sendSql'>,
+    /** Reads a thread's latest checkpoint with its view (getForDecision). */
+    private readonly checkpoints?: Pick<OneRowPostgresSaver, 'latestWithView'>,
   ) {
+    this.threadsTable = table(schema, 'email_threads');
     const threads = table(schema, 'email_threads');
     // Each write appends its history events in the same statement (src/db/postgres-thread-history.ts).
     const writes: Record<Write, [string, number]> = {
@@ -121,6 +126,15 @@ export class PostgresThreadStore implements ThreadStore {
     // The key is taken (possibly by a request that committed a moment ago): answer with its thread.
     const existing = await client.query<ViewRow>(this.sql.byKey, [idempotencyKey]);
     return { thread: existing.rows[0]!.view, created: false };
+  }
+
+  async getForDecision(threadId: string) {
+    if (!this.checkpoints) return { thread: await this.get(threadId) };
+    const { view, tuple } = await this.checkpoints.latestWithView<Thread>(
+      threadId,
+      this.threadsTable,
+    );
+    return { thread: view, latest: { tuple } };
   }
 
   async get(threadId: string) {

@@ -1,7 +1,7 @@
 import type { DecisionTransaction } from '../persistence/persistence.js';
 import type { Thread } from '../threads/thread.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
-import { RevisionMismatch, ThreadMovedOn } from '../threads/thread-errors.js';
+import { RevisionMismatch, ThreadMovedOn, ThreadNotFound } from '../threads/thread-errors.js';
 import type { EmailGraph } from '../workflow/graph.js';
 import { getThread } from './get-thread.js';
 import type { OperationDeps } from './operation-deps.js';
@@ -50,13 +50,19 @@ export async function decideThread(
   decide: (thread: Thread, decision: Decision) => Promise<Thread>,
   options?: { transaction?: boolean },
 ): Promise<Thread> {
-  const thread = await getThread(deps, threadId);
+  // PostgreSQL: the view and the latest checkpoint (which updateState then reads) in one query.
+  const read = await deps.threads.getForDecision?.(threadId);
+  const thread = read ? read.thread : await deps.threads.get(threadId);
+  if (!thread) throw new ThreadNotFound(threadId);
   requireRevision(thread, condition);
   requireAwaitingReview(thread);
   try {
     return await deps.decide(
       (tx) => decide(thread, { ...tx, graph: deps.graphOn(tx.checkpointer) }),
-      { transaction: options?.transaction ?? false },
+      {
+        transaction: options?.transaction ?? false,
+        ...(read?.latest ? { latest: read.latest } : {}),
+      },
     );
   } catch (error) {
     if (!(error instanceof ThreadMovedOn)) throw error;

@@ -3,9 +3,11 @@
  * @langchain/langgraph-checkpoint-postgres@1.0.5 (pinned exactly in package.json for it).
  *
  * Touches: `PostgresSaver#put` and `#putWrites` (overridden), the protected `_loadCheckpoint`
- * (extended), `_dumpMetadata`, `_dumpCheckpoint` and `_dumpWrites` helpers and the positions of the
- * columns in the write rows they return ([4..7]), the private `SQL_STATEMENTS.SELECT_SQL` (its blob
- * join skipped for rows that carry their values) and the serde's two types (`json`, `bytes`).
+ * (extended), `_loadMetadata`, `_loadWrites`, `_dumpMetadata`, `_dumpCheckpoint` and `_dumpWrites`
+ * helpers and the positions of the columns in the write rows they return ([4..7]), the private
+ * `SQL_STATEMENTS.SELECT_SQL` (its blob join skipped for rows that carry their values; run as a
+ * lateral join by `latestWithView`, which builds the tuple as the stock `getTuple` does) and the
+ * serde's two types (`json`, `bytes`).
  * Why: the stock `put` checks out a connection and sends BEGIN, one INSERT per changed channel, the
  * checkpoint row and COMMIT, and every read joins the blob table once per channel. Here a checkpoint
  * is one row: its channel values ride in the `checkpoint` jsonb under `channel_values` (each as
@@ -30,6 +32,7 @@ import type {
   ChannelVersions,
   Checkpoint,
   CheckpointMetadata,
+  CheckpointTuple,
   PendingWrite,
 } from '@langchain/langgraph-checkpoint';
 import { WRITES_IDX_MAP } from '@langchain/langgraph-checkpoint';
@@ -56,6 +59,8 @@ export class OneRowPostgresSaver extends PostgresSaver {
   private readonly putSql: string;
   private readonly putWritesSql: Record<'upsert' | 'insert', string>;
   private readonly tables: Pick<CheckpointTableNames, 'checkpoints' | 'writes'>;
+  /** The stock read statement (its blob join skipped for one-row checkpoints), before its WHERE. */
+  private readonly selectSql: string;
 
   constructor(
     /** The pool, or one client whose transaction every read and write then joins. */
@@ -69,7 +74,7 @@ export class OneRowPostgresSaver extends PostgresSaver {
       .SQL_STATEMENTS;
     if (!statements.SELECT_SQL.includes(BLOB_JOIN))
       throw new Error('langgraph-checkpoint-postgres: SELECT_SQL changed; re-check this patch');
-    statements.SELECT_SQL = statements.SELECT_SQL.replace(
+    this.selectSql = statements.SELECT_SQL = statements.SELECT_SQL.replace(
       BLOB_JOIN,
       "from jsonb_each_text(CASE WHEN checkpoint ? 'channel_values' THEN NULL ELSE checkpoint -> 'channel_versions' END)",
     );
@@ -123,6 +128,49 @@ export class OneRowPostgresSaver extends PostgresSaver {
       { ...this._dumpCheckpoint(checkpoint), channel_values: values },
       await this._dumpMetadata(metadata),
     ];
+  }
+
+  /**
+   * A row of `table` (its `view`, by `thread_id`) and the thread's latest checkpoint, in one query
+   * (the stock read statement as a lateral join), for a decision that reads both. A checkpoint of
+   * a format older than v4 is read again by the stock `getTuple`, which migrates it.
+   */
+  async latestWithView<V>(
+    threadId: string,
+    table: string,
+  ): Promise<{ view: V | undefined; tuple: CheckpointTuple | undefined }> {
+    const { rows } = await this.db.query(
+      `SELECT t.view, cp.* FROM ${table} AS t LEFT JOIN LATERAL (${this.selectSql}
+         WHERE cp.thread_id = t.thread_id AND cp.checkpoint_ns = ''
+         ORDER BY cp.checkpoint_id DESC LIMIT 1) AS cp ON true
+       WHERE t.thread_id = $1`,
+      [threadId],
+    );
+    const row = rows[0];
+    if (!row) return { view: undefined, tuple: undefined };
+    if (!row.checkpoint_id) return { view: row.view, tuple: undefined };
+    if (row.checkpoint.v < 4 && row.parent_checkpoint_id != null)
+      return {
+        view: row.view,
+        tuple: await this.getTuple({ configurable: { thread_id: threadId } }),
+      };
+    const configurable = { thread_id: threadId, checkpoint_ns: '' };
+    return {
+      view: row.view,
+      tuple: {
+        config: { configurable: { ...configurable, checkpoint_id: row.checkpoint_id } },
+        checkpoint: await this._loadCheckpoint(row.checkpoint, row.channel_values),
+        metadata: await this._loadMetadata(row.metadata),
+        ...(row.parent_checkpoint_id
+          ? {
+              parentConfig: {
+                configurable: { ...configurable, checkpoint_id: row.parent_checkpoint_id },
+              },
+            }
+          : {}),
+        pendingWrites: await this._loadWrites(row.pending_writes),
+      },
+    };
   }
 
   /** The stock load, plus the values a row of this patch carries (none in a stock row). */

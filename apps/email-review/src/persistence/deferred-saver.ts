@@ -4,6 +4,7 @@ import {
   type ChannelVersions,
   type Checkpoint,
   type CheckpointListOptions,
+  type CheckpointTuple,
   type CheckpointMetadata,
   type PendingWrite,
 } from '@langchain/langgraph-checkpoint';
@@ -32,22 +33,24 @@ export class DeferredSaver<
 > extends BaseCheckpointSaver {
   readonly writes: DeferredWrite[] = [];
 
-  private fresh: boolean;
+  private first: { tuple: CheckpointTuple | undefined } | undefined;
 
   constructor(
     readonly saver: S,
-    /** A thread nothing can have checkpointed yet (its create's own run): the first read is skipped. */
-    options: { fresh?: boolean } = {},
+    /**
+     * What the first read of the latest checkpoint answers, already known: none for a thread
+     * nothing can have checkpointed yet (its create's own run), or the one read with the view.
+     */
+    options: { first?: { tuple: CheckpointTuple | undefined } } = {},
   ) {
     super(saver.serde);
-    this.fresh = options.fresh ?? false;
+    this.first = options.first;
   }
 
   async getTuple(config: RunnableConfig) {
-    if (this.fresh) {
-      this.fresh = false;
-      return undefined;
-    }
+    const first = this.first;
+    this.first = undefined;
+    if (first && !config.configurable?.checkpoint_id) return first.tuple;
     return this.saver.getTuple(config);
   }
 

@@ -1,4 +1,5 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { CheckpointTuple } from '@langchain/langgraph-checkpoint';
 import type pg from 'pg';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { ModelJobs } from './model-jobs.js';
@@ -54,11 +55,16 @@ export interface Persistence {
    * create's own run, whose thread has no checkpoint to read). Memory: none, the run writes.
    */
   deferWrites?(options: { fresh: boolean }): DeferredWrites;
-  /** Runs `work` as one decision (see DecisionTransaction); `transaction`: on one client, BEGIN…COMMIT. */
+  /**
+   * Runs `work` as one decision (see DecisionTransaction); `transaction`: on one client,
+   * BEGIN…COMMIT; `latest`: the thread's latest checkpoint, read with its view (ThreadStore
+   * `getForDecision`).
+   */
   decide<T>(
     work: (tx: DecisionTransaction) => Promise<T>,
-    options?: { transaction?: boolean },
+    options?: { transaction?: boolean; latest?: { tuple: CheckpointTuple | undefined } },
   ): Promise<T>;
+
   /** Throws when the store cannot serve, for `/readyz`. */
   readiness?: () => Promise<void>;
   /** PostgreSQL mode: the query pool and schema, for the metrics' counts and the retention job. */

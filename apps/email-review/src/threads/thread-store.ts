@@ -1,3 +1,4 @@
+import type { CheckpointTuple } from '@langchain/langgraph-checkpoint';
 import type pg from 'pg';
 import type { StatementPart } from '../persistence/statement-part.js';
 import type { DeliveryStatus } from '../delivery/delivery.js';
@@ -62,6 +63,13 @@ export interface ThreadStore {
     /** A decision's checkpoint writes, written by the same statement when it writes the view. */
     checkpoint?: StatementPart,
   ): Promise<boolean>;
+  /**
+   * PostgreSQL: the thread and its latest checkpoint, in one query, for a decision (whose
+   * updateState then reads that checkpoint). Without it a decision reads them one at a time.
+   */
+  getForDecision?(
+    threadId: string,
+  ): Promise<{ thread: Thread | undefined; latest?: { tuple: CheckpointTuple | undefined } }>;
   /** Newest first. */
   list(query: ListQuery): Promise<ThreadPage>;
 }
