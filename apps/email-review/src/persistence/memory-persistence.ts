@@ -30,6 +30,8 @@ export function createMemoryPersistence(
   const threads = new MemoryThreadStore(undefined, memoryChangeReporter(changes), webhooks);
   const deliveries = new MemoryDeliveries(threads, options.retry);
   const checkpointer = new MemorySaver();
+  // One for every decision (they run one at a time), so the graph over it is compiled once.
+  const deferred = new DeferredSaver(checkpointer);
   let decisions: Promise<unknown> = Promise.resolve();
   return {
     kind: 'memory',
@@ -37,10 +39,16 @@ export function createMemoryPersistence(
     // One decision at a time: each reads and writes the maps without another one in between.
     decide: (work) => {
       const decided = decisions.then(async () => {
-        const saver = new DeferredSaver(checkpointer);
-        const result = await work({ checkpointer: saver, checkpointWrites: async () => undefined });
-        await saver.flush();
-        return result;
+        try {
+          const result = await work({
+            checkpointer: deferred,
+            checkpointWrites: async () => undefined,
+          });
+          await deferred.flush();
+          return result;
+        } finally {
+          deferred.writes.length = 0;
+        }
       });
       decisions = decided.catch(() => undefined);
       return decided;
