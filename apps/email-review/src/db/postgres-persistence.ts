@@ -144,7 +144,8 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   };
   const oneRowSaver = (db: pg.Pool | pg.PoolClient) =>
     new OneRowPostgresSaver(db, options.schema, checkpointTables(options.schema));
-  const poolSaver = oneRowSaver(pool);
+  // The query pool's one-row saver: the checkpointer itself unless the patch is off.
+  const poolSaver = checkpointer instanceof OneRowPostgresSaver ? checkpointer : oneRowSaver(pool);
   /**
    * Writes deferred on `saver`, for one statement; `unwritten` tells whether some were left out of
    * it (a store, or a wrapper of one, that dropped them would leave the view ahead of its checkpoint).

@@ -34,8 +34,7 @@ export class PostgresThreadStore implements ThreadStore {
     /** Reads a thread's latest checkpoint with its view (getForDecision). */
     private readonly checkpoints?: Pick<OneRowPostgresSaver, 'latestWithView'>,
   ) {
-    this.threadsTable = table(schema, 'email_threads');
-    const threads = table(schema, 'email_threads');
+    const threads = (this.threadsTable = table(schema, 'email_threads'));
     // Each write appends its history events in the same statement (src/db/postgres-thread-history.ts).
     const writes: Record<Write, [string, number]> = {
       insert: [
