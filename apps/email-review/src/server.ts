@@ -40,6 +40,7 @@ function persistenceOf(env: ServiceEnv) {
     connectionString: env.DATABASE_URL,
     schema: env.DATABASE_SCHEMA,
     poolMax: env.PG_POOL_MAX,
+    preparedStatements: env.PG_PREPARED_STATEMENTS,
     modelWork: {
       leaseSeconds: env.MODEL_JOB_LEASE_SECONDS,
       concurrency: env.MODEL_JOB_CONCURRENCY,

@@ -18,6 +18,8 @@ export interface HelpdeskDatabase {
   connectionString: string;
   schema: string;
   poolMax: number;
+  /** Statements prepared once per connection (PG_PREPARED_STATEMENTS; default true). */
+  preparedStatements?: boolean;
   /** SESSION_LEASE_MS (default 30 s). */
   leaseMs?: number;
   /** How long a turn waits for another instance's turn of its session (default 60 s). */

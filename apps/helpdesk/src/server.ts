@@ -29,6 +29,7 @@ const helpdesk = createHelpdesk({
         connectionString: env.DATABASE_URL,
         schema: env.DATABASE_SCHEMA,
         poolMax: env.PG_POOL_MAX,
+        preparedStatements: env.PG_PREPARED_STATEMENTS,
         leaseMs: env.SESSION_LEASE_MS,
       }
     : undefined,

@@ -21,5 +21,13 @@ export function databaseEnv(defaults: { poolMax: number }) {
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
       .default('public'),
     PG_POOL_MAX: positiveInt(defaults.poolMax),
+    /**
+     * Statements prepared once per connection (preparing-client.ts). `false` behind a pooler that
+     * cannot keep them (PgBouncer in transaction mode before 1.21).
+     */
+    PG_PREPARED_STATEMENTS: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((value) => value === 'true'),
   };
 }

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from '@repo/http-kit';
+import { PreparingClient } from './preparing-client.js';
 
 /** One pool's bounds: each wait on a database that is away or frozen ends in time. */
 export interface PoolLimits {
@@ -29,6 +30,8 @@ export interface PoolOptions {
    * logs outages once (DatabaseHealth.markDown) passes that instead: a restart drops them all.
    */
   onIdleError?: (error: Error) => void;
+  /** Parameterized statements prepared once per connection (PG_PREPARED_STATEMENTS; default true). */
+  preparedStatements?: boolean;
 }
 
 export interface Pools {
@@ -37,8 +40,10 @@ export interface Pools {
   end(): Promise<void>;
 }
 
-function newPool(connectionString: string, limits: PoolLimits): pg.Pool {
+function newPool(connectionString: string, limits: PoolLimits, prepared: boolean): pg.Pool {
   return new pg.Pool({
+    // Parameterized statements prepared once per connection (preparing-client.ts).
+    Client: prepared ? PreparingClient : pg.Client,
     connectionString,
     max: limits.max,
     // pg reads an undefined setting as an absent one (its default, or none).
@@ -54,8 +59,9 @@ function newPool(connectionString: string, limits: PoolLimits): pg.Pool {
  * never starve the queries they (or readers) wait on.
  */
 export function openPools(options: PoolOptions): Pools {
-  const pool = newPool(options.connectionString, options.query);
-  const lockPool = newPool(options.connectionString, options.locks);
+  const prepared = options.preparedStatements ?? true;
+  const pool = newPool(options.connectionString, options.query, prepared);
+  const lockPool = newPool(options.connectionString, options.locks, prepared);
   for (const p of [pool, lockPool]) {
     // An idle connection dropped by the server must not crash the process; the pool replaces it.
     p.on('error', (error) =>

@@ -134,7 +134,18 @@ describe('databaseEnv', () => {
   const schema = z.object(databaseEnv({ poolMax: 7 }));
 
   test('when nothing is set, then the service keeps its state in memory with the default pool size', () => {
-    expect(schema.parse({})).toEqual({ DATABASE_SCHEMA: 'public', PG_POOL_MAX: 7 });
+    expect(schema.parse({})).toEqual({
+      DATABASE_SCHEMA: 'public',
+      PG_POOL_MAX: 7,
+      PG_PREPARED_STATEMENTS: true,
+    });
+  });
+
+  test('when PG_PREPARED_STATEMENTS is false, then the pools prepare nothing; another value fails', () => {
+    expect(schema.parse({ PG_PREPARED_STATEMENTS: 'false' })).toMatchObject({
+      PG_PREPARED_STATEMENTS: false,
+    });
+    expect(schema.safeParse({ PG_PREPARED_STATEMENTS: 'no' }).success).toBe(false);
   });
 
   test('when the URL is not postgres:// or the schema not an identifier, then parsing fails', () => {

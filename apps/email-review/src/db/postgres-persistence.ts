@@ -34,6 +34,8 @@ export interface PostgresOptions {
   schema: string;
   /** Connections for queries. */
   poolMax: number;
+  /** Statements prepared once per connection (PG_PREPARED_STATEMENTS; default true). */
+  preparedStatements?: boolean;
   logger: Logger;
   /**
    * The model work's queue (src/db/postgres-model-jobs.ts): the longest a run may take before
@@ -88,6 +90,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     locks: { max: 2, connectTimeoutMs: limits.connectTimeoutMs },
     logger,
     onIdleError: (error) => health.markDown(error),
+    preparedStatements: options.preparedStatements,
   });
   let ready = false;
   let closed = false;

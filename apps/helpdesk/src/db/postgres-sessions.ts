@@ -25,6 +25,8 @@ export interface PostgresSessionsOptions {
   leaseWaitMs?: number;
   /** How long to wait for a connection before 503 (default 5 s). */
   connectTimeoutMs?: number;
+  /** Statements prepared once per connection (PG_PREPARED_STATEMENTS; default true). */
+  preparedStatements?: boolean;
   /** Start-up retries while the database is away: first delay, doubling up to 30 s. */
   retryBaseMs?: number;
   /** The webhook endpoints: their deliveries live beside the sessions, taken from there by the outbox's workers. */
@@ -63,6 +65,7 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
     query: { max: options.poolMax, connectTimeoutMs, statementTimeoutMs: 10_000 },
     locks: { max: 1, connectTimeoutMs },
     logger,
+    preparedStatements: options.preparedStatements,
   });
   const health = new DatabaseHealth(logger);
   const leases = new SessionLeases(
