@@ -5,4 +5,3 @@ export { DatabaseUnavailable, isDatabaseUnreachable } from './database-unavailab
 export { setUpWithRetry, type SetUpRetry } from './set-up-with-retry.js';
 export { exitDatabaseUnreachable, type StartupDatabase } from './exit-database-unreachable.js';
 export { withTransaction } from './with-transaction.js';
-export { PreparingClient } from './preparing-client.js';
