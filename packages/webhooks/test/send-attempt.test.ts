@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { sendAttempt } from '../src/sending/send-attempt.js';
+import { MAX_KEPT_TARGETS, sendAttempt } from '../src/sending/send-attempt.js';
 
 const secret = `whsec_${Buffer.from('send-attempt-test-secret').toString('base64')}`;
 
@@ -76,6 +76,48 @@ describe('one signed POST', () => {
       expect(await attempt(target.url, 'msg_b')).toEqual({ kind: 'delivered', status: 204 });
       expect(target.verified).toEqual(['msg_a', 'msg_b']);
       expect(target.connections()).toBe(2);
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+/** Distinct ports on loopback where nothing listens (all bound at once, then closed). */
+async function closedPorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => http.createServer());
+  await Promise.all(
+    servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))),
+  );
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+describe('kept connections', () => {
+  it(`when attempts go to more than ${MAX_KEPT_TARGETS} other targets, then the first target's kept connection is let go and its next attempt opens a new one and is delivered`, async () => {
+    const target = await receiver(false);
+    try {
+      expect(await attempt(target.url, 'msg_first')).toEqual({ kind: 'delivered', status: 204 });
+      for (const port of await closedPorts(MAX_KEPT_TARGETS)) {
+        expect((await attempt(`http://127.0.0.1:${port}/hooks`, `msg_${port}`)).kind).toBe('retry');
+      }
+      expect(await attempt(target.url, 'msg_again')).toEqual({ kind: 'delivered', status: 204 });
+      expect(target.verified).toEqual(['msg_first', 'msg_again']);
+      expect(target.connections()).toBe(2);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it(`when attempts go to ${MAX_KEPT_TARGETS - 1} other targets in between, then the first target's connection is still reused`, async () => {
+    const target = await receiver(false);
+    try {
+      expect(await attempt(target.url, 'msg_first')).toEqual({ kind: 'delivered', status: 204 });
+      for (const port of await closedPorts(MAX_KEPT_TARGETS - 1)) {
+        expect((await attempt(`http://127.0.0.1:${port}/hooks`, `msg_${port}`)).kind).toBe('retry');
+      }
+      expect(await attempt(target.url, 'msg_again')).toEqual({ kind: 'delivered', status: 204 });
+      expect(target.connections()).toBe(1);
     } finally {
       await target.close();
     }

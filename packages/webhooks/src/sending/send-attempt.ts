@@ -30,20 +30,28 @@ export function classifyStatus(status: number): AttemptResult {
   return { kind: 'stop', status, error: `HTTP ${status}` };
 }
 
+/** Targets whose connections are kept at most; beyond it the least recently used one is let go. */
+export const MAX_KEPT_TARGETS = 64;
+
 /**
  * Keep-alive connections per target: the key holds the address the host was resolved to, so a
- * socket is only ever reused for the address that was checked.
+ * socket is only ever reused for the address that was checked. A Map in use order, bounded: an
+ * endpoint whose DNS answer moves would otherwise leave an agent behind for every address it
+ * ever had. A target let go is not destroyed: its requests in flight finish, and its idle sockets
+ * close at their timeout.
  */
 const agents = new Map<string, http.Agent>();
 
 function agentFor(url: URL, target: { address: string; family: number }): http.Agent {
   const key = `${url.protocol}//${url.host}@${target.address}`;
   let agent = agents.get(key);
-  if (!agent) {
+  if (agent) agents.delete(key);
+  else {
     const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000 };
     agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
-    agents.set(key, agent);
+    if (agents.size >= MAX_KEPT_TARGETS) agents.delete(agents.keys().next().value as string);
   }
+  agents.set(key, agent);
   return agent;
 }
 
