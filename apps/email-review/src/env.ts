@@ -1,4 +1,4 @@
-import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
+import { authEnvRules, flagFromEnv, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
 import { webhooksEnv } from '@repo/webhooks';
 import { z } from 'zod';
@@ -32,10 +32,7 @@ const serviceEnvSchema = httpServiceEnv(3001)
      * wait in seconds, whether each wait doubles (jittered), attempts in all.
      */
     DELIVERY_RETRY_DELAY_SECONDS: intFromEnv(DEFAULT_RETRY_POLICY.delaySeconds),
-    DELIVERY_RETRY_BACKOFF: z
-      .enum(['true', 'false'])
-      .default('true')
-      .transform((value) => value === 'true'),
+    DELIVERY_RETRY_BACKOFF: flagFromEnv(true),
     DELIVERY_MAX_ATTEMPTS: intFromEnv(DEFAULT_RETRY_POLICY.maxAttempts),
     /** How long a worker may hold a message before another may take it (PostgreSQL mode). */
     DELIVERY_LEASE_SECONDS: intFromEnv(120),

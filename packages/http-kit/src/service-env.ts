@@ -3,6 +3,13 @@ import { z } from 'zod';
 import type { AuthSettings, NamedToken } from './auth/authenticator.js';
 import type { TracingSettings } from './tracing/start-tracing.js';
 
+/** `true` or `false` from an environment variable, with a default; any other value is refused. */
+export const flagFromEnv = (defaultValue: boolean) =>
+  z
+    .enum(['true', 'false'])
+    .default(defaultValue ? 'true' : 'false')
+    .transform((value) => value === 'true');
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const NAMED_TOKEN = /^([A-Za-z0-9._@-]{1,64}):(\S{8,})$/;
@@ -61,18 +68,12 @@ export function httpServiceEnv(defaultPort: number) {
     AUTH_ISSUER: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
     /** `true`: GET /metrics answers without a token (a scraper inside the cluster); default behind it. */
-    METRICS_PUBLIC: z
-      .enum(['true', 'false'])
-      .default('false')
-      .transform((value) => value === 'true'),
+    METRICS_PUBLIC: flagFromEnv(false),
     /** Traces go over OTLP/HTTP to `<this>/v1/traces`; unset (and no traces endpoint): tracing off. */
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
     /** `true`: prompt and reply text on model spans. Off by default: they may hold personal data. */
-    OTEL_CAPTURE_CONTENT: z
-      .enum(['true', 'false'])
-      .default('false')
-      .transform((value) => value === 'true'),
+    OTEL_CAPTURE_CONTENT: flagFromEnv(false),
   });
 }
 

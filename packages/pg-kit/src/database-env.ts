@@ -1,3 +1,4 @@
+import { flagFromEnv } from '@repo/http-kit';
 import { z } from 'zod';
 
 const positiveInt = (defaultValue: number) =>
@@ -25,9 +26,6 @@ export function databaseEnv(defaults: { poolMax: number }) {
      * Statements prepared once per connection (preparing-client.ts). `false` behind a pooler that
      * cannot keep them (PgBouncer in transaction mode before 1.21).
      */
-    PG_PREPARED_STATEMENTS: z
-      .enum(['true', 'false'])
-      .default('true')
-      .transform((value) => value === 'true'),
+    PG_PREPARED_STATEMENTS: flagFromEnv(true),
   };
 }

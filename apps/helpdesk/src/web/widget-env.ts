@@ -1,3 +1,4 @@
+import { flagFromEnv } from '@repo/http-kit';
 import { intFromEnv } from '@repo/llm-config';
 import { z } from 'zod';
 
@@ -30,10 +31,7 @@ export const widgetEnv = {
    * `true`: the chat page, POST /chat and GET /sessions/{id} answer without a token (customers
    * have none), rate limited; every other route keeps the token. Default: the API's auth.
    */
-  WIDGET_PUBLIC: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((value) => value === 'true'),
+  WIDGET_PUBLIC: flagFromEnv(false),
   /** Public widget: requests per minute from one IP address to /chat and /sessions/{id}. */
   WIDGET_RATE_PER_IP: intFromEnv(60),
   /** Public widget: messages per minute to one session. */

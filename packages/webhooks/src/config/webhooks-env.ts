@@ -1,10 +1,7 @@
+import { flagFromEnv } from '@repo/http-kit';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
-const flag = z
-  .enum(['true', 'false'])
-  .default('false')
-  .transform((value) => value === 'true');
 const positiveInt = (defaultValue: number) =>
   z.coerce.number().int().positive().default(defaultValue);
 
@@ -68,9 +65,9 @@ export function webhooksEnv() {
   return {
     WEBHOOK_ENDPOINTS: endpointsFromEnv,
     /** Allow targets on loopback, private, link-local and metadata addresses (development, tests). */
-    WEBHOOK_ALLOW_PRIVATE: flag,
+    WEBHOOK_ALLOW_PRIVATE: flagFromEnv(false),
     /** Put the email or chat text in payloads (default: ids, status, revision, actor and links only). */
-    WEBHOOK_INCLUDE_CONTENT: flag,
+    WEBHOOK_INCLUDE_CONTENT: flagFromEnv(false),
     /** One attempt's deadline (connect to the end of the answer). */
     WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
     /** How long a delivery keeps being retried before it is `failed` (default one day). */
