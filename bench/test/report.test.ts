@@ -83,6 +83,41 @@ describe('scenario 3 targets: the services’ own part over the frameworks alone
   });
 });
 
+describe('scenario 3: the helpdesk behind a bare node:http server', () => {
+  const withBareHttp = () =>
+    providerOverheadResult(
+      { email: 3, emailAlone: 2, helpdesk: 9.1, helpdeskAlone: 7.3, helpdeskBareHttp: 7.9 },
+      { email: 2.6, emailAlone: 2.4, helpdesk: 4.7, helpdeskAlone: 1.9, helpdeskBareHttp: 2.5 },
+    );
+
+  it('when it was measured, then a table splits the added time over ADK alone into HTTP between processes and the service’s own', () => {
+    const { markdown } = renderReport(report([withBareHttp()]), 'c.svg');
+    expect(markdown).toContain(
+      "**The helpdesk's added time over ADK alone, split: HTTP between processes, and the service's own (p50, ms)**",
+    );
+    expect(markdown).toContain('| sequential · chat message | 7.3 | 7.9 | 9.1 | 0.6 | 1.2 |');
+    expect(markdown).toContain(
+      '| concurrency 8, arrivals spread · chat message | 1.9 | 2.5 | 4.7 | 0.6 | 2.2 |',
+    );
+  });
+
+  it('when the helpdesk misses its target, then the explanation gives the same split', () => {
+    const spread = judgeTargets(withBareHttp()).find((t) =>
+      t.target.startsWith('helpdesk, concurrency 8, arrivals spread'),
+    );
+    expect(spread).toMatchObject({ met: false });
+    expect(spread?.explanation).toContain(
+      'Of the 2.8 ms over ADK alone at p50, 0.6 ms is HTTP between two processes',
+    );
+    expect(spread?.explanation).toContain("and 2.2 ms the service's own request handling");
+  });
+
+  it('when it was not measured (an older result), then there is no such table', () => {
+    const { markdown } = renderReport(report([providerOverheadResult()]), 'c.svg');
+    expect(markdown).not.toContain('ADK behind a bare node:http server');
+  });
+});
+
 describe('ratio targets judged on the median of three runs', () => {
   const postgresTarget = (shares: number[]) =>
     judgeTargets(emailLifecycleResult(shares)).find((t) => t.target.startsWith('PostgreSQL'));

@@ -66,14 +66,18 @@ export function providerOverheadTargets(result: ProviderOverheadResult): TargetC
       };
       if (met) return target;
       target.shortfall = ms(own - OWN_PART_P50_MS);
-      if (run.concurrency === 1 && result.split) {
-        target.explanation = describeSplit(
-          service.what,
-          result.split[service.key],
-          added(run.frameworksAlone[service.key], service.splitKind),
-          service.frameworks,
-        );
-      }
+      const explanations = [
+        run.concurrency === 1 && result.split
+          ? describeSplit(
+              service.what,
+              result.split[service.key],
+              added(run.frameworksAlone[service.key], service.splitKind),
+              service.frameworks,
+            )
+          : undefined,
+        service.key === 'helpdesk' ? describeTransport(run) : undefined,
+      ].filter((line) => line !== undefined);
+      if (explanations.length > 0) target.explanation = explanations.join(' ');
       const count = service.key === 'email' ? run.lifecycles : run.chats;
       target.profileRequest = {
         service: service.key,
@@ -100,6 +104,58 @@ function describeSplit(
     `than for as many direct calls from a bare node:http client, and ${ms(p.outside)} of HTTP to and from the bench client. ` +
     `${frameworks} alone, in-process with no HTTP server, add ${ms(alone.p50)} at p50 (${ms(alone.p99)} at p99) to the same work.`
   );
+}
+
+/** The helpdesk's added time over ADK alone, p50 (ms): HTTP between processes, and the rest. */
+function transportParts(run: OverheadRun) {
+  if (!run.helpdeskOverBareHttp) return undefined;
+  const alone = added(run.frameworksAlone.helpdesk, 'message').p50;
+  const bare = added(run.helpdeskOverBareHttp, 'message').p50;
+  const project = added(run.systems.helpdesk, 'message').p50;
+  return { alone, bare, project, transport: bare - alone, own: project - bare };
+}
+
+function describeTransport(run: OverheadRun): string | undefined {
+  const parts = transportParts(run);
+  if (!parts) return undefined;
+  const ms = (x: number) => `${x.toFixed(1)} ms`;
+  return (
+    `Of the ${ms(parts.project - parts.alone)} over ADK alone at p50, ${ms(parts.transport)} is HTTP between two processes ` +
+    `(the same agent tree on ADK's Runner behind a bare node:http server: ${ms(parts.bare)}) and ${ms(parts.own)} the service's ` +
+    'own request handling (Express, validation, logging, metrics, the request context, the session store).'
+  );
+}
+
+function transportTable(result: ProviderOverheadResult): Table | undefined {
+  const rows = result.runs.flatMap((run) => {
+    const parts = transportParts(run);
+    return parts
+      ? [
+          [
+            `${runLabel(run)} · chat message`,
+            parts.alone,
+            parts.bare,
+            parts.project,
+            parts.transport,
+            parts.own,
+          ],
+        ]
+      : [];
+  });
+  if (rows.length === 0) return undefined;
+  return {
+    title:
+      "The helpdesk's added time over ADK alone, split: HTTP between processes, and the service's own (p50, ms)",
+    columns: [
+      'request',
+      'ADK alone (in-process)',
+      'ADK behind a bare node:http server',
+      'project',
+      'HTTP between processes (bare − alone)',
+      "the service's own (project − bare)",
+    ],
+    rows,
+  };
 }
 
 function addedTable(result: ProviderOverheadResult): Table {
@@ -231,8 +287,12 @@ function iterationsTable(result: ProviderOverheadResult): Table {
   };
 }
 
+const BARE_HTTP_NOTE =
+  "ADK behind a bare node:http server: the helpdesk's agent tree on ADK's Runner and InMemorySessionService in a process of its own, answering POST /chat with nothing around it (no framework, validation, logging, metrics or session handling); the bench drives it with the project's client and messages. It tells the HTTP between the bench and a service from the service's own request handling.";
+
 export function providerOverheadSection(result: ProviderOverheadResult): Section {
   const { latencyMs, directCallMs } = result;
+  const transport = transportTable(result);
   return {
     id: 3,
     title: `Overhead with a realistic provider (emulator latency ${latencyMs} ms per call)`,
@@ -241,6 +301,7 @@ export function providerOverheadSection(result: ProviderOverheadResult): Section
       addedTable(result),
       ...(result.split ? [splitTable(result.split)] : []),
       frameworksAloneTable(result),
+      ...(transport ? [transport] : []),
       iterationsTable(result),
     ],
     notes: [
@@ -249,6 +310,7 @@ export function providerOverheadSection(result: ProviderOverheadResult): Section
       `The targets judge the services' own part: the p50 of the added time of every email request (create, get, approve) or of every chat message, less that of the frameworks alone in the same run, at most ${OWN_PART_P50_MS} ms, sequentially and concurrently with arrivals spread. The run where all workers start at once is shown, not judged.`,
       "The split of the sequential added time comes from a preload in the project's services (`node --import bench/dist/profile/request-timeline-preload.js`) that timestamps each request they serve and each model call they make (from undici creating the request to the response's last byte) through Node's diagnostics channels. The SDKs' own work to build a request and read its answer falls in before / between / after; HTTP to and from the bench client includes both sides' HTTP parsing and waking the idle client.",
       "The frameworks alone run in the bench's own process, in every run with the same concurrency and arrivals: email-review's compiled graph invoked on LangGraph's MemorySaver (durability 'exit', as the service runs it; `send` delivers nowhere; its get is `getState`), and the helpdesk's agent tree on ADK's Runner with its InMemorySessionService; same emulator, same texts, same subtraction of the direct calls. What the project adds beyond them is its HTTP server, validation, logging, locks, thread index and session handling.",
+      ...(transport ? [BARE_HTTP_NOTE] : []),
       'The peers\' "email create" is POST /threads + POST /threads/{id}/runs/wait; its approve is the resume run. The peer\'s session create is not part of any message.',
     ],
     targets: providerOverheadTargets(result),

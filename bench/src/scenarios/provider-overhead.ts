@@ -19,6 +19,7 @@ import {
 } from '../profile/request-timeline.js';
 import { mean, summarize } from '../stats/percentiles.js';
 import { startAdkApiServer } from '../systems/adk-api-server.js';
+import { startAdkBareHttp } from '../systems/adk-bare-http.js';
 import { startEmailReview } from '../systems/email-review-service.js';
 import { startHelpdesk } from '../systems/helpdesk-service.js';
 import { startLanggraphDevServer } from '../systems/langgraph-dev-server.js';
@@ -136,8 +137,19 @@ async function calibrate(ctx: ScenarioContext, provider: 'openai' | 'gemini'): P
   return directCallMs(ctx.emulator.url, sample);
 }
 
-/** The project's services and their peers over HTTP, then the frameworks alone in this process. */
-const SYSTEMS = ['email', 'langgraph', 'helpdesk', 'adk', 'emailAlone', 'helpdeskAlone'] as const;
+/**
+ * The project's services and their peers over HTTP, the helpdesk's agent tree behind a bare
+ * node:http server, then the frameworks alone in this process.
+ */
+const SYSTEMS = [
+  'email',
+  'langgraph',
+  'helpdesk',
+  'adk',
+  'helpdeskBareHttp',
+  'emailAlone',
+  'helpdeskAlone',
+] as const;
 type SystemKey = (typeof SYSTEMS)[number];
 const EMAIL_SYSTEMS = new Set<SystemKey>(['email', 'langgraph', 'emailAlone']);
 
@@ -164,12 +176,14 @@ export async function providerOverheadScenario(
     startHelpdesk({ emulatorUrl: emulator.url, nodeFlags: TIMELINE_NODE_FLAGS }),
   );
   const adk = await ctx.shared('adk', () => startAdkApiServer({ emulatorUrl: emulator.url }));
-  const commands = [email, langgraph, helpdesk, adk].map((s) => s.process.commandLine);
+  const bareHttp = await ctx.start(startAdkBareHttp({ emulatorUrl: emulator.url }));
+  const commands = [email, langgraph, helpdesk, adk, bareHttp].map((s) => s.process.commandLine);
   const drivers: Record<SystemKey, EmailDriver | ChatDriver> = {
     email: new EmailReviewDriver(email.url, 32),
     langgraph: new LanggraphEmailDriver(langgraph.url, 32, langgraph.graphId),
     helpdesk: new HelpdeskDriver(helpdesk.url, 32),
     adk: new AdkChatDriver(adk.url, 32, adk.appName),
+    helpdeskBareHttp: new HelpdeskDriver(bareHttp.url, 32),
     emailAlone: new InProcessEmailDriver(emulator.openAiBaseUrl),
     helpdeskAlone: new InProcessAdkDriver(emulator.url),
   };
@@ -238,6 +252,7 @@ export async function providerOverheadScenario(
           email: res.emailAlone.overheads,
           helpdesk: res.helpdeskAlone.overheads,
         },
+        helpdeskOverBareHttp: res.helpdeskBareHttp.overheads,
       });
     }
   } finally {

@@ -77,6 +77,11 @@ export interface OverheadRun {
   systems: Record<OverheadSystem, Overheads>;
   /** The frameworks alone in the bench's process (email-review's graph, the helpdesk's agent tree). */
   frameworksAlone: Record<'email' | 'helpdesk', Overheads>;
+  /**
+   * The helpdesk's agent tree on ADK's Runner behind a bare node:http server in a process of its
+   * own: ADK alone plus HTTP between processes (absent from results of before it was measured).
+   */
+  helpdeskOverBareHttp?: Overheads;
 }
 
 /** Scenario 3: added time over the model calls with a provider of realistic latency. */

@@ -107,6 +107,8 @@ export interface OverheadFigures {
   emailAlone: number;
   helpdesk: number;
   helpdeskAlone: number;
+  /** The agent tree behind a bare node:http server; unset: not measured (older results). */
+  helpdeskBareHttp?: number;
 }
 
 function overheadRun(
@@ -130,6 +132,9 @@ function overheadRun(
       email: email(f.emailAlone),
       helpdesk: overheads({ message: f.helpdeskAlone }),
     },
+    ...(f.helpdeskBareHttp === undefined
+      ? {}
+      : { helpdeskOverBareHttp: overheads({ message: f.helpdeskBareHttp }) }),
   };
 }
 
