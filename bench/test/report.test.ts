@@ -72,6 +72,18 @@ describe('scenario 3 targets: the services’ own part over the frameworks alone
     expect(email?.explanation).toContain('LangGraph and the openai SDK alone');
   });
 
+  it('when the service misses by less than 0.05 ms, then the excess and the shortfall show two decimals', () => {
+    const result = providerOverheadResult({
+      email: 3,
+      emailAlone: 2,
+      helpdesk: 9.83,
+      helpdeskAlone: 8.3,
+    });
+    const helpdesk = judgeTargets(result).find((t) => t.target.startsWith('helpdesk, sequential'));
+    expect(helpdesk).toMatchObject({ met: false, shortfall: '0.03 ms' });
+    expect(helpdesk?.measured).toMatch(/^1\.53 ms over/);
+  });
+
   it('when the runs are sequential, spread and a burst, then only sequential and spread are judged, for both services', () => {
     const targets = judgeTargets(providerOverheadResult());
     expect(targets.map((t) => t.target.split(':')[0])).toEqual([
