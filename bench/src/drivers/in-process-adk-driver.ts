@@ -39,15 +39,20 @@ export class InProcessAdkDriver implements ChatDriver {
   }
 
   async chat(sessionKey: string, messages: string[], timer: StepTimer): Promise<void> {
-    await this.sessions.createSession({ appName: APP, userId: USER, sessionId: sessionKey });
+    await this.startSession(sessionKey);
     for (const message of messages) {
-      const reply = await timer.time('message', () => this.turn(sessionKey, message));
+      const { reply } = await timer.time('message', () => this.turn(sessionKey, message));
       if (!reply) throw new Error(`empty reply in session ${sessionKey}`);
     }
   }
 
-  private async turn(sessionId: string, text: string): Promise<string> {
-    let reply = '';
+  async startSession(sessionId: string): Promise<void> {
+    await this.sessions.createSession({ appName: APP, userId: USER, sessionId });
+  }
+
+  /** One message of a started session: the last final text of the turn and its author. */
+  async turn(sessionId: string, text: string): Promise<{ agent: string; reply: string }> {
+    let answer = { agent: '', reply: '' };
     const events = this.runner.runAsync({
       userId: USER,
       sessionId,
@@ -55,10 +60,11 @@ export class InProcessAdkDriver implements ChatDriver {
     });
     for await (const event of events) {
       if (event.errorCode) throw new Error(`model error ${event.errorCode}: ${event.errorMessage}`);
-      if (event.author !== 'user' && isFinalResponse(event))
-        reply = stringifyContent(event).trim() || reply;
+      const reply =
+        event.author !== 'user' && isFinalResponse(event) && stringifyContent(event).trim();
+      if (reply) answer = { agent: event.author ?? '', reply };
     }
-    return reply;
+    return answer;
   }
 
   close(): void {}
