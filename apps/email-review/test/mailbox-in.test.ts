@@ -135,13 +135,20 @@ describe('the mailbox reader', () => {
         },
       });
       await until(() => service.mailbox.status.state === 'disconnected', 'the token refused');
-      expect(dovecot.log()).toMatch(/auth failed|Authentication failure|invalid/i);
+      // Dovecot's login process logs the refusal as the connection closes, a moment after the reader sees it.
+      await until(
+        () => /auth failed|Authentication failure|invalid/i.test(dovecot.log()),
+        'Dovecot logged the refused login',
+      );
 
       writeFileSync(tokenFile, await accessToken());
       const url = await service.listen();
       await until(async () => (await allThreads(url)).length === 1, 'the thread', 30_000);
       expect((await allThreads(url))[0]!.email.message_id).toBe(mail.messageId);
-      expect(dovecot.log()).toContain('method=XOAUTH2');
+      await until(
+        () => dovecot.log().includes('method=XOAUTH2'),
+        'Dovecot logged the XOAUTH2 login',
+      );
     },
     LONG,
   );
