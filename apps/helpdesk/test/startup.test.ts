@@ -21,7 +21,8 @@ function runServer(env: Record<string, string>) {
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  // 'close', not 'exit': the output is asserted once it ends, and the last lines may come after 'exit'.
+  const exited = once(child, 'close').then(([code]) => code as number | null);
   return { child, output, exited };
 }
 

@@ -128,7 +128,11 @@ describe('pnpm demo (the built runner)', () => {
     await demo.waitForOutput(READY, 90_000);
     const storage = database ? 'postgres' : 'memory';
     expect(demo.stdout).toContain(`email-review storage: ${storage}`);
-    expect(demo.stdout).toMatch(new RegExp(`^email-review +\\| .*checkpointer=${storage}`, 'm'));
+    // email-review answers /readyz a moment before it logs its listening line (queue and workers start after).
+    await demo.waitForOutput(
+      new RegExp(`^email-review +\\| .*checkpointer=${storage}`, 'm'),
+      30_000,
+    );
     const inbox = `http://127.0.0.1:${ports.DEMO_EMAIL_PORT}/`;
     expect(demo.stdout).toContain(`Review inbox: open ${inbox} in a browser`);
     expect((await fetch(inbox)).headers.get('content-type')).toMatch(/^text\/html/);
@@ -323,7 +327,7 @@ describe('pnpm demo (the built runner)', () => {
       });
       await demo.waitForOutput(READY, 60_000);
       expect(demo.stdout).toContain('LLM provider: the real APIs');
-      expect(demo.stdout).toMatch(/^email-review +\| .*checkpointer=memory/m);
+      await demo.waitForOutput(/^email-review +\| .*checkpointer=memory/m, 30_000);
       expect(demo.stdout).not.toMatch(/^llm-emulator/m);
       expect(descendantsOf(demo.child.pid!)).toHaveLength(2);
 

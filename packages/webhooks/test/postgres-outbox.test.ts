@@ -174,15 +174,23 @@ describe('PostgreSQL outbox, two instances on one schema', () => {
     await receiver.until(() => receiver.received.some((hook) => hook.data['dead'] === 1));
     await new Promise((done) => setTimeout(done, 500));
     expect(receiver.received.filter((hook) => hook.data['dead'] === 1)).toHaveLength(1);
-    const [row] = (
-      await pool.query<{ delivered_at: Date; attempts: number; leased_by: string | null }>(
-        `SELECT delivered_at, attempts, leased_by FROM "${schema}".webhook_deliveries
-         WHERE subject = 'thr_dead'`,
-      )
-    ).rows;
-    expect(row!.attempts).toBe(1);
-    expect(row!.leased_by).toBeNull();
-    expect(row!.delivered_at.getTime()).toBeGreaterThanOrEqual(
+    // The batch settles its rows after the receiver's answer: wait for that, not a fixed time.
+    const settled = async () =>
+      (
+        await pool.query<{ delivered_at: Date | null; attempts: number; leased_by: string | null }>(
+          `SELECT delivered_at, attempts, leased_by FROM "${schema}".webhook_deliveries
+           WHERE subject = 'thr_dead'`,
+        )
+      ).rows[0]!;
+    const deadline = Date.now() + 10_000;
+    let row = await settled();
+    while (!row.delivered_at && Date.now() < deadline) {
+      await new Promise((done) => setTimeout(done, 50));
+      row = await settled();
+    }
+    expect(row.attempts).toBe(1);
+    expect(row.leased_by).toBeNull();
+    expect(row.delivered_at!.getTime()).toBeGreaterThanOrEqual(
       leased.rows[0]!.lease_until.getTime(),
     );
   });

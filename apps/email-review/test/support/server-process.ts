@@ -51,7 +51,8 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    // 'close', not 'exit': the output is read once it ends, and the last lines may come after 'exit'.
+    child.once('close', (code, signal) => resolve({ code, signal })),
   );
   return { child, stdout: () => stdout, stderr: () => stderr, exited };
 }

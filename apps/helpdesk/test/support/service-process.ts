@@ -72,7 +72,7 @@ export async function startService(env: Record<string, string>): Promise<Service
   const output = { stdout: '', stderr: '' };
   child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-  const exited = once(child, 'exit');
+  const exited = once(child, 'close');
   // The start-up line is at info; the tests keep the rest of the log quiet. A server that never
   // listens is killed, not left running after the suite.
   await waitFor(
