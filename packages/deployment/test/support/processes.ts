@@ -98,9 +98,14 @@ export class WatchedProcess {
     });
     this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.stdout += chunk));
     this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
-    this.exited = new Promise((resolve) =>
-      this.child.once('close', (code, signal) => resolve({ code, signal })),
-    );
+    this.exited = new Promise((resolve) => {
+      this.child.once('close', (code, signal) => resolve({ code, signal }));
+      // A command that cannot start (`spawn pnpm ENOENT`) ends the wait at once, saying why.
+      this.child.once('error', (error) => {
+        this.stderr += `${error.message}\n`;
+        resolve({ code: null, signal: null });
+      });
+    });
   }
 
   get output(): string {
