@@ -153,6 +153,45 @@ describe.each(modes)('email in (%s)', (mode) => {
     expect(JSON.stringify(res.body)).not.toContain('JVBERi0');
   });
 
+  test('when headers decode to NUL or line breaks, then the thread keeps them cleaned, as stored', async () => {
+    // Encoded-words can carry anything: NUL (=00), which PostgreSQL's jsonb refuses, and CR LF,
+    // though a subject is one line.
+    const raw = [
+      'From: =?utf-8?B?' +
+        Buffer.from('Ann\u0000 Example').toString('base64') +
+        '?= <ann.nul@example.com>',
+      'To: support@shop.test',
+      'Subject: =?utf-8?Q?Charged=00_twice!?= =?utf-8?Q?=0D=0Aagain?=',
+      'Message-ID: <nul-headers@example.com>',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="b2"',
+      '',
+      '--b2',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'Please refund the second charge.',
+      '--b2',
+      'Content-Type: application/pdf',
+      'Content-Disposition: attachment; filename="=?utf-8?Q?inv=00oice.pdf?="',
+      'Content-Transfer-Encoding: base64',
+      '',
+      Buffer.from('%PDF-1.4').toString('base64'),
+      '--b2--',
+      '',
+    ].join('\r\n');
+
+    const res = await postRaw(raw);
+
+    expect(res.status).toBe(201);
+    expect(res.body.email).toMatchObject({
+      from: 'Ann Example <ann.nul@example.com>',
+      subject: 'Charged twice! again',
+      attachments: ['invoice.pdf'],
+    });
+    const stored = await request(instance.app).get(`/threads/${res.body.thread_id}`).expect(200);
+    expect(stored.body.email).toEqual(res.body.email);
+  });
+
   test('when a message has no readable text, then 400 says so and no model is called', async () => {
     const res = await postRaw(NO_TEXT);
 

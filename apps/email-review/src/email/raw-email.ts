@@ -1,5 +1,6 @@
 import { HttpError } from '@repo/http-kit';
 import { simpleParser, type AddressObject } from 'mailparser';
+import { storableText } from '../workflow/model-text.js';
 import { formatMailbox } from './mailbox.js';
 import {
   messageIdSchema,
@@ -25,10 +26,20 @@ export class UnreadableEmail extends HttpError {
   }
 }
 
+/** A decoded header, made storable and one line: encoded-words may carry NUL or CR LF. */
+const headerText = (text: string) =>
+  storableText(text)
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .trim();
+
+/** The first mailbox with a storable address, its display name cleaned as a header is. */
 function firstMailbox(field: AddressObject | AddressObject[] | undefined): string | null {
   const value = (Array.isArray(field) ? field : field ? [field] : []).flatMap((f) => f.value);
-  const first = value.find((mailbox) => mailbox.address);
-  return first?.address ? formatMailbox({ name: first.name, address: first.address }) : null;
+  const first = value.find(
+    (mailbox) => mailbox.address && storableText(mailbox.address) === mailbox.address,
+  );
+  if (!first?.address) return null;
+  return formatMailbox({ name: headerText(first.name), address: first.address });
 }
 
 const toList = (ids: string | string[] | undefined) =>
@@ -43,11 +54,15 @@ function messageIds(list: string[]): string[] {
 
 /**
  * An RFC 5322 message, parsed by mailparser: its text part (or its HTML part as text), any charset
- * decoded, and the headers the reply needs. Attachments are not kept, only their names.
+ * decoded, and the headers the reply needs. Attachments are not kept, only their names. Every text
+ * is made storable (no NUL, no lone surrogate: PostgreSQL's jsonb refuses both) and the headers one
+ * line each, as a JSON `inbound` is checked at the schema.
  */
 export async function parseRawEmail(raw: Buffer): Promise<InboundEmail> {
   const parsed = await simpleParser(raw, { skipTextToHtml: true, skipTextLinks: true });
-  const inbound = (parsed.text ?? '').replace(/\r\n/g, '\n').replaceAll('\u0000', '').trim();
+  const inbound = storableText(parsed.text ?? '')
+    .replace(/\r\n/g, '\n')
+    .trim();
   if (!inbound)
     throw new UnreadableEmail('The message has no readable text (no text part, or an empty one).');
   if (inbound.length > INBOUND_MAX_CHARS)
@@ -58,11 +73,16 @@ export async function parseRawEmail(raw: Buffer): Promise<InboundEmail> {
     email: {
       from: firstMailbox(parsed.from),
       to: firstMailbox(parsed.to),
-      subject: parsed.subject?.trim().slice(0, SUBJECT_MAX_CHARS) || null,
+      subject:
+        Array.from(headerText(parsed.subject ?? ''))
+          .slice(0, SUBJECT_MAX_CHARS)
+          .join('') || null,
       message_id: messageId?.success ? messageId.data : null,
       // A client that sets In-Reply-To alone (no References) still names the message it answers.
       references: messageIds([...toList(parsed.references), ...toList(parsed.inReplyTo)]),
-      attachments: parsed.attachments.map((attachment) => attachment.filename ?? '(unnamed)'),
+      attachments: parsed.attachments.map(
+        (attachment) => headerText(attachment.filename ?? '') || '(unnamed)',
+      ),
     },
   };
 }
