@@ -71,6 +71,21 @@ describe.each(modes)('approvals bound to the revision the reviewer saw (%s)', (m
     expect(res.body).toMatchObject({ status: 'sent', revision: 2 });
   });
 
+  test('when the list and a history are asked again with If-None-Match of their ETag, then 304 until they change', async () => {
+    const id = await editedThread();
+    for (const path of ['/threads', `/threads/${id}/history`]) {
+      const first = await request(instance.app).get(path).expect(200);
+      expect(first.headers.etag).toMatch(/^W\//);
+      await request(instance.app).get(path).set('If-None-Match', first.headers.etag!).expect(304);
+    }
+    const history = await request(instance.app).get(`/threads/${id}/history`).expect(200);
+    await request(instance.app).post(`/threads/${id}/approve`).expect(200);
+    await request(instance.app)
+      .get(`/threads/${id}/history`)
+      .set('If-None-Match', history.headers.etag!)
+      .expect(200);
+  });
+
   test('when edit carries If-Match of the current revision, then it applies and answers the new ETag', async () => {
     const id = await editedThread();
 

@@ -28,7 +28,7 @@ export class ThreadNotRetryable extends HttpError {
     super(
       409,
       'thread_not_retryable',
-      `The thread is ${thread.status}; only failed or drafting threads can be retried.`,
+      `The thread is ${thread.status}; only failed threads can be retried.`,
       {
         thread_id: thread.thread_id,
         thread_status: thread.status,
