@@ -193,9 +193,10 @@ describe('helpdesk as an A2A agent (SDK client)', () => {
     expect(helpdesk.modelCalls()).toEqual([]);
   });
 
-  it('when a queued task is cancelled, then it never reaches the model; a running one finishes and is not cancelable', async () => {
+  it('when a queued task is cancelled, then it never reaches the model; a running one is refused at once (-32002) and finishes', async () => {
     const contextId = `a2a-cancel-${randomUUID()}`;
-    helpdesk.emulator.setLatency(400);
+    // Each model call takes 1.5 s: the running turn is still running when its cancel is answered.
+    helpdesk.emulator.setLatency(1_500);
     const running = (await client.sendMessage({
       ...message(INVOICE_QUESTION, contextId),
       configuration: { blocking: false },
@@ -216,8 +217,13 @@ describe('helpdesk as an A2A agent (SDK client)', () => {
 
     const refused = await client.cancelTask({ id: running.id }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(TaskNotCancelableError);
-    const finished = await client.getTask({ id: running.id });
-    expect(finished.status.state).toBe('completed');
+    // Answered without waiting for the turn (it used to hold the cancel until the turn ended).
+    expect((await client.getTask({ id: running.id })).status.state).toBe('working');
+    await waitFor(
+      async () => (await client.getTask({ id: running.id })).status.state === 'completed',
+      30_000,
+      'the running turn to finish',
+    );
     expect((await client.getTask({ id: queued.id })).status.state).toBe('canceled');
     for (const call of helpdesk.modelCalls())
       expect(textsIn(call)).not.toContain('Also, is the API down?');

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Message, Part, TaskState, TaskStatusUpdateEvent } from '@a2a-js/sdk';
-import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import {
+  A2AError,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from '@a2a-js/sdk/server';
 import { HttpError, problemBody, type Logger, type Problem } from '@repo/http-kit';
 import type { ChatReply, ChatService } from '../chat/chat-service.js';
 import { turnEventReader, type TurnEvent } from '../chat/turn-events.js';
@@ -34,7 +39,7 @@ function problemOf(error: unknown): Problem {
  * answering specialist and the ticket id as a data part beside its text.
  *
  * Cancel: a task whose turn waits for its session is cancelled and never calls the model; one
- * whose turn has started finishes, and the SDK reports it not cancelable (-32002).
+ * whose turn has started finishes, and the cancel is refused at once as not cancelable (-32002).
  */
 export class ChatTurnExecutor implements AgentExecutor {
   private readonly turns = new Map<string, { state: TurnState; contextId: string }>();
@@ -112,7 +117,8 @@ export class ChatTurnExecutor implements AgentExecutor {
 
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
     const turn = this.turns.get(taskId);
-    if (!turn || turn.state !== 'waiting') return;
+    // A started turn runs to its end: refuse now, or the SDK would hold the answer until then.
+    if (!turn || turn.state !== 'waiting') throw A2AError.taskNotCancelable(taskId);
     turn.state = 'cancelled';
     const parts: Part[] = [{ kind: 'text', text: 'Cancelled before the turn started.' }];
     bus.publish(
