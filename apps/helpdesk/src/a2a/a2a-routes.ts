@@ -1,14 +1,11 @@
 import type { AgentCard, MessageSendParams } from '@a2a-js/sdk';
-import {
-  DefaultRequestHandler,
-  InMemoryTaskStore,
-  type ServerCallContext,
-} from '@a2a-js/sdk/server';
+import { DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import type { Logger } from '@repo/http-kit';
 import { Router, type Request } from 'express';
 import type { ChatService } from '../chat/chat-service.js';
 import { A2A_PATH, AGENT_CARD_PATH, helpdeskAgentCard } from './agent-card.js';
+import { BoundedTaskStore } from './bounded-task-store.js';
 import { ChatTurnExecutor } from './chat-turn-executor.js';
 import { checkMessage } from './message-input.js';
 
@@ -22,7 +19,7 @@ class CheckedRequestHandler extends DefaultRequestHandler {
     card: AgentCard,
     private readonly executor: ChatTurnExecutor,
   ) {
-    super(card, new InMemoryTaskStore(), executor);
+    super(card, new BoundedTaskStore(), executor);
   }
 
   override sendMessage(params: MessageSendParams, context?: ServerCallContext) {
