@@ -16,7 +16,7 @@ const serviceEnvSchema = httpServiceEnv(3001)
      * PostgreSQL (in DATABASE_SCHEMA); PG_POOL_MAX: connections for queries (thread leases included:
      * a lease holds no connection between its statements).
      */
-    ...databaseEnv({ poolMax: 10 }),
+    ...databaseEnv({ poolMax: 10, queryTimeoutMs: 5_000 }),
     /** Where approved replies go; a secret (credentials in the URL). Unset: delivery to the log. */
     SMTP_URL: z
       .string()
@@ -56,9 +56,6 @@ const serviceEnvSchema = httpServiceEnv(3001)
     MODEL_JOB_LEASE_SECONDS: intFromEnv(120),
     /** Model jobs of dead instances this instance runs at once. */
     MODEL_JOB_CONCURRENCY: intFromEnv(2),
-    /** Bounds of each database wait: a connection, a query's answer (PostgreSQL mode). */
-    PG_CONNECT_TIMEOUT_MS: intFromEnv(5_000),
-    PG_QUERY_TIMEOUT_MS: intFromEnv(5_000),
     /** How long start-up keeps trying an unreachable database (serving 503 meanwhile) before exit 1. */
     DATABASE_STARTUP_TIMEOUT_MS: intFromEnv(300_000),
     /**

@@ -21,9 +21,10 @@ const serviceEnvSchema = httpServiceEnv(3002)
     MAX_SESSIONS: intFromEnv(10_000),
     /**
      * With DATABASE_URL, sessions live in PostgreSQL (`sessions=postgres`); otherwise in process
-     * memory. PG_POOL_MAX: connections for queries (a turn holds none while the model runs).
+     * memory. PG_POOL_MAX: connections for queries (a turn holds none while the model runs);
+     * PG_CONNECT_TIMEOUT_MS and PG_QUERY_TIMEOUT_MS bound each wait on the database.
      */
-    ...databaseEnv({ poolMax: 20 }),
+    ...databaseEnv({ poolMax: 20, queryTimeoutMs: 10_000 }),
     /**
      * How long a session's lease lasts unless its turn renews it (every third of it): a turn
      * whose process died keeps its session busy this long at most (PostgreSQL mode).

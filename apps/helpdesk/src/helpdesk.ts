@@ -26,6 +26,9 @@ export interface HelpdeskDatabase {
   leaseWaitMs?: number;
   /** First delay of the start-up retries while the database is away (default 500 ms). */
   retryBaseMs?: number;
+  /** PG_CONNECT_TIMEOUT_MS and PG_QUERY_TIMEOUT_MS (defaults 5 s and 10 s). */
+  connectTimeoutMs?: number;
+  queryTimeoutMs?: number;
 }
 
 export interface HelpdeskDeps {

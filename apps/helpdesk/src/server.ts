@@ -31,6 +31,8 @@ const helpdesk = createHelpdesk({
         poolMax: env.PG_POOL_MAX,
         preparedStatements: env.PG_PREPARED_STATEMENTS,
         leaseMs: env.SESSION_LEASE_MS,
+        connectTimeoutMs: env.PG_CONNECT_TIMEOUT_MS,
+        queryTimeoutMs: env.PG_QUERY_TIMEOUT_MS,
       }
     : undefined,
   chat: { sessionTtlMs: env.SESSION_TTL_SECONDS * 1000, maxSessions: env.MAX_SESSIONS },

@@ -65,4 +65,49 @@ describe('the session database away', () => {
     expect(turns).toHaveLength(4);
     expect(service.child.exitCode).toBeNull();
   }, 120_000);
+
+  it('when the database freezes (connections accepted, nothing answered), then chat answers 503 database_unavailable once PG_QUERY_TIMEOUT_MS has passed, leaves no half turn, and serves again once it thaws', async () => {
+    await service?.kill();
+    await cluster.start();
+    service = await startService({
+      AGENT_LLM_BASE_URL: emulator.url,
+      DATABASE_URL: cluster.url,
+      DATABASE_SCHEMA: 'helpdesk_frozen',
+      PG_CONNECT_TIMEOUT_MS: '1500',
+      PG_QUERY_TIMEOUT_MS: '1500',
+    });
+    await pollUntil(async () => (await statusOf('/readyz')) === 200, 60_000, 'readyz 200');
+    expect((await service.chat('frozen-1', INVOICE_QUESTION)).status).toBe(200);
+
+    await cluster.freeze();
+    try {
+      // Without a client-side bound this waited for TCP to give up (many minutes).
+      const during = await fetch(`${service.url}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ session_id: 'frozen-1', message: 'Is the API down?' }),
+        signal: AbortSignal.timeout(30_000),
+      });
+      expect(during.status).toBe(503);
+      expect(await during.json()).toMatchObject({ code: 'database_unavailable' });
+    } finally {
+      await cluster.thaw();
+    }
+
+    await pollUntil(
+      async () => (await statusOf('/readyz')) === 200,
+      30_000,
+      'readyz 200 after thaw',
+    );
+    // The session's lease from the frozen turn may still be held until it expires or is released.
+    await pollUntil(
+      async () => (await service!.chat('frozen-1', 'Is the API down?')).status === 200,
+      60_000,
+      'a turn after the thaw',
+    );
+    const turns = ((await (await service.get('/sessions/frozen-1')).json()) as { turns: unknown[] })
+      .turns;
+    expect(turns).toHaveLength(4);
+    expect(service.child.exitCode).toBeNull();
+  }, 180_000);
 });

@@ -6,10 +6,10 @@ const positiveInt = (defaultValue: number) =>
 
 /**
  * The database part of a service's environment, for its env schema to extend:
- * `httpServiceEnv(port).extend(databaseEnv({ poolMax: 10 }))`. Without DATABASE_URL the service
+ * `httpServiceEnv(port).extend(databaseEnv({ poolMax: 10, queryTimeoutMs: 5_000 }))`. Without DATABASE_URL the service
  * keeps its state in memory.
  */
-export function databaseEnv(defaults: { poolMax: number }) {
+export function databaseEnv(defaults: { poolMax: number; queryTimeoutMs: number }) {
   return {
     DATABASE_URL: z
       .string()
@@ -27,5 +27,12 @@ export function databaseEnv(defaults: { poolMax: number }) {
      * cannot keep them (PgBouncer in transaction mode before 1.21).
      */
     PG_PREPARED_STATEMENTS: flagFromEnv(true),
+    /** The longest wait for a connection: a free one, or a server that answers. */
+    PG_CONNECT_TIMEOUT_MS: positiveInt(5_000),
+    /**
+     * The longest wait for a query's answer, client side (it holds when the server is frozen:
+     * connections accepted, nothing answered) and as the statement timeout.
+     */
+    PG_QUERY_TIMEOUT_MS: positiveInt(defaults.queryTimeoutMs),
   };
 }

@@ -131,13 +131,15 @@ describe('openPools', () => {
 });
 
 describe('databaseEnv', () => {
-  const schema = z.object(databaseEnv({ poolMax: 7 }));
+  const schema = z.object(databaseEnv({ poolMax: 7, queryTimeoutMs: 9_000 }));
 
   test('when nothing is set, then the service keeps its state in memory with the default pool size', () => {
     expect(schema.parse({})).toEqual({
       DATABASE_SCHEMA: 'public',
       PG_POOL_MAX: 7,
       PG_PREPARED_STATEMENTS: true,
+      PG_CONNECT_TIMEOUT_MS: 5_000,
+      PG_QUERY_TIMEOUT_MS: 9_000,
     });
   });
 

@@ -23,8 +23,14 @@ export interface PostgresSessionsOptions {
   leaseMs?: number;
   /** How long a turn waits for another instance's turn of the same session (default 60 s). */
   leaseWaitMs?: number;
-  /** How long to wait for a connection before 503 (default 5 s). */
+  /** How long to wait for a connection before 503 (PG_CONNECT_TIMEOUT_MS; default 5 s). */
   connectTimeoutMs?: number;
+  /**
+   * How long to wait for a query's answer before 503 (PG_QUERY_TIMEOUT_MS; default 10 s), client
+   * side (a frozen server answers nothing, and would hold the turn and its connection) and as the
+   * statement timeout.
+   */
+  queryTimeoutMs?: number;
   /** Statements prepared once per connection (PG_PREPARED_STATEMENTS; default true). */
   preparedStatements?: boolean;
   /** Start-up retries while the database is away: first delay, doubling up to 30 s. */
@@ -58,11 +64,17 @@ const DEFAULT_LEASE_WAIT_MS = 60_000;
 export function openPostgresSessions(options: PostgresSessionsOptions): PostgresSessions {
   const { logger, settings } = options;
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const queryTimeoutMs = options.queryTimeoutMs ?? 10_000;
   // Turns hold no connection between statements, so one pool serves them all; the lock pool
   // only holds the schema set-up's advisory lock.
   const pools = openPools({
     connectionString: options.connectionString,
-    query: { max: options.poolMax, connectTimeoutMs, statementTimeoutMs: 10_000 },
+    query: {
+      max: options.poolMax,
+      connectTimeoutMs,
+      statementTimeoutMs: queryTimeoutMs,
+      queryTimeoutMs,
+    },
     locks: { max: 1, connectTimeoutMs },
     logger,
     preparedStatements: options.preparedStatements,

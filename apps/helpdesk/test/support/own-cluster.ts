@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,8 +22,12 @@ async function freePort(): Promise<number> {
 
 export interface OwnCluster {
   url: string;
+  /** Starts it, unless it runs already. */
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Frozen (SIGSTOP): connections are accepted by the kernel, but nothing answers until thaw(). */
+  freeze(): Promise<void>;
+  thaw(): Promise<void>;
   remove(): Promise<void>;
 }
 
@@ -43,14 +47,31 @@ export async function createOwnCluster(): Promise<OwnCluster> {
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
   let running = false;
+  let frozen = false;
+  /** The postmaster and its children (backends, checkpointer, …). */
+  const processes = async () => {
+    const postmaster = (await readFile(join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]!;
+    const { stdout } = await run('ps', ['-o', 'pid=', '--ppid', postmaster]).catch(() => ({
+      stdout: '',
+    }));
+    return [postmaster, ...stdout.split('\n').map((line) => line.trim())]
+      .map(Number)
+      .filter((pid) => pid > 0);
+  };
+  const signal = async (name: NodeJS.Signals) => {
+    for (const pid of await processes()) process.kill(pid, name);
+    frozen = name === 'SIGSTOP';
+  };
   const stop = async () => {
     if (!running) return;
+    if (frozen) await signal('SIGCONT');
     await asPostgres('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
     running = false;
   };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     start: async () => {
+      if (running) return;
       await asPostgres('pg_ctl', [
         '-D',
         data,
@@ -64,6 +85,8 @@ export async function createOwnCluster(): Promise<OwnCluster> {
       running = true;
     },
     stop,
+    freeze: () => signal('SIGSTOP'),
+    thaw: () => signal('SIGCONT'),
     remove: async () => {
       await stop().catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
