@@ -20,13 +20,19 @@ export function parseEnv<T extends z.ZodType>(schema: T, env: Env): z.infer<T> {
   throw new ConfigError(`${variable} ${reason}`);
 }
 
+/**
+ * The largest number an environment variable may give: Node's timers take no longer delay (a
+ * larger one fires after 1 ms, with a warning), and no count here needs more.
+ */
+export const ENV_INT_MAX = 2_147_483_647;
+
 /** A positive integer read from an environment variable, with a default. */
 export const intFromEnv = (defaultValue: number) =>
-  z.coerce.number().int().positive().default(defaultValue);
+  z.coerce.number().int().positive().max(ENV_INT_MAX).default(defaultValue);
 
 /** A non-negative integer (0 allowed, e.g. "no retries"), with a default. */
 export const countFromEnv = (defaultValue: number) =>
-  z.coerce.number().int().min(0).default(defaultValue);
+  z.coerce.number().int().min(0).max(ENV_INT_MAX).default(defaultValue);
 
 export const urlFromEnv = () =>
   z

@@ -2,7 +2,7 @@ import { flagFromEnv } from '@repo/http-kit';
 import { z } from 'zod';
 
 const positiveInt = (defaultValue: number) =>
-  z.coerce.number().int().positive().default(defaultValue);
+  z.coerce.number().int().positive().max(2_147_483_647).default(defaultValue);
 
 /**
  * The database part of a service's environment, for its env schema to extend:

@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 
 const positiveInt = (defaultValue: number) =>
-  z.coerce.number().int().positive().default(defaultValue);
+  z.coerce.number().int().positive().max(2_147_483_647).default(defaultValue);
 
 function signsWith(secret: string): boolean {
   try {
