@@ -311,6 +311,67 @@ describePg('delivery through crashes (real service processes, PostgreSQL)', () =
     }
   }, 120_000);
 
+  test('when the last allowed attempt dies with its instance, then the delivery ends failed (not queued for ever) and redeliver sends it once', async () => {
+    const schema = freshSchema('lastdies');
+    schemas.push(schema);
+    const port = await freePort();
+    // An SMTP server that accepts and says nothing: the one attempt is held while its instance dies.
+    const held: Socket[] = [];
+    const silent = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(port, '127.0.0.1', resolve));
+    const env = {
+      ...serviceEnv(emulator, TEST_DATABASE_URL, schema, `smtp://127.0.0.1:${port}`),
+      DELIVERY_MAX_ATTEMPTS: '1',
+      SMTP_TIMEOUT_MS: '5000',
+      DELIVERY_LEASE_SECONDS: '16',
+    };
+    const lateSink = new SmtpSink(port);
+    let restarted: ServerProcess | undefined;
+    try {
+      const doomed = await startServer(env);
+      servers.push(doomed.process);
+      const [id] = await createThreads(doomed.url, 1);
+      expect((await post(`${doomed.url}/threads/${id}/approve`)).status).toBe(200);
+      await until(() => held.length > 0, 'the only attempt to connect');
+      doomed.process.child.kill('SIGKILL');
+      await doomed.process.exited;
+
+      const running = await startServer(env);
+      restarted = running.process;
+      servers.push(restarted);
+      // pg-boss expires the dead attempt's job after its lease and, its retries spent, fails it.
+      await until(
+        async () =>
+          (await threadStates(TEST_DATABASE_URL, schema, [id!])).get(id!)?.delivery === 'failed',
+        'the delivery to be failed',
+        60_000,
+      );
+      const thread = (await (await fetch(`${running.url}/threads/${id}`)).json()) as {
+        delivery: { status: string; attempts: number; last_error: string };
+      };
+      expect(thread.delivery).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(thread.delivery.last_error).toMatch(/last attempt did not finish/);
+
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+      await lateSink.listen();
+      const redelivered = await fetch(`${running.url}/threads/${id}/redeliver`, { method: 'POST' });
+      expect(redelivered.status).toBe(200);
+      await until(
+        async () =>
+          (await threadStates(TEST_DATABASE_URL, schema, [id!])).get(id!)?.delivery === 'delivered',
+        'the redelivery',
+        30_000,
+      );
+      expect(lateSink.byMessageId(replyId(id!))).toHaveLength(1);
+    } finally {
+      for (const socket of held) socket.destroy();
+      silent.close();
+      await stop(restarted);
+      await lateSink.stop();
+    }
+  }, 150_000);
+
   test('when PostgreSQL restarts while messages are queued, then all are delivered afterwards', async () => {
     const cluster = await OwnPostgres.create();
     const port = await freePort();

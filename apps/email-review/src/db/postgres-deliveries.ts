@@ -37,8 +37,18 @@ import { queueSchema, table } from './tables.js';
 import type { StatementPart } from '../persistence/statement-part.js';
 
 const QUEUE = 'email-delivery';
+/**
+ * pg-boss's dead letter queue of QUEUE: a copy of each delivery job that failed for good. A job
+ * whose handler records its outcome never ends there queued; one whose last attempt died (its
+ * instance killed, its lease run out, its outcome not written) left its record `queued` with no job.
+ */
+const GIVEN_UP_QUEUE = 'email-delivery-given-up';
 /** How often an idle worker looks at the queue again. */
 const POLL_MS = 500;
+/** Given-up jobs are rare: their worker looks less often. */
+const GIVEN_UP_POLL_MS = 5_000;
+const DIED_MID_ATTEMPT =
+  'the last attempt did not finish (its instance stopped, or its outcome could not be recorded)';
 
 export interface QueueSettings {
   connectionString: string;
@@ -110,6 +120,7 @@ export class PostgresDeliveries implements DeliveryStore {
   private readonly history: PostgresThreadHistory;
   private started = false;
   private workers: QueueWorkers | undefined;
+  private givenUpWorkers: QueueWorkers | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -252,6 +263,28 @@ export class PostgresDeliveries implements DeliveryStore {
     });
   }
 
+  /**
+   * A delivery whose job failed for good while its record was still queued (its last attempt died):
+   * recorded `failed`, so that it shows as such and `POST /threads/{id}/redeliver` can send it.
+   * Anything else (delivered, failed, queued again by a redeliver that came first) is left alone.
+   */
+  private async giveUp(threadId: string) {
+    await this.transaction(async (client) => {
+      const taken = await client.query<DeliveryRow>(this.sql.take!, [threadId]);
+      if (!taken.rows[0]) return;
+      const outcome = {
+        status: 'failed' as const,
+        last_error: DIED_MID_ATTEMPT,
+        last_response: null,
+      };
+      await this.record(client, applyOutcome(fromRow(taken.rows[0]), outcome), 'attempted');
+      this.settings.logger.warn(
+        { thread_id: threadId, reason: DIED_MID_ATTEMPT },
+        'email delivery failed',
+      );
+    });
+  }
+
   async redeliver(threadId: string, to: string | undefined) {
     return this.transaction(async (client) => {
       const unsent = await client.query<DeliveryRow>(this.sql.takeUnsent!, [threadId]);
@@ -270,7 +303,17 @@ export class PostgresDeliveries implements DeliveryStore {
     await withQueueSetupLock(this.pool, async () => {
       await this.boss.start();
       this.started = true;
-      if (!(await this.boss.getQueue(QUEUE))) await this.boss.createQueue(QUEUE);
+      // The dead letter queue first: a job names it (a deferred foreign key to the queue table).
+      for (const queue of [GIVEN_UP_QUEUE, QUEUE])
+        if (!(await this.boss.getQueue(queue))) await this.boss.createQueue(queue);
+    });
+    this.givenUpWorkers = startQueueWorkers<{ thread_id: string }>({
+      boss: this.boss,
+      queue: GIVEN_UP_QUEUE,
+      concurrency: 1,
+      pollMs: GIVEN_UP_POLL_MS,
+      handler: (job) => this.giveUp(job.data.thread_id),
+      onQueueError: (error) => this.onQueueError(error),
     });
     this.workers = startQueueWorkers({
       boss: this.boss,
@@ -284,6 +327,8 @@ export class PostgresDeliveries implements DeliveryStore {
   }
 
   async stop() {
+    await this.givenUpWorkers?.stop();
+    this.givenUpWorkers = undefined;
     await stopQueue(this.boss, this.workers, this.started);
     this.workers = undefined;
     this.started = false;
@@ -336,6 +381,7 @@ export class PostgresDeliveries implements DeliveryStore {
         retryDelay: retry.delaySeconds,
         retryBackoff: retry.backoff,
         expireInSeconds: leaseSeconds,
+        deadLetter: GIVEN_UP_QUEUE,
         db: inTransaction(client),
       },
     );
