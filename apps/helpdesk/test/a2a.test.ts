@@ -193,6 +193,55 @@ describe('helpdesk as an A2A agent (SDK client)', () => {
     expect(helpdesk.modelCalls()).toEqual([]);
   });
 
+  it('when parts are not objects with a kind, or a text part has no string text, then -32602 validation_failed and no turn runs', async () => {
+    for (const parts of [
+      [null],
+      [{ kind: 'text', text: 42 }],
+      [{ kind: 'text' }],
+      [{ text: 'hi' }],
+    ]) {
+      const res = await helpdesk.http
+        .post('/a2a')
+        .send({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'message/send',
+          params: { message: { kind: 'message', role: 'user', messageId: randomUUID(), parts } },
+        })
+        .expect(200);
+      expect([parts, res.body.error]).toMatchObject([
+        parts,
+        { code: -32602, data: { code: 'validation_failed' } },
+      ]);
+    }
+    expect(helpdesk.modelCalls()).toEqual([]);
+  });
+
+  it('when a message names a task whose turn has not ended, then -32600 task_busy, and that turn ends with its own reply', async () => {
+    const contextId = `a2a-busy-${randomUUID()}`;
+    helpdesk.emulator.setLatency(1_500);
+    const running = (await client.sendMessage({
+      ...message(INVOICE_QUESTION, contextId),
+      configuration: { blocking: false },
+    })) as Task;
+    const follow = message('Also, is the API down?', contextId);
+    const refused = await rpcErrorOf(
+      client.sendMessage({ ...follow, message: { ...follow.message, taskId: running.id } }),
+    );
+    expect(refused).toMatchObject({ code: -32600, data: { code: 'task_busy' } });
+
+    let finished: Task | undefined;
+    await waitFor(
+      async () =>
+        (finished = await client.getTask({ id: running.id })).status.state === 'completed',
+      30_000,
+      'the running turn to finish',
+    );
+    expect(dataOf(finished!.status.message?.parts)[0]).toMatchObject({ agent: 'billing' });
+    for (const call of helpdesk.modelCalls())
+      expect(textsIn(call)).not.toContain('Also, is the API down?');
+  });
+
   it('when a queued task is cancelled, then it never reaches the model; a running one is refused at once (-32002) and finishes', async () => {
     const contextId = `a2a-cancel-${randomUUID()}`;
     // Each model call takes 1.5 s: the running turn is still running when its cancel is answered.

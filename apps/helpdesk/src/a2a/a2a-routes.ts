@@ -1,5 +1,5 @@
 import type { AgentCard, MessageSendParams } from '@a2a-js/sdk';
-import { DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
+import { A2AError, DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import type { Logger } from '@repo/http-kit';
 import { Router, type Request } from 'express';
@@ -22,13 +22,27 @@ class CheckedRequestHandler extends DefaultRequestHandler {
     super(card, new BoundedTaskStore(), executor);
   }
 
-  override sendMessage(params: MessageSendParams, context?: ServerCallContext) {
+  /**
+   * The message as POST /chat checks it; and one that names a task whose turn has not ended is
+   * refused: the SDK would hand it that task's event bus, and the two turns' events would mix.
+   */
+  private check(params: MessageSendParams): void {
     checkMessage(params);
+    const taskId = params.message.taskId;
+    if (taskId && this.executor.isActive(taskId))
+      throw A2AError.invalidRequest(
+        `Task ${taskId} has a turn that has not ended: send the next message once it has.`,
+        { code: 'task_busy' },
+      );
+  }
+
+  override sendMessage(params: MessageSendParams, context?: ServerCallContext) {
+    this.check(params);
     return super.sendMessage(params, context);
   }
 
   override async *sendMessageStream(params: MessageSendParams, context?: ServerCallContext) {
-    checkMessage(params);
+    this.check(params);
     this.executor.streamedMessages.add(params.message.messageId);
     try {
       yield* super.sendMessageStream(params, context);

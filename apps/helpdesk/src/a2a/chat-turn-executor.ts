@@ -115,6 +115,11 @@ export class ChatTurnExecutor implements AgentExecutor {
     }
   };
 
+  /** Whether a task's turn is queued or running on this instance. */
+  isActive(taskId: string): boolean {
+    return this.turns.has(taskId);
+  }
+
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
     const turn = this.turns.get(taskId);
     // A started turn runs to its end: refuse now, or the SDK would hold the answer until then.

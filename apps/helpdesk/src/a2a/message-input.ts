@@ -1,5 +1,5 @@
 import { A2AError } from '@a2a-js/sdk/server';
-import type { MessageSendParams } from '@a2a-js/sdk';
+import type { MessageSendParams, Part } from '@a2a-js/sdk';
 import { chatRequestSchema } from '../routes/schemas.js';
 
 /** A2A's "Content type not supported" (the spec's -32005): a message with no text to answer. */
@@ -12,14 +12,33 @@ export function textOf(params: MessageSendParams): string {
     .join('\n');
 }
 
+/** A part as JSON-RPC may send it: an object with a kind; a text part's text a string. */
+function wellFormedPart(part: unknown): boolean {
+  if (typeof part !== 'object' || part === null) return false;
+  const { kind, text } = part as { kind?: unknown; text?: unknown };
+  return typeof kind === 'string' && (kind !== 'text' || typeof text === 'string');
+}
+
 /**
  * Checks a message as POST /chat checks its body (the same zod schema): what POST /chat answers
  * 400 `validation_failed` is A2A's invalid params (-32602), with the same code and issues as data;
- * a message without text parts is content A2A says the agent does not take (-32005).
+ * a message without text parts is content A2A says the agent does not take (-32005); parts that
+ * are not objects with a kind (or text parts without a string text) are invalid params too.
  */
 export function checkMessage(params: MessageSendParams): void {
-  const parts = params.message?.parts;
-  if (!Array.isArray(parts) || !parts.some((part) => part.kind === 'text')) {
+  const parts: unknown = params.message?.parts;
+  if (Array.isArray(parts) && !parts.every(wellFormedPart)) {
+    throw A2AError.invalidParams('The message is not valid.', {
+      code: 'validation_failed',
+      errors: [
+        {
+          path: 'message.parts',
+          message: 'each part must be an object with a kind, and a text part a string text',
+        },
+      ],
+    });
+  }
+  if (!Array.isArray(parts) || !parts.some((part: Part) => part.kind === 'text')) {
     throw new A2AError(CONTENT_TYPE_NOT_SUPPORTED, 'The message needs a text part.', {
       code: 'unsupported_content',
       accepted: ['text/plain'],
