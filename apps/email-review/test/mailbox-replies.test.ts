@@ -176,4 +176,54 @@ describePg('replies through the mailbox (PostgreSQL, real Dovecot and SMTP)', ()
     },
     LONG,
   );
+
+  test(
+    'when the IMAP server hangs as a reply is delivered, then the delivery is recorded without waiting for the Sent copy, which is counted failed after its timeout',
+    async () => {
+      const url = await instance.listen();
+      await dovecot.append(FIRST.replace('<first-1@', '<first-3@'));
+      let thread: Thread | undefined;
+      await until(
+        async () => {
+          thread = (await allThreads(url)).find(
+            (t) =>
+              t.email.message_id === '<first-3@customer.example>' && t.status === 'awaiting_review',
+          );
+          return Boolean(thread);
+        },
+        'the thread drafted',
+        30_000,
+      );
+      const failedCopies = async () =>
+        Number(
+          /email_review_mailbox_sent_copies_total\{outcome="failed"\} (\d+)/.exec(
+            (await request(instance.app).get('/metrics')).text,
+          )?.[1] ?? 0,
+        );
+      const failedBefore = await failedCopies();
+      dovecot.freeze();
+      try {
+        const approved = await request(instance.app)
+          .post(`/threads/${thread!.thread_id}/approve`)
+          .expect(200);
+        const replyId = approved.body.delivery.message_id as string;
+        await until(
+          async () =>
+            (await request(instance.app).get(`/threads/${thread!.thread_id}`)).body.delivery
+              .status === 'delivered',
+          'delivered',
+        );
+        // The copy still waits on the frozen server (5 s timeout): the delivery did not wait for it.
+        expect(await failedCopies()).toBe(failedBefore);
+        await until(
+          async () => (await failedCopies()) === failedBefore + 1,
+          'the copy counted failed',
+        );
+        expect(sink.byMessageId(replyId)).toHaveLength(1);
+      } finally {
+        dovecot.thaw();
+      }
+    },
+    LONG,
+  );
 });

@@ -27,7 +27,7 @@ export function createDeliveryRunner(deps: DeliveryRunnerDeps) {
     },
     async stop() {
       await deps.store.stop();
-      deps.transport.close();
+      await deps.transport.close();
     },
   };
 }

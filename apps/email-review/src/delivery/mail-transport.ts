@@ -5,7 +5,8 @@ import type { OutgoingMessage } from './delivery.js';
 export interface MailTransport {
   kind: 'log' | 'smtp';
   send(message: OutgoingMessage): Promise<string>;
-  close(): void;
+  /** Ends the connections; resolves once work begun after a send (a Sent copy) has ended. */
+  close(): void | Promise<void>;
 }
 
 /** Delivery without SMTP (offline demo, tests): the log line is the delivery. No text is logged. */

@@ -185,6 +185,15 @@ export class Dovecot {
   }
 
   /** Stops the server process (mail stays on disk): clients see their connections drop. */
+  /** Frozen (SIGSTOP): connections are accepted by the kernel, but nothing answers until thaw(). */
+  freeze(): void {
+    if (this.child?.pid) process.kill(-this.child.pid, 'SIGSTOP');
+  }
+
+  thaw(): void {
+    if (this.child?.pid) process.kill(-this.child.pid, 'SIGCONT');
+  }
+
   async pause(): Promise<void> {
     const child = this.child;
     this.child = undefined;
