@@ -1,4 +1,6 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
+import pg from 'pg';
+import { listenerName } from '../src/db/thread-change-notify.js';
 import {
   dropSchema,
   freshSchema,
@@ -164,6 +166,49 @@ describe('GET /events across two instances (PostgreSQL LISTEN/NOTIFY), read with
       await resumed.until((events) => events.some((e) => e.event === 'reset'), 'the reset event');
     },
     30_000,
+  );
+
+  runIt(
+    'when the change listener loses its connection, then open streams end, a resume from before the gap is told to reset, and changes flow again',
+    async () => {
+      const open = await stream(a);
+      const before = await createThread(b, 4);
+      await open.until(
+        (events) =>
+          of(before.thread_id)(events).some((e) => e.data['status'] === 'awaiting_review'),
+        'the thread drafted',
+      );
+      const lastId = open.events.at(-1)!.id!;
+
+      // Both instances' listeners (this schema's only): changes committed meanwhile are missed.
+      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await admin.connect();
+      try {
+        const cut = await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+          [listenerName(schema)],
+        );
+        expect(cut.rowCount).toBe(2);
+      } finally {
+        await admin.end();
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        open.ended,
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('the open stream did not end')), 15_000);
+        }),
+      ]).finally(() => clearTimeout(timer));
+
+      const resumed = await stream(a, lastId);
+      await resumed.until((events) => events.some((e) => e.event === 'reset'), 'the reset event');
+      const after = await createThread(b, 5);
+      await resumed.until(
+        (events) => of(after.thread_id)(events).some((e) => e.data['status'] === 'awaiting_review'),
+        'a change after the reconnect',
+      );
+    },
+    60_000,
   );
 
   runIt(

@@ -44,4 +44,14 @@ export class ChangeFeed {
   close(): void {
     for (const onClose of [...this.closers]) onClose();
   }
+
+  /**
+   * Changes may have been missed (the listener was disconnected): the window is emptied and every
+   * stream ended, so that each client reconnects and, its Last-Event-ID no longer in the window,
+   * is told to reload (`reset`) instead of resuming past what it missed.
+   */
+  gap(): void {
+    this.recent.length = 0;
+    this.close();
+  }
 }

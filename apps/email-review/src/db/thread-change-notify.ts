@@ -41,6 +41,9 @@ export function threadChangeMigration(schema: string): string {
       FOR EACH ROW EXECUTE FUNCTION ${fn}();`;
 }
 
+/** The listener connection's application_name. */
+export const listenerName = (schema: string) => `email-review-changes:${schema}`.slice(0, 63);
+
 export interface ChangeListenerOptions {
   connectionString: string;
   schema: string;
@@ -48,24 +51,45 @@ export interface ChangeListenerOptions {
   logger: Logger;
   /** First wait before reconnecting; doubles up to 10 s. */
   retryBaseMs?: number;
+  /**
+   * How often the connection is checked with a query answered within the same time (default
+   * 10 s): a connection the network dropped silently, or a frozen server, raises no error of its own.
+   */
+  heartbeatMs?: number;
 }
 
 /**
  * LISTENs on a dedicated connection (a pooled one could not keep its LISTEN) and feeds every
- * notification to `feed`. A lost connection is replaced with backoff; changes committed while it
- * was gone are not replayed (clients that resume across the gap are told to reload).
+ * notification to `feed`. The connection is checked every `heartbeatMs`; a lost one is replaced
+ * with backoff. Changes committed while it was gone are not replayed: once it listens again, the
+ * feed is told of the gap (`ChangeFeed.gap`), and its clients reconnect and are told to reload.
  */
 export function listenForThreadChanges(options: ChangeListenerOptions) {
   const { logger } = options;
   const base = options.retryBaseMs ?? 250;
+  const heartbeatMs = options.heartbeatMs ?? 10_000;
   let client: pg.Client | undefined;
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
   let delay = base;
   let lost = false;
+  let listened = false;
+  const heartbeat = setInterval(() => {
+    const current = client;
+    if (current && listened)
+      current.query('SELECT 1').catch((error: unknown) => reconnect(current, error));
+  }, heartbeatMs);
+  heartbeat.unref();
 
   const connect = async () => {
-    const next = new pg.Client({ connectionString: options.connectionString });
+    const next = new pg.Client({
+      connectionString: options.connectionString,
+      // Named in pg_stat_activity (by schema: deployments sharing a database stay apart).
+      application_name: listenerName(options.schema),
+      keepAlive: true,
+      connectionTimeoutMillis: heartbeatMs,
+      query_timeout: heartbeatMs,
+    });
     client = next;
     next.on('notification', (message) => {
       const parsed = threadChangeSchema.safeParse(JSON.parse(message.payload ?? 'null'));
@@ -76,7 +100,12 @@ export function listenForThreadChanges(options: ChangeListenerOptions) {
     try {
       await next.connect();
       await next.query(`LISTEN "${changeChannel(options.schema)}"`);
-      if (lost) logger.info('thread change listener reconnected');
+      if (client !== next) return;
+      if (listened) {
+        logger.info('thread change listener reconnected');
+        options.feed.gap();
+      }
+      listened = true;
       lost = false;
       delay = base;
     } catch (error) {
@@ -100,6 +129,7 @@ export function listenForThreadChanges(options: ChangeListenerOptions) {
     stop: async () => {
       stopped = true;
       clearTimeout(retryTimer);
+      clearInterval(heartbeat);
       await client?.end().catch(() => undefined);
     },
   };

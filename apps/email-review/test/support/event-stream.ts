@@ -18,6 +18,8 @@ export interface EventStream {
     timeoutMs?: number,
   ): Promise<void>;
   close(): void;
+  /** Resolves when the stream has ended (closed by the server, or by close()). */
+  ended: Promise<void>;
 }
 
 export async function openEventStream(
@@ -51,8 +53,9 @@ export async function openEventStream(
       for (const waiter of [...waiters]) waiter();
     },
   });
+  let ended: Promise<void> = Promise.resolve();
   if (res.ok && res.body) {
-    void (async () => {
+    ended = (async () => {
       const decoder = new TextDecoder();
       try {
         for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -83,5 +86,6 @@ export async function openEventStream(
         check();
       }),
     close: () => abort.abort(),
+    ended,
   };
 }
