@@ -9,6 +9,17 @@ import { intFromEnv, loadOpenAiSettings, parseEnv, type OpenAiSettings } from '@
 type Env = Record<string, string | undefined>;
 
 /** http-kit's PORT, HOST, API_TOKEN and LOG_LEVEL, and the database settings. */
+/** A URL whose parts the mailbox decodes (a stray `%` would throw at each connection). */
+function decodableUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    for (const part of [url.username, url.password, url.pathname]) decodeURIComponent(part);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const serviceEnvSchema = httpServiceEnv(3001)
   .extend({
     /**
@@ -66,6 +77,7 @@ const serviceEnvSchema = httpServiceEnv(3001)
       .string()
       .trim()
       .regex(/^imaps?:\/\/[^\s]+$/, 'must be an imap:// or imaps:// URL')
+      .refine(decodableUrl, 'must be a URL whose user, password and path are percent-encoded')
       .optional(),
     /** An OAuth2 access token (XOAUTH2) instead of the URL's password; the file is re-read on each connect. */
     IMAP_XOAUTH2_TOKEN: z.string().trim().min(1).optional(),

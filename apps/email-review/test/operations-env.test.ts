@@ -55,6 +55,7 @@ describe('the operations settings of the built service', () => {
 
   test.each([
     ['IMAP_URL', { IMAP_URL: 'https://mail.example.com/INBOX' }],
+    ['IMAP_URL', { IMAP_URL: 'imaps://support:50%off@mail.example.com/INBOX' }],
     ['IMAP_POLL_MS', { IMAP_URL: 'imap://u:p@127.0.0.1:1/INBOX', IMAP_POLL_MS: '600000' }],
   ])('when %s is out of bounds, then start-up fails naming it', async (name, settings) => {
     const server = spawnServer({ ...llmEnv, ...settings });
