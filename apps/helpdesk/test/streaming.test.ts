@@ -195,6 +195,25 @@ describe('POST /chat event stream keep-alive', () => {
     }
   });
 
+  it.each(PROVIDERS)(
+    'on %s, when a streamed reply takes longer in all than the model timeout, each chunk coming in time, then the turn completes',
+    async (provider) => {
+      // AGENT_LLM_TIMEOUT_MS bounds each wait for the model, not the whole stream: chunks 300 ms
+      // apart under a 1 s timeout make a reply of several seconds.
+      const slow = await startHelpdesk({ provider, model: { timeoutMs: 1_000, maxRetries: 0 } });
+      try {
+        slow.emulator.setChunkInterval(300);
+        const stream = await streamChat(await slow.url(), 'sse-long', INVOICE_QUESTION);
+
+        expect(names(stream.events)).toMatch(SPECIALIST_TURN);
+        expect(stream.events.filter((e) => e.event === 'delta').length).toBeGreaterThan(4);
+        expect(stream.events.at(-1)!.data).toMatchObject({ agent: 'billing' });
+      } finally {
+        await slow.close();
+      }
+    },
+  );
+
   it('when the document is read, then POST /chat lists the event stream beside JSON', async () => {
     const helpdesk = await startHelpdesk();
     try {

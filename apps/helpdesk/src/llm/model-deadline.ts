@@ -4,19 +4,30 @@
  */
 export class ModelCallDeadline {
   private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | undefined;
   private expiredFlag = false;
 
   constructor(
-    timeoutMs: number,
+    private readonly timeoutMs: number,
     private readonly outer?: AbortSignal,
   ) {
-    this.timer = setTimeout(() => {
-      this.expiredFlag = true;
-      this.controller.abort(new Error(`model call timed out after ${timeoutMs} ms`));
-    }, timeoutMs);
+    this.restart();
     if (outer?.aborted) this.controller.abort(outer.reason);
     else outer?.addEventListener('abort', this.onOuterAbort, { once: true });
+  }
+
+  /** A full `timeoutMs` again from now: the wait for a stream's next chunk (see `pause`). */
+  restart(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.expiredFlag = true;
+      this.controller.abort(new Error(`model call timed out after ${this.timeoutMs} ms`));
+    }, this.timeoutMs);
+  }
+
+  /** Stops the clock while the caller holds a chunk (ADK runs tools and agents then); `restart` goes on. */
+  pause(): void {
+    clearTimeout(this.timer);
   }
 
   get signal(): AbortSignal {

@@ -5,7 +5,7 @@ import { classifyModelError, isTransient, modelErrorResponse } from './model-err
 import { backoffDelayMs, type RetryPolicy } from './retry-backoff.js';
 
 export interface CallPolicy extends RetryPolicy {
-  /** Per attempt, until the model starts answering. */
+  /** Per attempt, until the model starts answering; when streaming, each wait for the next chunk. */
   timeoutMs: number;
 }
 
@@ -16,7 +16,9 @@ export type ModelAttempt = (signal: AbortSignal) => AsyncGenerator<LlmResponse, 
  * Runs a model call with a deadline per attempt and retries of transient failures that happen
  * before the model answered. A call that fails for good ends with an error response
  * (modelErrorResponse) instead of an exception. The deadline stops once a non-streamed answer
- * is out: ADK runs tools and the next agent while this generator is suspended on `yield`.
+ * is out: ADK runs tools and the next agent while this generator is suspended on `yield`. A
+ * streamed answer's deadline is each wait for its next chunk, paused while ADK holds one: a long
+ * reply streamed steadily is not cut at `timeoutMs`.
  */
 export async function* withDeadlineAndRetry(
   attempt: ModelAttempt,
@@ -29,9 +31,17 @@ export async function* withDeadlineAndRetry(
     try {
       const responses = attempt(deadline.signal);
       for (let next = await responses.next(); !next.done; next = await responses.next()) {
-        if (!options.stream) deadline.clear();
         answered = true;
+        if (!options.stream) {
+          deadline.clear();
+          yield next.value;
+          continue;
+        }
+        // Streaming: the deadline bounds each wait for the next chunk, and stops while ADK holds
+        // one (it may run a tool or a whole specialist before it asks for the next).
+        deadline.pause();
         yield next.value;
+        deadline.restart();
       }
       return;
     } catch (error) {
