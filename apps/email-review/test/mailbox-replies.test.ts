@@ -53,6 +53,33 @@ describePg('replies through the mailbox (PostgreSQL, real Dovecot and SMTP)', ()
     await dropSchema(schema);
   });
 
+  /** A customer's first message, `<first-n@…>`, put in INBOX; its thread once drafted. */
+  async function mailedAndDrafted(n: number): Promise<Thread> {
+    const url = await instance.listen();
+    const messageId = `<first-${n}@customer.example>`;
+    await dovecot.append(FIRST.replace('<first-1@', `<first-${n}@`));
+    let thread: Thread | undefined;
+    await until(
+      async () => {
+        thread = (await allThreads(url)).find(
+          (t) => t.email.message_id === messageId && t.status === 'awaiting_review',
+        );
+        return Boolean(thread);
+      },
+      'the thread drafted',
+      30_000,
+    );
+    return thread!;
+  }
+
+  const deliveredThread = (threadId: string) =>
+    until(
+      async () =>
+        (await request(instance.app).get(`/threads/${threadId}`)).body.delivery.status ===
+        'delivered',
+      'delivered',
+    );
+
   test(
     'when a thread read from the mailbox is approved, then the reply reaches the SMTP server and the Sent folder; the customer’s answer opens a linked thread whose draft request carried the earlier exchange',
     async () => {
@@ -136,32 +163,14 @@ describePg('replies through the mailbox (PostgreSQL, real Dovecot and SMTP)', ()
   test(
     'when the IMAP server is down as a reply is delivered, then SMTP delivery still succeeds once and the missing Sent copy is counted, not retried',
     async () => {
-      const url = await instance.listen();
-      await dovecot.append(FIRST.replace('<first-1@', '<first-2@'));
-      let thread: Thread | undefined;
-      await until(
-        async () => {
-          thread = (await allThreads(url)).find(
-            (t) =>
-              t.email.message_id === '<first-2@customer.example>' && t.status === 'awaiting_review',
-          );
-          return Boolean(thread);
-        },
-        'the thread drafted',
-        30_000,
-      );
+      const thread = await mailedAndDrafted(2);
       await dovecot.pause();
       try {
         const approved = await request(instance.app)
-          .post(`/threads/${thread!.thread_id}/approve`)
+          .post(`/threads/${thread.thread_id}/approve`)
           .expect(200);
         const replyId = approved.body.delivery.message_id as string;
-        await until(
-          async () =>
-            (await request(instance.app).get(`/threads/${thread!.thread_id}`)).body.delivery
-              .status === 'delivered',
-          'delivered',
-        );
+        await deliveredThread(thread.thread_id);
         await until(
           async () =>
             (await request(instance.app).get('/metrics')).text.includes(
@@ -180,20 +189,7 @@ describePg('replies through the mailbox (PostgreSQL, real Dovecot and SMTP)', ()
   test(
     'when the IMAP server hangs as a reply is delivered, then the delivery is recorded without waiting for the Sent copy, which is counted failed after its timeout',
     async () => {
-      const url = await instance.listen();
-      await dovecot.append(FIRST.replace('<first-1@', '<first-3@'));
-      let thread: Thread | undefined;
-      await until(
-        async () => {
-          thread = (await allThreads(url)).find(
-            (t) =>
-              t.email.message_id === '<first-3@customer.example>' && t.status === 'awaiting_review',
-          );
-          return Boolean(thread);
-        },
-        'the thread drafted',
-        30_000,
-      );
+      const thread = await mailedAndDrafted(3);
       const failedCopies = async () =>
         Number(
           /email_review_mailbox_sent_copies_total\{outcome="failed"\} (\d+)/.exec(
@@ -204,15 +200,10 @@ describePg('replies through the mailbox (PostgreSQL, real Dovecot and SMTP)', ()
       dovecot.freeze();
       try {
         const approved = await request(instance.app)
-          .post(`/threads/${thread!.thread_id}/approve`)
+          .post(`/threads/${thread.thread_id}/approve`)
           .expect(200);
         const replyId = approved.body.delivery.message_id as string;
-        await until(
-          async () =>
-            (await request(instance.app).get(`/threads/${thread!.thread_id}`)).body.delivery
-              .status === 'delivered',
-          'delivered',
-        );
+        await deliveredThread(thread.thread_id);
         // The copy still waits on the frozen server (5 s timeout): the delivery did not wait for it.
         expect(await failedCopies()).toBe(failedBefore);
         await until(
