@@ -23,6 +23,11 @@ export class ChangeFeed {
     for (const listener of this.listeners) listener(change);
   }
 
+  /** Open subscriptions (streams). */
+  get subscribers(): number {
+    return this.listeners.size;
+  }
+
   /** Changes after `lastId`, in order. */
   after(lastId: string): Replay {
     const index = this.recent.findIndex((change) => change.id === lastId);

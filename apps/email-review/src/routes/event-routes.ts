@@ -4,6 +4,12 @@ import { threadChangeSchema, type ThreadChange } from '../changes/thread-change.
 
 /** A comment line this often keeps proxies from closing an idle stream. */
 export const DEFAULT_HEARTBEAT_MS = 15_000;
+/**
+ * Bytes a stream may have waiting for its client (beyond what the sockets hold). A client that
+ * stopped reading is cut there instead of buffering every change for ever; it reconnects with
+ * Last-Event-ID and resumes, or is told to reload.
+ */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 const EXAMPLE = [
   'event: thread.updated',
@@ -48,7 +54,9 @@ export function eventsRoute(feed: ChangeFeed, options: { heartbeatMs?: number } 
         'x-accel-buffering': 'no',
       });
       const write = (chunk: string) => {
-        if (!res.writableEnded && !res.destroyed) res.write(chunk);
+        if (res.writableEnded || res.destroyed) return;
+        if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
+        else res.write(chunk);
       };
       // The replay and the subscription happen in one tick: no change falls between them.
       const lastId = req.get('last-event-id');
