@@ -228,7 +228,7 @@ describe('the mailbox reader', () => {
   );
 
   test(
-    'when a message is broken and another oversized, then both are in the quarantine folder and in GET /mailbox/quarantine, nothing deleted',
+    'when a message is broken and another oversized, then both are in the quarantine folder and in GET /mailbox/quarantine, nothing deleted; ten listings at once share one IMAP login',
     async () => {
       const good = plainMail('good');
       const broken =
@@ -263,6 +263,30 @@ describe('the mailbox reader', () => {
       ]);
       const ready = await request(service.app).get('/readyz').expect(200);
       expect(ready.body.mailbox).toBe('connected');
+
+      // Ten at once share one listing: one IMAP login, not ten.
+      const logins = () =>
+        dovecot
+          .log()
+          .split('\n')
+          .filter((l) => l.includes('Login: ')).length;
+      // The test's own IMAP reads above log their logins too: start from a settled log.
+      let before = -1;
+      await until(async () => {
+        const seen = logins();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        before = logins();
+        return before === seen;
+      }, 'a settled log');
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => request(service.app).get('/mailbox/quarantine')),
+      );
+      expect(answers.map((a) => [a.status, a.body.messages.length])).toEqual(
+        Array.from({ length: 10 }, () => [200, 2]),
+      );
+      await until(() => logins() > before, 'the listing logged in');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(logins()).toBe(before + 1);
     },
     LONG,
   );

@@ -8,7 +8,7 @@ import type { ImapSettings } from './imap-connection.js';
 import { createMailboxReader, type MailboxStatus } from './mailbox-reader.js';
 import { mailboxMetrics } from './mailbox-metrics.js';
 import { memoryMailboxState, ONLY_READER } from './mailbox-state.js';
-import { listQuarantine } from './quarantine.js';
+import { listQuarantine as listQuarantineFolder, type QuarantineList } from './quarantine.js';
 import { filedInSent } from './sent-folder.js';
 import type { MailboxFolders } from './take-message.js';
 
@@ -57,6 +57,13 @@ export function mailboxService(options: {
     clock: options.clock,
   });
   const metrics = options.registry && mailboxMetrics(options.registry, reader.status);
+  // Requests that come while a listing runs share it: one IMAP connection at most, however many
+  // ask (a provider caps an account's connections, and the reader and Sent filing need theirs).
+  let listing: Promise<QuarantineList> | undefined;
+  const listQuarantine = () =>
+    (listing ??= listQuarantineFolder(settings.imap, settings.folders.quarantine).finally(() => {
+      listing = undefined;
+    }));
   return {
     kind: 'imap' as const,
     status: reader.status,
@@ -67,7 +74,7 @@ export function mailboxService(options: {
         logger,
         ...(metrics ? { onFiled: metrics.onFiled } : {}),
       }),
-    listQuarantine: () => listQuarantine(settings.imap, settings.folders.quarantine),
+    listQuarantine,
     start: () => reader.start(),
     stop: () => reader.stop(),
   };
