@@ -129,4 +129,51 @@ describeInBrowser('review inbox in Chromium: live changes', () => {
     },
     BROWSER_TEST_TIMEOUT_MS,
   );
+
+  test(
+    'when a draft changed elsewhere is saved over from the page, then the save is refused with the reason and the typed text stays in the editor, to be saved again',
+    async () => {
+      const thread: Thread = await createThread(stack.api, { inbound: BILLING_EMAIL });
+      const page = await tab(`#/threads/${thread.thread_id}`);
+      await waitUntilIdle(page, thread.thread_id);
+      const draft = page.locator('#draft');
+      await draft.click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(' Mine.');
+      const typed = `${thread.draft} Mine.`;
+
+      const other = await fetch(`${stack.url}/threads/${thread.thread_id}/edit`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'if-match': `"${thread.revision}"`,
+        },
+        body: JSON.stringify({ draft: 'Another reviewer wrote this.' }),
+      });
+      expect(other.status).toBe(200);
+      await page.locator('#newer-revision').waitFor();
+
+      await page.locator('#save-draft').click();
+      await page.locator('#notice', { hasText: 'Could not save' }).waitFor();
+      expect(await page.locator('#notice').textContent()).toContain(
+        'Your text is still in the editor',
+      );
+      expect(await draft.inputValue()).toBe(typed);
+
+      await page.locator('#save-draft').click();
+      await page
+        .locator('#notice', { hasText: `Draft saved as revision ${thread.revision + 2}` })
+        .waitFor();
+      const saved = (await (
+        await fetch(`${stack.url}/threads/${thread.thread_id}`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).json()) as Thread;
+      expect([saved.revision, saved.draft]).toEqual([thread.revision + 2, typed]);
+      expect(await notReloaded(page)).toBe(true);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 });

@@ -74,6 +74,8 @@ function announce(text) {
 
 function explain(kind, error, shown) {
   const verb = VERBS[kind];
+  if (error.code === 'revision_mismatch' && kind === 'save')
+    return `Could not save: the draft was changed by someone else while you were editing revision ${shown.revision} (it is now at revision ${error.problem.revision ?? 'a newer one'}). Your text is still in the editor: save again to put it in place of theirs, or discard it to read theirs.`;
   if (error.code === 'revision_mismatch')
     return `Could not ${verb}: the draft was changed by someone else while you were reading revision ${shown.revision} (it is now at revision ${error.problem.revision ?? 'a newer one'}). Nothing was done. The new draft is shown below: read it before you act.`;
   if (error.status === 409)
@@ -342,6 +344,8 @@ async function act(kind, call) {
   if (!thread || state.busy) return;
   const id = thread.thread_id;
   const focus = document.activeElement?.id;
+  const typed = state.draftValue;
+  let savedOverOther = false;
   state.busy = BUSY[kind];
   state.notice = null;
   announce(state.busy);
@@ -359,6 +363,7 @@ async function act(kind, call) {
     if (kind === 'redeliver') state.redeliverToValue = '';
   } catch (error) {
     notice = { kind: 'error', text: explain(kind, error, thread) };
+    savedOverOther = kind === 'save' && error.code === 'revision_mismatch';
     correct = error.status === 400 || error.code === 'recipient_required' ? FIELD_OF[kind] : null;
     if (!correct) state.confirming = null;
     try {
@@ -372,6 +377,10 @@ async function act(kind, call) {
   if (state.selectedId === id) {
     state.notice = notice;
     if (updated) showThread(updated);
+    // A save refused because the draft changed elsewhere keeps what the reviewer typed, now over
+    // the new revision (unsaved): losing it would be the worst answer to a race they did not see.
+    if (savedOverOther && typed !== null && updated?.status === 'awaiting_review')
+      state.draftValue = typed;
     state.history = history;
     announce(notice.text);
     // Approved without a recipient: the next thing to do is to enter one.
