@@ -131,6 +131,40 @@ describeInBrowser('review inbox in Chromium: live changes', () => {
   );
 
   test(
+    'when the event stream loses changes it cannot replay (reset), then the open thread is reloaded too, not only the lists',
+    async () => {
+      const thread: Thread = await createThread(stack.api, { inbound: BILLING_EMAIL });
+      const page = await tab(`#/threads/${thread.thread_id}`);
+      await waitUntilIdle(page, thread.thread_id);
+      const draft = page.locator('#draft');
+      expect(await draft.inputValue()).toBe(thread.draft);
+
+      // As after the service's listener reconnected: the page's stream ends, and the edit below
+      // commits before the page is back (it waits 2 s), so it can only learn of it by a reset.
+      stack.changes.gap();
+      const other = await fetch(`${stack.url}/threads/${thread.thread_id}/edit`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'if-match': `"${thread.revision}"`,
+        },
+        body: JSON.stringify({ draft: 'Written while the page was away.' }),
+      });
+      expect(other.status).toBe(200);
+
+      await until(
+        async () => (await draft.inputValue()) === 'Written while the page was away.',
+        'the open thread reloaded after the reset',
+        15_000,
+      );
+      expect(await notReloaded(page)).toBe(true);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
     'when a draft changed elsewhere is saved over from the page, then the save is refused with the reason and the typed text stays in the editor, to be saved again',
     async () => {
       const thread: Thread = await createThread(stack.api, { inbound: BILLING_EMAIL });

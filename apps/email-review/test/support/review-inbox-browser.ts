@@ -1,3 +1,4 @@
+import type { ChangeFeed } from '../../src/changes/change-feed.js';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -78,6 +79,8 @@ export interface Stack {
   url: string;
   emulator: Emulator;
   api: Api;
+  /** The service's change feed (GET /events), for a test that cuts its streams (`gap`). */
+  changes: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -117,6 +120,7 @@ export async function startStack(
   return {
     url: server.url,
     emulator,
+    changes: persistence.changes,
     api: apiClient(server.url, apiToken),
     close: async () => {
       await server.close();

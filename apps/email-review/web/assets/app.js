@@ -480,7 +480,16 @@ function showNewerRevision(change) {
   announce(text);
 }
 
-const live = followChanges({ onChange: onThreadChange, onReset: refreshListsSoon });
+/**
+ * The stream lost changes it cannot replay (`reset`): the lists are reloaded, and so is the open
+ * thread (a draft being typed stays, under the banner, as for any change).
+ */
+function onReset() {
+  refreshListsSoon();
+  if (state.selectedId && !state.busy) void reloadOpenThread(state.selectedId);
+}
+
+const live = followChanges({ onChange: onThreadChange, onReset });
 
 onTokenNeeded(askForToken);
 byId('refresh').addEventListener('click', () => void refreshAll());
