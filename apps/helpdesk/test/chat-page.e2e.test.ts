@@ -187,6 +187,8 @@ describeInBrowser('the chat page in Chromium', () => {
         recorded.turns[1]?.text,
       );
       expect(await page.locator('.message.assistant').getAttribute('data-agent')).toBe('billing');
+      // Read out to a screen reader as a streamed answer is.
+      expect(await page.locator('#announcer').textContent()).toContain(recorded.turns[1]!.text);
       expect(helpdesk.responses.filter((r) => r.path === '/chat').length - chatsBefore).toBe(1);
       expect(await page.locator('#failure').isHidden()).toBe(true);
       expect(trouble.pageErrors).toEqual([]);
@@ -217,6 +219,66 @@ describeInBrowser('the chat page in Chromium', () => {
       expect(recorded.turns.map((t) => t.role)).toEqual(['user', 'assistant']);
       expect(await page.locator('.message.user').count()).toBe(1);
       expect(trouble.pageErrors).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'when the conversation cannot be loaded on a reload, then Retry loads it',
+    async () => {
+      const { page, trouble } = await openPage(browser, url);
+      await page.locator('#new-conversation').click();
+      await sendMessage(page, INVOICE_QUESTION);
+      await answersDone(page, 1);
+      const sessionId = await sessionIdIn(page);
+      let refused = 0;
+      await page.route(`${url}/sessions/${sessionId}`, async (route) => {
+        refused += 1;
+        await route.fulfill({
+          status: 503,
+          contentType: 'application/problem+json',
+          body: JSON.stringify({ status: 503, code: 'database_unavailable', title: 'Unavailable' }),
+        });
+      });
+
+      await page.reload();
+      await page.locator('#failure').waitFor();
+      expect(await page.locator('.message').count()).toBe(0);
+      expect(refused).toBe(1);
+      await page.unroute(`${url}/sessions/${sessionId}`);
+      await page.locator('#retry').click();
+
+      await answersDone(page, 1);
+      expect(await page.locator('.message.user .text').textContent()).toBe(INVOICE_QUESTION);
+      expect(await page.locator('#failure').isHidden()).toBe(true);
+      expect(trouble.pageErrors).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'when the browser refuses storage (a widget in a blocked third-party frame), then the chat still answers',
+    async () => {
+      const page = await browser.context.newPage();
+      page.setDefaultTimeout(20_000);
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      // As Chromium does there: any access to either storage throws.
+      await page.addInitScript({
+        content: `for (const name of ['localStorage', 'sessionStorage'])
+          Object.defineProperty(window, name, {
+            get() { throw new DOMException('The operation is insecure.', 'SecurityError'); },
+          });`,
+      });
+      await page.goto(url);
+
+      await sendMessage(page, OUTAGE_QUESTION);
+      await answersDone(page, 1);
+
+      expect(await page.locator('.message.assistant').getAttribute('data-agent')).toBe('technical');
+      expect(pageErrors).toEqual([]);
       await page.close();
     },
     BROWSER_TEST_TIMEOUT_MS,

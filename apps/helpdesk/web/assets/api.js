@@ -1,3 +1,5 @@
+import { webStorage } from './web-storage.js';
+
 // sessionStorage: a token lives only as long as this tab.
 const TOKEN_KEY = 'helpdesk.api-token';
 
@@ -12,9 +14,11 @@ export class ApiError extends Error {
   }
 }
 
-export const readToken = () => sessionStorage.getItem(TOKEN_KEY) ?? '';
-export const storeToken = (token) => sessionStorage.setItem(TOKEN_KEY, token);
-export const forgetToken = () => sessionStorage.removeItem(TOKEN_KEY);
+const tokens = webStorage('sessionStorage');
+
+export const readToken = () => tokens.getItem(TOKEN_KEY) ?? '';
+export const storeToken = (token) => tokens.setItem(TOKEN_KEY, token);
+export const forgetToken = () => tokens.removeItem(TOKEN_KEY);
 
 export function headers(extra = {}) {
   const token = readToken();

@@ -13,6 +13,8 @@ let sessionId = storedSessionId() ?? draftSessionId();
 let busy = false;
 /** The message of the last failed turn: what Retry sends again. */
 let failedMessage;
+/** The conversation could not be read: what Retry does when no message failed. */
+let loadFailed = false;
 
 function announce(text) {
   $('announcer').textContent = text;
@@ -32,6 +34,7 @@ function showFailure(text) {
 function hideFailure() {
   $('failure').hidden = true;
   failedMessage = undefined;
+  loadFailed = false;
 }
 
 /** A plain sentence for what went wrong; never the service's internals. */
@@ -70,6 +73,7 @@ async function recoverDroppedTurn(message, known, opened, reply) {
     const answered = await recordedAnswer(message, known).catch(() => undefined);
     if (answered) {
       reply.finish({ reply: answered.text, agent: answered.agent, ticket_id: answered.ticket_id });
+      announce(`${agentLabel(answered.agent)}: ${answered.text}`);
       return 'shown';
     }
     if (Date.now() > deadline) return opened ? 'lost' : 'resend';
@@ -143,7 +147,8 @@ async function loadConversation() {
       forgetToken();
       askForToken('This help desk needs an access token.');
     } else {
-      showFailure('The conversation could not be loaded. Please reload the page.');
+      showFailure('The conversation could not be loaded. Please retry.');
+      loadFailed = true;
     }
   }
 }
@@ -166,6 +171,10 @@ $('message').addEventListener('keydown', (event) => {
 
 $('retry').addEventListener('click', () => {
   if (failedMessage !== undefined) void send(failedMessage, { retry: true });
+  else if (loadFailed) {
+    hideFailure();
+    void loadConversation();
+  }
   $('message').focus();
 });
 
