@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { MAX_KEPT_TARGETS, sendAttempt } from '../src/sending/send-attempt.js';
@@ -78,6 +79,41 @@ describe('one signed POST', () => {
       expect(target.connections()).toBe(2);
     } finally {
       await target.close();
+    }
+  });
+});
+
+describe('a receiver that closes its answer early', () => {
+  it('when the receiver sends its status and part of the body, then closes, then the attempt ends as a retry instead of hanging', async () => {
+    const sockets = new Set<Socket>();
+    // Status and headers for 100 bytes, 5 sent, then a clean close: Node's request then emits no error.
+    const server = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.once('data', () =>
+        socket.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\nshort'),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    try {
+      let timer: NodeJS.Timeout | undefined;
+      const result = await Promise.race([
+        sendAttempt({
+          url,
+          secret,
+          messageId: 'msg_cut',
+          body: '{}',
+          timeoutMs: 1_000,
+          allowPrivate: true,
+        }),
+        new Promise((resolve) => {
+          timer = setTimeout(() => resolve('still waiting after 5 s'), 5_000);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      expect(result).toMatchObject({ kind: 'retry' });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

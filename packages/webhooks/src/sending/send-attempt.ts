@@ -97,7 +97,10 @@ export async function sendAttempt(request: AttemptRequest): Promise<AttemptResul
         },
       });
       const deadline = setTimeout(() => {
-        req.destroy(new Error(`timed out after ${request.timeoutMs} ms`));
+        const message = `timed out after ${request.timeoutMs} ms`;
+        req.destroy(new Error(message));
+        // Settled here too: a request the socket's close already destroyed emits nothing more.
+        resolve({ kind: 'retry', error: message });
       }, request.timeoutMs);
       req.on('response', (res) => {
         // The answer's body is not read for meaning; it is drained so the socket can be reused.
@@ -107,6 +110,12 @@ export async function sendAttempt(request: AttemptRequest): Promise<AttemptResul
           resolve(classifyStatus(res.statusCode ?? 0));
         });
         res.on('error', () => undefined);
+        // A receiver that closes before its answer's end (a short body): no 'end', no request error.
+        res.on('close', () => {
+          if (res.complete) return;
+          clearTimeout(deadline);
+          resolve({ kind: 'retry', status: res.statusCode, error: 'the answer was cut short' });
+        });
       });
       req.on('timeout', () => req.destroy(new Error(`timed out after ${request.timeoutMs} ms`)));
       req.on('error', (error: NodeJS.ErrnoException) => {
