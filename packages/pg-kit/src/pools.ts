@@ -69,6 +69,10 @@ export function openPools(options: PoolOptions): Pools {
         ? options.onIdleError(error)
         : options.logger.warn({ err: error }, 'idle database connection lost'),
     );
+    // One dropped while checked out (a restart, a failover, pg_terminate_backend) emits 'error' on
+    // its client, which pg-pool stops listening to at checkout: with no listener, the process
+    // ends. The query in flight fails with it, and its holder releases the client as broken.
+    p.on('connect', (client) => client.on('error', () => undefined));
   }
   return {
     pool,

@@ -11,6 +11,7 @@ import {
   exitDatabaseUnreachable,
   isDatabaseUnreachable,
   openPools,
+  withTransaction,
 } from '../src/index.js';
 
 const TEST_DATABASE_URL =
@@ -106,6 +107,38 @@ describe('openPools', () => {
       const error = await pools.pool.query('SELECT 1').catch((e: unknown) => e);
       expect(isDatabaseUnreachable(error)).toBe(true);
     } finally {
+      await pools.end();
+    }
+  });
+
+  test('when a connection is cut while a transaction holds it, then the transaction fails, the process goes on, and the pool serves again', async () => {
+    const { logger } = capturedLogger();
+    const pools = openPools({
+      connectionString: TEST_DATABASE_URL,
+      query: { max: 2 },
+      locks: { max: 1 },
+      logger,
+    });
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.prependListener('uncaughtException', onUncaught);
+    try {
+      const failed = await withTransaction(pools.pool, async (client) => {
+        const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+        // The server closes the connection; pg emits 'error' on the checked-out client.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await client.query('SELECT 1');
+      }).catch((error: unknown) => error);
+
+      expect(failed).toBeInstanceOf(Error);
+      expect(uncaught).toEqual([]);
+      expect((await pools.pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      process.removeListener('uncaughtException', onUncaught);
+      await admin.end();
       await pools.end();
     }
   });
