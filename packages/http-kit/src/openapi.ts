@@ -85,7 +85,13 @@ function implicitResponses(spec: OperationSpec, auth: boolean): Record<number, R
     responses[413] = { description: 'Body too large.' };
     responses[415] = { description: 'Body is not JSON.' };
   }
-  if (auth) responses[401] = { description: 'Missing or wrong bearer token.' };
+  if (auth) {
+    responses[401] = { description: 'Missing or wrong bearer token.' };
+    responses[503] = {
+      description:
+        "`auth_unavailable`: with JWTs, the identity provider's keys could not be fetched (Retry-After).",
+    };
+  }
   responses[500] = { description: 'Unexpected error (details only in the log).' };
   return responses;
 }

@@ -153,6 +153,51 @@ describe('actors from JWTs', () => {
   test('when the JWT names nobody (no email, no sub), then 401', async () => {
     expect(await actorOf(jwtApp(), await token({}))).toBe(401);
   });
+
+  test('when the JWT has no expiry, then 401', async () => {
+    const forever = await new SignJWT({ sub: 'u' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+      .setIssuedAt()
+      .setAudience(AUDIENCE)
+      .setIssuer(ISSUER)
+      .sign(signingKey);
+    expect(await actorOf(jwtApp(), forever)).toBe(401);
+  });
+
+  test.each([
+    ['answers 500', 500],
+    ['refuses connections', 0],
+  ])(
+    'when the key set URL %s, then a JWT is answered 503 auth_unavailable with Retry-After, not 401',
+    async (_what, status) => {
+      const broken = createServer((_req, res) => res.writeHead(status).end('{}'));
+      broken.listen(0, '127.0.0.1');
+      await once(broken, 'listening');
+      const port = (broken.address() as AddressInfo).port;
+      if (status === 0) await new Promise((resolve) => broken.close(resolve));
+      try {
+        const target = app({
+          auth: {
+            tokens: [],
+            jwt: {
+              jwksUrl: `http://127.0.0.1:${port}/jwks.json`,
+              audience: AUDIENCE,
+              issuer: ISSUER,
+            },
+          },
+        });
+        const res = await request(target)
+          .get('/whoami')
+          .set('authorization', `Bearer ${await token({ sub: 'u' })}`);
+        expect(res.status).toBe(503);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.body).toMatchObject({ code: 'auth_unavailable' });
+        expect(res.headers['retry-after']).toBe('30');
+      } finally {
+        if (status !== 0) broken.close();
+      }
+    },
+  );
 });
 
 describe('auth settings from the environment', () => {
