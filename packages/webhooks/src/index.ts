@@ -4,10 +4,10 @@ export {
   type EndpointConfig,
   type WebhookEnv,
 } from './config/webhooks-env.js';
+export { endpointId } from './config/endpoint-id.js';
 export {
   webhookSettings,
   noWebhooks,
-  endpointId,
   subscribes,
   type Endpoint,
   type WebhookSettings,

@@ -1,4 +1,5 @@
-import { endpointConfigSchema } from '../src/config/webhooks-env.js';
+import { z } from 'zod';
+import { endpointConfigSchema, webhooksEnv } from '../src/config/webhooks-env.js';
 
 const endpoint = (secret: string) => ({
   url: 'https://hooks.example.com/in',
@@ -28,5 +29,25 @@ describe('an endpoint in WEBHOOK_ENDPOINTS', () => {
         message: 'must be a whsec_ base64 secret',
       });
     }
+  });
+
+  it('when two endpoints would have one id (one name, or one URL unnamed), then WEBHOOK_ENDPOINTS is refused, naming it', () => {
+    const env = z.object(webhooksEnv());
+    const secret = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
+    const sameUrl = [endpoint(secret), { ...endpoint(secret), events: ['thread.created'] }];
+    const sameName = [
+      { ...endpoint(secret), name: 'crm' },
+      { ...endpoint(secret), url: 'https://other.example.com/in', name: 'crm' },
+    ];
+    for (const list of [sameUrl, sameName]) {
+      const parsed = env.safeParse({ WEBHOOK_ENDPOINTS: JSON.stringify(list) });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error!.issues[0]!.message).toMatch(/has two endpoints named/);
+    }
+    const distinct = [
+      { ...endpoint(secret), name: 'a' },
+      { ...endpoint(secret), name: 'b' },
+    ];
+    expect(env.safeParse({ WEBHOOK_ENDPOINTS: JSON.stringify(distinct) }).success).toBe(true);
   });
 });

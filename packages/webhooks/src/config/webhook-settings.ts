@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { endpointId } from './endpoint-id.js';
 import { webhooksEnv, type EndpointConfig, type WebhookEnv } from './webhooks-env.js';
 
 /** An endpoint with its stable id (metrics label, queue name, delivery column). */
@@ -17,13 +17,6 @@ export interface WebhookSettings {
   concurrency: number;
   /** Settled deliveries older than this are deleted (PostgreSQL; memory keeps a bounded number). */
   retentionMs: number;
-}
-
-/** The configured name, or the host and 6 hex characters of the URL's hash. */
-export function endpointId(config: EndpointConfig): string {
-  if (config.name) return config.name;
-  const hash = createHash('sha256').update(config.url).digest('hex').slice(0, 6);
-  return `${new URL(config.url).hostname.replace(/[^a-z0-9.-]/gi, '_')}-${hash}`;
 }
 
 export function webhookSettings(env: WebhookEnv): WebhookSettings {

@@ -1,6 +1,7 @@
 import { flagFromEnv } from '@repo/http-kit';
 import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
+import { endpointId } from './endpoint-id.js';
 import { z } from 'zod';
 
 const positiveInt = (defaultValue: number) =>
@@ -70,6 +71,16 @@ const endpointsFromEnv = z
     if (!endpoints.success) {
       const first = endpoints.error.issues[0]!;
       ctx.addIssue({ code: 'custom', message: `[${first.path.join('.')}] ${first.message}` });
+      return z.NEVER;
+    }
+    // Deliveries are stored by endpoint id: two endpoints with one id would take each other's.
+    const ids = endpoints.data.map(endpointId);
+    const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
+    if (repeated) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `has two endpoints named ${repeated} (the same name, or the same URL unnamed): give each its own name`,
+      });
       return z.NEVER;
     }
     return endpoints.data;
