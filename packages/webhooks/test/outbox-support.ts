@@ -1,7 +1,8 @@
 import { createLogger, type Logger } from '@repo/http-kit';
 import { deliveryMetrics } from '../src/sending/delivery-metrics.js';
 import type { AttemptDeps } from '../src/sending/attempt-delivery.js';
-import { endpointId, type WebhookSettings } from '../src/config/webhook-settings.js';
+import { endpointId } from '../src/config/endpoint-id.js';
+import type { WebhookSettings } from '../src/config/webhook-settings.js';
 
 export const silent: Logger = createLogger({ name: 'webhooks-test', level: 'silent' });
 
