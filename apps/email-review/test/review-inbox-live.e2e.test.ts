@@ -131,6 +131,42 @@ describeInBrowser('review inbox in Chromium: live changes', () => {
   );
 
   test(
+    'when the reviewer leaves a thread with an unsaved edit, then the page asks first; staying keeps the text, leaving goes',
+    async () => {
+      const thread: Thread = await createThread(stack.api, { inbound: BILLING_EMAIL });
+      const page = await tab(`#/threads/${thread.thread_id}`);
+      await waitUntilIdle(page, thread.thread_id);
+      const draft = page.locator('#draft');
+      await draft.click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(' Not saved yet.');
+      const asked: string[] = [];
+
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.dismiss();
+      });
+      // As a link to the inbox does (the "← Inbox" button shows on narrow screens only).
+      await page.evaluate("window.location.hash = '#/'");
+      await until(() => asked.length === 1, 'the question');
+      expect(asked[0]).toMatch(/unsaved edit/);
+      expect(await draft.inputValue()).toBe(`${thread.draft} Not saved yet.`);
+      expect(new URL(page.url()).hash).toBe(`#/threads/${thread.thread_id}`);
+
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.accept();
+      });
+      await page.evaluate("window.location.hash = '#/'");
+      await until(() => asked.length === 2, 'the question again');
+      await draft.waitFor({ state: 'detached' });
+      expect(await notReloaded(page)).toBe(true);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
     'when the event stream loses changes it cannot replay (reset), then the open thread is reloaded too, not only the lists',
     async () => {
       const thread: Thread = await createThread(stack.api, { inbound: BILLING_EMAIL });

@@ -404,8 +404,21 @@ function threadIdOfHash(hash) {
   }
 }
 
+const LEAVE_EDIT = 'Leave this thread? Your unsaved edit of the draft will be lost.';
+
+/** Whether the reviewer has typed a draft that differs from the one shown. */
+const editing = () => state.draftValue !== null && state.draftValue !== state.thread?.draft;
+
 function route() {
   const id = threadIdOfHash(window.location.hash);
+  // Leaving a thread whose draft is being edited asks first; staying puts its address back.
+  if (editing() && state.selectedId !== null && id !== state.selectedId) {
+    if (!window.confirm(LEAVE_EDIT)) {
+      window.history.replaceState(null, '', `#/threads/${encodeURIComponent(state.selectedId)}`);
+      return;
+    }
+    state.draftValue = null;
+  }
   if (id === null) {
     state.selectedId = null;
     state.thread = null;
@@ -501,6 +514,10 @@ byId('forget-token').addEventListener('click', () => {
   void refreshAll();
 });
 window.addEventListener('hashchange', route);
+// A reload or a closed tab with an unsaved edit: the browser asks.
+window.addEventListener('beforeunload', (event) => {
+  if (editing()) event.preventDefault();
+});
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible' && !state.busy) void refreshLists();
 });
