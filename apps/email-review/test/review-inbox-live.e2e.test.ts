@@ -131,6 +131,26 @@ describeInBrowser('review inbox in Chromium: live changes', () => {
   );
 
   test(
+    'when more of a list was loaded and a change comes, then the list keeps what was loaded',
+    async () => {
+      // More than one page (50) of threads awaiting review.
+      for (let n = 0; n < 55; n += 1) await createThread(stack.api, { inbound: BILLING_EMAIL });
+      const page = await tab();
+      const rows = page.locator('#thread-list li');
+      await page.locator('#load-more').click();
+      await until(async () => (await rows.count()) > 50, 'the second page');
+      const loaded = await rows.count();
+
+      const another = await createThread(stack.api, { inbound: BILLING_EMAIL });
+      await page.locator(`a[href="#/threads/${another.thread_id}"]`).waitFor();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await rows.count()).toBeGreaterThanOrEqual(loaded);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
     'when the reviewer leaves a thread with an unsaved edit, then the page asks first; staying keeps the text, leaving goes',
     async () => {
       const thread: Thread = await createThread(stack.api, { inbound: BILLING_EMAIL });

@@ -189,8 +189,21 @@ function renderDetail({ focus, fallback } = {}) {
   target?.focus();
 }
 
+/** A list again, as far as the reviewer had loaded it (Load more): page after page up to `loaded`. */
+async function fetchList(status, loaded) {
+  const list = await api.listThreads(status);
+  while (list.next_cursor && list.items.length < loaded) {
+    const page = await api.listThreads(status, list.next_cursor);
+    list.items.push(...page.items);
+    list.next_cursor = page.next_cursor;
+  }
+  return list;
+}
+
 async function refreshLists() {
-  const results = await Promise.allSettled(STATUSES.map(({ id }) => api.listThreads(id)));
+  const results = await Promise.allSettled(
+    STATUSES.map(({ id }) => fetchList(id, state.lists[id]?.items.length ?? 0)),
+  );
   // The lists loaded, so the token (if one is needed) is good: follow the changes from now on.
   if (results.some((result) => result.status === 'fulfilled')) live.start();
   results.forEach((result, index) => {
