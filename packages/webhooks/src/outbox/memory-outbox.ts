@@ -136,6 +136,8 @@ export class MemoryOutbox implements Outbox {
       .run(head.endpoint.id, () => attemptDelivery(this.deps, head.endpoint, head))
       .then((after) => {
         Object.assign(head, after);
+        // Closed meanwhile: no retry timer (it would keep the process alive for up to an hour).
+        if (this.closed) return;
         if (after.status === 'pending' && after.next_attempt_at) {
           const timer = setTimeout(() => {
             this.timers.delete(timer);
