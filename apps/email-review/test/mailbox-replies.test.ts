@@ -72,13 +72,17 @@ describePg('replies through the mailbox (PostgreSQL, real Dovecot and SMTP)', ()
     return thread!;
   }
 
-  const deliveredThread = (threadId: string) =>
-    until(
+  /** Approves the thread, waits for its delivery, and returns the reply's Message-ID. */
+  async function approvedAndDelivered(threadId: string): Promise<string> {
+    const approved = await request(instance.app).post(`/threads/${threadId}/approve`).expect(200);
+    await until(
       async () =>
         (await request(instance.app).get(`/threads/${threadId}`)).body.delivery.status ===
         'delivered',
       'delivered',
     );
+    return approved.body.delivery.message_id as string;
+  }
 
   test(
     'when a thread read from the mailbox is approved, then the reply reaches the SMTP server and the Sent folder; the customer’s answer opens a linked thread whose draft request carried the earlier exchange',
@@ -166,11 +170,7 @@ describePg('replies through the mailbox (PostgreSQL, real Dovecot and SMTP)', ()
       const thread = await mailedAndDrafted(2);
       await dovecot.pause();
       try {
-        const approved = await request(instance.app)
-          .post(`/threads/${thread.thread_id}/approve`)
-          .expect(200);
-        const replyId = approved.body.delivery.message_id as string;
-        await deliveredThread(thread.thread_id);
+        const replyId = await approvedAndDelivered(thread.thread_id);
         await until(
           async () =>
             (await request(instance.app).get('/metrics')).text.includes(
@@ -199,11 +199,7 @@ describePg('replies through the mailbox (PostgreSQL, real Dovecot and SMTP)', ()
       const failedBefore = await failedCopies();
       dovecot.freeze();
       try {
-        const approved = await request(instance.app)
-          .post(`/threads/${thread.thread_id}/approve`)
-          .expect(200);
-        const replyId = approved.body.delivery.message_id as string;
-        await deliveredThread(thread.thread_id);
+        const replyId = await approvedAndDelivered(thread.thread_id);
         // The copy still waits on the frozen server (5 s timeout): the delivery did not wait for it.
         expect(await failedCopies()).toBe(failedBefore);
         await until(

@@ -51,6 +51,32 @@ describeInBrowser('review inbox in Chromium: live changes', () => {
 
   const notReloaded = (page: Page) => page.evaluate('window.notReloaded === true');
 
+  /** A new thread, open in a tab of its own with `typed` added at the end of its draft. */
+  async function editingTab(typed: string) {
+    const thread: Thread = await createThread(stack.api, { inbound: BILLING_EMAIL });
+    const page = await tab(`#/threads/${thread.thread_id}`);
+    await waitUntilIdle(page, thread.thread_id);
+    const draft = page.locator('#draft');
+    await draft.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(typed);
+    return { thread, page, draft };
+  }
+
+  /** Another reviewer saves `draft` over the revision `thread` was read at, through the API. */
+  async function editElsewhere(thread: Thread, draft: string) {
+    const saved = await fetch(`${stack.url}/threads/${thread.thread_id}/edit`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'if-match': `"${thread.revision}"`,
+      },
+      body: JSON.stringify({ draft }),
+    });
+    expect(saved.status).toBe(200);
+  }
+
   test(
     'when a thread is created through the API and approved from a second page, then the first page shows both without a reload',
     async () => {
@@ -87,24 +113,9 @@ describeInBrowser('review inbox in Chromium: live changes', () => {
   test(
     'when the draft being typed is changed elsewhere, then the page says a newer revision exists and keeps the text and the cursor',
     async () => {
-      const thread: Thread = await createThread(stack.api, { inbound: BILLING_EMAIL });
-      const page = await tab(`#/threads/${thread.thread_id}`);
-      await waitUntilIdle(page, thread.thread_id);
-      const draft = page.locator('#draft');
-      await draft.click();
-      await page.keyboard.press('Control+End');
-      await page.keyboard.type(' Typed here.');
+      const { thread, page, draft } = await editingTab(' Typed here.');
 
-      const saved = await fetch(`${stack.url}/threads/${thread.thread_id}/edit`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'if-match': `"${thread.revision}"`,
-        },
-        body: JSON.stringify({ draft: 'Another reviewer wrote this.' }),
-      });
-      expect(saved.status).toBe(200);
+      await editElsewhere(thread, 'Another reviewer wrote this.');
 
       await page
         .locator('#newer-revision', { hasText: `revision ${thread.revision + 1}` })
@@ -153,13 +164,7 @@ describeInBrowser('review inbox in Chromium: live changes', () => {
   test(
     'when the reviewer leaves a thread with an unsaved edit, then the page asks first; staying keeps the text, leaving goes',
     async () => {
-      const thread: Thread = await createThread(stack.api, { inbound: BILLING_EMAIL });
-      const page = await tab(`#/threads/${thread.thread_id}`);
-      await waitUntilIdle(page, thread.thread_id);
-      const draft = page.locator('#draft');
-      await draft.click();
-      await page.keyboard.press('Control+End');
-      await page.keyboard.type(' Not saved yet.');
+      const { thread, page, draft } = await editingTab(' Not saved yet.');
       const asked: string[] = [];
 
       page.once('dialog', (dialog) => {
@@ -198,16 +203,7 @@ describeInBrowser('review inbox in Chromium: live changes', () => {
       // As after the service's listener reconnected: the page's stream ends, and the edit below
       // commits before the page is back (it waits 2 s), so it can only learn of it by a reset.
       stack.changes.gap();
-      const other = await fetch(`${stack.url}/threads/${thread.thread_id}/edit`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'if-match': `"${thread.revision}"`,
-        },
-        body: JSON.stringify({ draft: 'Written while the page was away.' }),
-      });
-      expect(other.status).toBe(200);
+      await editElsewhere(thread, 'Written while the page was away.');
 
       await until(
         async () => (await draft.inputValue()) === 'Written while the page was away.',
@@ -223,25 +219,10 @@ describeInBrowser('review inbox in Chromium: live changes', () => {
   test(
     'when a draft changed elsewhere is saved over from the page, then the save is refused with the reason and the typed text stays in the editor, to be saved again',
     async () => {
-      const thread: Thread = await createThread(stack.api, { inbound: BILLING_EMAIL });
-      const page = await tab(`#/threads/${thread.thread_id}`);
-      await waitUntilIdle(page, thread.thread_id);
-      const draft = page.locator('#draft');
-      await draft.click();
-      await page.keyboard.press('Control+End');
-      await page.keyboard.type(' Mine.');
+      const { thread, page, draft } = await editingTab(' Mine.');
       const typed = `${thread.draft} Mine.`;
 
-      const other = await fetch(`${stack.url}/threads/${thread.thread_id}/edit`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'if-match': `"${thread.revision}"`,
-        },
-        body: JSON.stringify({ draft: 'Another reviewer wrote this.' }),
-      });
-      expect(other.status).toBe(200);
+      await editElsewhere(thread, 'Another reviewer wrote this.');
       await page.locator('#newer-revision').waitFor();
 
       await page.locator('#save-draft').click();
