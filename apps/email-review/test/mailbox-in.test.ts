@@ -1,3 +1,4 @@
+import { listQuarantine } from '../src/mailbox/quarantine.js';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import request from 'supertest';
 import { dropSchema, freshSchema, until, type Mode } from './support/database.js';
@@ -253,6 +254,7 @@ describe('the mailbox reader', () => {
 
       const listed = await request(service.app).get('/mailbox/quarantine').expect(200);
       expect(listed.body.folder).toBe('Quarantine');
+      expect(listed.body.total).toBe(2);
       expect(
         listed.body.messages
           .map((m: { message_id: string; reason: string }) => [m.message_id, m.reason])
@@ -263,6 +265,12 @@ describe('the mailbox reader', () => {
       ]);
       const ready = await request(service.app).get('/readyz').expect(200);
       expect(ready.body.mailbox).toBe('connected');
+      // A listing reads the newest messages only (500 by default): here the newest one.
+      const newest = await listQuarantine(dovecot.settings().imap, 'Quarantine', 1);
+      expect([newest.total, newest.messages.map((m) => m.message_id)]).toEqual([
+        2,
+        [quarantined.at(-1)!.messageId],
+      ]);
 
       // Ten at once share one listing: one IMAP login, not ten.
       const logins = () =>

@@ -17,8 +17,12 @@ export const quarantinedMessageSchema = z.object({
     ),
 });
 
+/** The most messages one listing reads: the newest ones. */
+export const QUARANTINE_LIST_MAX = 500;
+
 export const quarantineListSchema = z.object({
   folder: z.string(),
+  total: z.number().int().describe('Messages in the folder; only the newest 500 are listed.'),
   messages: z.array(quarantinedMessageSchema),
 });
 export type QuarantineList = z.infer<typeof quarantineListSchema>;
@@ -41,22 +45,26 @@ function reasonOf(flags: Set<string> | undefined): 'oversized' | 'unreadable' | 
   return 'unknown';
 }
 
-/** The messages in the quarantine folder as it is now, read over a connection of its own. */
+/**
+ * The messages in the quarantine folder as it is now (the newest `max`, oldest first), read over a
+ * connection of its own.
+ */
 export async function listQuarantine(
   settings: ImapSettings,
   folder: string,
+  max = QUARANTINE_LIST_MAX,
 ): Promise<QuarantineList> {
   const client = await connectImap(settings).catch(() => {
     throw new MailboxUnavailable();
   });
   try {
     if (!(await client.list()).some((entry) => entry.path === folder))
-      return { folder, messages: [] };
+      return { folder, total: 0, messages: [] };
     const lock = await client.getMailboxLock(folder, { readOnly: true });
     try {
       const exists = client.mailbox ? client.mailbox.exists : 0;
-      if (exists === 0) return { folder, messages: [] };
-      const found = await client.fetchAll('1:*', {
+      if (exists === 0) return { folder, total: 0, messages: [] };
+      const found = await client.fetchAll(`${Math.max(1, exists - max + 1)}:*`, {
         uid: true,
         flags: true,
         envelope: true,
@@ -65,6 +73,7 @@ export async function listQuarantine(
       });
       return {
         folder,
+        total: exists,
         messages: found.map((message) => ({
           uid: message.uid,
           message_id: message.envelope?.messageId ?? null,
