@@ -3,6 +3,14 @@ import { z } from 'zod';
 import type { AuthSettings, NamedToken } from './auth/authenticator.js';
 import type { TracingSettings } from './tracing/start-tracing.js';
 
+/**
+ * A positive integer from an environment variable, with a default; at most 2147483647, the
+ * longest delay Node's timers take (a longer one fires after 1 ms). The same rule as llm-config's
+ * `intFromEnv`, which stays on zod alone.
+ */
+export const positiveIntFromEnv = (defaultValue: number) =>
+  z.coerce.number().int().positive().max(2_147_483_647).default(defaultValue);
+
 /** `true` or `false` from an environment variable, with a default; any other value is refused. */
 export const flagFromEnv = (defaultValue: boolean) =>
   z

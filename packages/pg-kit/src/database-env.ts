@@ -1,8 +1,5 @@
-import { flagFromEnv } from '@repo/http-kit';
+import { flagFromEnv, positiveIntFromEnv } from '@repo/http-kit';
 import { z } from 'zod';
-
-const positiveInt = (defaultValue: number) =>
-  z.coerce.number().int().positive().max(2_147_483_647).default(defaultValue);
 
 /**
  * The database part of a service's environment, for its env schema to extend:
@@ -21,18 +18,18 @@ export function databaseEnv(defaults: { poolMax: number; queryTimeoutMs: number 
       .string()
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
       .default('public'),
-    PG_POOL_MAX: positiveInt(defaults.poolMax),
+    PG_POOL_MAX: positiveIntFromEnv(defaults.poolMax),
     /**
      * Statements prepared once per connection (preparing-client.ts). `false` behind a pooler that
      * cannot keep them (PgBouncer in transaction mode before 1.21).
      */
     PG_PREPARED_STATEMENTS: flagFromEnv(true),
     /** The longest wait for a connection: a free one, or a server that answers. */
-    PG_CONNECT_TIMEOUT_MS: positiveInt(5_000),
+    PG_CONNECT_TIMEOUT_MS: positiveIntFromEnv(5_000),
     /**
      * The longest wait for a query's answer, client side (it holds when the server is frozen:
      * connections accepted, nothing answered) and as the statement timeout.
      */
-    PG_QUERY_TIMEOUT_MS: positiveInt(defaults.queryTimeoutMs),
+    PG_QUERY_TIMEOUT_MS: positiveIntFromEnv(defaults.queryTimeoutMs),
   };
 }

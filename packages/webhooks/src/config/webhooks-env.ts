@@ -1,11 +1,8 @@
-import { flagFromEnv } from '@repo/http-kit';
+import { flagFromEnv, positiveIntFromEnv } from '@repo/http-kit';
 import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { endpointId } from './endpoint-id.js';
 import { z } from 'zod';
-
-const positiveInt = (defaultValue: number) =>
-  z.coerce.number().int().positive().max(2_147_483_647).default(defaultValue);
 
 function signsWith(secret: string): boolean {
   try {
@@ -95,15 +92,15 @@ export function webhooksEnv() {
     /** Put the email or chat text in payloads (default: ids, status, revision, actor and links only). */
     WEBHOOK_INCLUDE_CONTENT: flagFromEnv(false),
     /** One attempt's deadline (connect to the end of the answer). */
-    WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
+    WEBHOOK_TIMEOUT_MS: positiveIntFromEnv(10_000),
     /** How long a delivery keeps being retried before it is `failed` (default one day). */
-    WEBHOOK_RETRY_FOR_MS: positiveInt(86_400_000),
+    WEBHOOK_RETRY_FOR_MS: positiveIntFromEnv(86_400_000),
     /** First retry delay; each next one doubles, up to an hour. */
-    WEBHOOK_RETRY_BASE_MS: positiveInt(5_000),
+    WEBHOOK_RETRY_BASE_MS: positiveIntFromEnv(5_000),
     /** Attempts in flight at once per endpoint (per instance). */
-    WEBHOOK_CONCURRENCY: positiveInt(4),
+    WEBHOOK_CONCURRENCY: positiveIntFromEnv(4),
     /** Delivered and failed deliveries are deleted this many days after they settled (PostgreSQL). */
-    WEBHOOK_RETENTION_DAYS: positiveInt(7),
+    WEBHOOK_RETENTION_DAYS: positiveIntFromEnv(7),
   };
 }
 
