@@ -3,6 +3,7 @@ import request from 'supertest';
 import { dropSchema, freshSchema, testModes } from './support/database.js';
 import { startInstance, type Instance } from './support/harness.js';
 import { llmCalls } from './support/llm-calls.js';
+import { manyParts } from './support/mailbox-mail.js';
 
 const modes = await testModes();
 
@@ -198,6 +199,15 @@ describe.each(modes)('email in (%s)', (mode) => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'unreadable_email' });
     expect(res.body.detail).toContain('no readable text');
+    expect(llmCalls(emulator).total).toBe(0);
+  });
+
+  test('when a message has more than 1,000 MIME parts, then 400 unreadable_email, not 500, and no model is called', async () => {
+    const res = await postRaw(manyParts(1_001));
+
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'unreadable_email' });
+    expect(res.body.detail).toContain('MIME structure');
     expect(llmCalls(emulator).total).toBe(0);
   });
 

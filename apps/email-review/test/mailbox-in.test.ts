@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { accessToken, Dovecot, MAIL_USER } from './support/dovecot.js';
 import { startInstance, type Instance } from './support/harness.js';
-import { allThreads, plainMail, variedMail } from './support/mailbox-mail.js';
+import { allThreads, manyParts, plainMail, variedMail } from './support/mailbox-mail.js';
 
 const LONG = 120_000;
 
@@ -295,6 +295,25 @@ describe('the mailbox reader', () => {
       await until(() => logins() > before, 'the listing logged in');
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(logins()).toBe(before + 1);
+    },
+    LONG,
+  );
+  test(
+    'when a message has more than 1,000 MIME parts, then it is quarantined as unreadable and the mailbox goes on',
+    async () => {
+      const crowded = manyParts(1_001, '<crowded-1@customer.example>');
+      const good = plainMail('after-crowded');
+      await dovecot.with(async (client) => {
+        for (const raw of [crowded, good.raw]) await client.append('INBOX', raw);
+      });
+      const service = await start('memory', dovecot.settings({ processed: 'Processed' }));
+      const url = await service.listen();
+      await until(async () => (await dovecot.messages('INBOX')).length === 0, 'INBOX empty');
+
+      expect((await dovecot.messages('Quarantine')).map((m) => m.messageId)).toEqual([
+        '<crowded-1@customer.example>',
+      ]);
+      expect((await allThreads(url)).map((t) => t.email.message_id)).toEqual([good.messageId]);
     },
     LONG,
   );

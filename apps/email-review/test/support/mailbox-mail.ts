@@ -85,6 +85,17 @@ export function plainMail(label: string): { raw: string; messageId: string } {
   };
 }
 
+/**
+ * A small, well-formed message with `parts` MIME parts besides its root (mailparser refuses more
+ * than 1,000), its first part readable text.
+ */
+export function manyParts(parts: number, messageId = id('many-parts')): string {
+  const part = (n: number) =>
+    `--p\r\nContent-Type: text/plain\r\n\r\nPart ${n}: my order is late.\r\n`;
+  const body = Array.from({ length: parts }, (_, n) => part(n)).join('');
+  return `From: parts@customer.example\r\nSubject: many parts\r\nMessage-ID: ${messageId}\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="p"\r\n\r\n${body}--p--\r\n`;
+}
+
 /** Every thread, through GET /threads pages (a running service's URL). */
 export async function allThreads(baseUrl: string, token?: string): Promise<Thread[]> {
   const threads: Thread[] = [];
