@@ -16,6 +16,7 @@ import { methodNotAllowed } from './middleware/method-not-allowed.js';
 import { requestIdOf } from './middleware/request-id.js';
 import { requireBodyOf } from './middleware/require-json.js';
 import { redactUrl } from './redact-url.js';
+import type { TrustProxy } from './service-env.js';
 import { serializeError } from './logger.js';
 import { requestContext } from './request-context.js';
 import { httpSpans, traceIdsOf } from './tracing/http-spans.js';
@@ -31,6 +32,12 @@ export interface HttpAppOptions {
   auth?: AuthSettings;
   /** Shorthand for one token whose actor is `reviewer` (the single `API_TOKEN`). */
   apiToken?: string;
+  /**
+   * The proxies in front of the service whose X-Forwarded-For is believed (TRUST_PROXY, Express's
+   * 'trust proxy': a hop count or addresses); `req.ip` is the client's address as they saw it.
+   * Default: none, `req.ip` is the connection's.
+   */
+  trustProxy?: TrustProxy;
   /** Largest accepted JSON body (express size string); larger bodies get 413. */
   bodyLimit?: string;
   /**
@@ -89,6 +96,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const logger = options.logger ?? createLogger({ name: options.name });
   const app = express();
   app.disable('x-powered-by');
+  if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
   // No answer of these services is meant to be sniffed into another type (a JSON body as HTML).
   app.use((_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -4,7 +4,13 @@ export { createLogger, serializeError, type Logger } from './logger.js';
 export { HttpError } from './errors/http-error.js';
 export { problemBody, problemSchema, type Problem } from './errors/problem.js';
 export { requestContext, currentLogger, type RequestContext } from './request-context.js';
-export { flagFromEnv, httpServiceEnv, LOG_LEVELS, positiveIntFromEnv } from './service-env.js';
+export {
+  flagFromEnv,
+  httpServiceEnv,
+  LOG_LEVELS,
+  positiveIntFromEnv,
+  type TrustProxy,
+} from './service-env.js';
 export {
   defineRoute,
   emptyBody,

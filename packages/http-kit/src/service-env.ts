@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { AuthSettings, NamedToken } from './auth/authenticator.js';
 import type { TracingSettings } from './tracing/start-tracing.js';
@@ -19,6 +20,42 @@ export const flagFromEnv = (defaultValue: boolean) =>
     .transform((value) => value === 'true');
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** proxy-addr's names for ranges of addresses, as Express's 'trust proxy' takes them. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGES.includes(entry)) return true;
+  const [address = '', bits, ...more] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || more.length > 0) return false;
+  return (
+    bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128))
+  );
+}
+
+/**
+ * `TRUST_PROXY`: how many proxies stand in front of the service (a hop count), or which ones
+ * (addresses, subnets, `loopback`, `linklocal`, `uniquelocal`), as Express's 'trust proxy' takes
+ * them; `req.ip` is then the address the nearest untrusted hop saw. `true` is refused: it would
+ * believe whatever X-Forwarded-For any client sends.
+ */
+function trustProxy(value: string, ctx: z.RefinementCtx): TrustProxy {
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(/[\s,]+/).filter(Boolean);
+  const bad = entries.find((entry) => !isProxyAddress(entry));
+  if (bad !== undefined || entries.length === 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `${bad ?? value} is not a number of proxies, an address, a subnet (10.0.0.0/8) or loopback/linklocal/uniquelocal`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+}
+
+/** Which proxies' X-Forwarded-For the service believes: none (false), a hop count, or addresses. */
+export type TrustProxy = false | number | string[];
 
 const NAMED_TOKEN = /^([A-Za-z0-9._@-]{1,64}):(\S{8,})$/;
 
@@ -75,6 +112,12 @@ export function httpServiceEnv(defaultPort: number) {
     AUTH_AUDIENCE: z.string().min(1).optional(),
     AUTH_ISSUER: z.string().min(1).optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    /** Proxies in front of the service (Express's 'trust proxy'): unset, none; what `req.ip` and rate limits use. */
+    TRUST_PROXY: z
+      .string()
+      .trim()
+      .optional()
+      .transform((value, ctx): TrustProxy => (value ? trustProxy(value, ctx) : false)),
     /** `true`: GET /metrics answers without a token (a scraper inside the cluster); default behind it. */
     METRICS_PUBLIC: flagFromEnv(false),
     /** Traces go over OTLP/HTTP to `<this>/v1/traces`; unset (and no traces endpoint): tracing off. */
