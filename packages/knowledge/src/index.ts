@@ -1,0 +1,36 @@
+export {
+  articleInputSchema,
+  articleSchema,
+  articleSummarySchema,
+  contentHash,
+  languageSchema,
+  slugSchema,
+  type Article,
+  type ArticleFields,
+  type ArticleInput,
+  type ArticleSummary,
+} from './articles/article.js';
+export { ArticleTooLarge, InvalidArticle, TooManyArticles } from './articles/knowledge-errors.js';
+export { DEFAULT_KNOWLEDGE_LIMITS, type KnowledgeLimits } from './articles/knowledge-limits.js';
+export { cutPassages, type Passage } from './passages/cut-passages.js';
+export {
+  MAX_SEARCH_LIMIT,
+  searchHitSchema,
+  searchOptionsSchema,
+  type ArticlePage,
+  type KnowledgeBase,
+  type SearchHit,
+  type SearchOptions,
+  type UpsertOutcome,
+  type UpsertResult,
+} from './store/knowledge-base.js';
+export {
+  MemoryKnowledgeBase,
+  type MemoryKnowledgeBaseOptions,
+} from './store/memory-knowledge-base.js';
+export {
+  PostgresKnowledgeBase,
+  type PostgresKnowledgeBaseOptions,
+} from './store/postgres-knowledge-base.js';
+export { knowledgeTablesMigration } from './store/knowledge-tables.js';
+export { textSearchConfig, TEXT_SEARCH_CONFIGS } from './store/text-search-config.js';

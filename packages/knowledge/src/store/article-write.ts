@@ -1,0 +1,37 @@
+import {
+  contentHash,
+  type Article,
+  type ArticleFields,
+  type ArticleInput,
+} from '../articles/article.js';
+import { validArticle, type KnowledgeLimits } from '../articles/knowledge-limits.js';
+import { cutPassages, type Passage } from '../passages/cut-passages.js';
+
+export interface ArticleWrite {
+  fields: ArticleFields;
+  hash: string;
+  passages: Passage[];
+  /** The article as stored, written at `updatedAt`. */
+  article(updatedAt: Date): Article;
+}
+
+/** What either store writes for an input: validated (InvalidArticle, ArticleTooLarge), hashed, cut. */
+export function articleWrite(input: ArticleInput, limits: KnowledgeLimits): ArticleWrite {
+  const fields = validArticle(input, limits);
+  const { slug, title, body, language, tags } = fields;
+  const hash = contentHash(fields);
+  return {
+    fields,
+    hash,
+    passages: cutPassages(body, limits.maxPassageChars),
+    article: (updatedAt) => ({
+      slug,
+      title,
+      body,
+      language,
+      tags,
+      updated_at: updatedAt.toISOString(),
+      hash,
+    }),
+  };
+}

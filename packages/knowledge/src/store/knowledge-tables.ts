@@ -1,0 +1,37 @@
+/**
+ * The knowledge base's tables in `schema`, for a service's set-up to run with its others (under its
+ * set-up lock, as webhookTablesMigration). An article's passages are rows of their own, each with a
+ * tsvector in the article's text search configuration (`config`): its title weighted A, its heading
+ * B, its text D, generated from the row, so no writer can store one out of step with its text.
+ * Slugs sort bytewise (COLLATE "C"), as the memory store and a listing's `after` do.
+ */
+export function knowledgeTablesMigration(schema: string): string {
+  const articles = `"${schema}"."knowledge_articles"`;
+  const passages = `"${schema}"."knowledge_passages"`;
+  return `
+    CREATE TABLE IF NOT EXISTS ${articles} (
+      slug text COLLATE "C" PRIMARY KEY,
+      title text NOT NULL,
+      body text NOT NULL,
+      language text NOT NULL,
+      tags text[] NOT NULL,
+      hash text NOT NULL,
+      updated_at timestamptz NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS ${passages} (
+      slug text COLLATE "C" NOT NULL REFERENCES ${articles} (slug) ON DELETE CASCADE,
+      position int NOT NULL,
+      language text NOT NULL,
+      config regconfig NOT NULL,
+      title text NOT NULL,
+      heading text,
+      text text NOT NULL,
+      tsv tsvector GENERATED ALWAYS AS (
+        setweight(to_tsvector(config, title), 'A')
+          || setweight(to_tsvector(config, coalesce(heading, '')), 'B')
+          || setweight(to_tsvector(config, text), 'D')
+      ) STORED,
+      PRIMARY KEY (slug, position)
+    );
+    CREATE INDEX IF NOT EXISTS knowledge_passages_tsv ON ${passages} USING gin (tsv);`;
+}

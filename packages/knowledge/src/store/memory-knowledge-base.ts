@@ -1,0 +1,122 @@
+import MiniSearch from 'minisearch';
+import { summaryOf, type Article, type ArticleInput } from '../articles/article.js';
+import {
+  checkRoomForOneMore,
+  DEFAULT_KNOWLEDGE_LIMITS,
+  type KnowledgeLimits,
+} from '../articles/knowledge-limits.js';
+import { articleWrite } from './article-write.js';
+import {
+  searchOptionsSchema,
+  type ArticlePage,
+  type KnowledgeBase,
+  type SearchHit,
+  type SearchOptions,
+  type UpsertResult,
+} from './knowledge-base.js';
+
+interface PassageDocument {
+  id: string;
+  slug: string;
+  title: string;
+  heading: string;
+  text: string;
+  language: string;
+}
+
+export interface MemoryKnowledgeBaseOptions {
+  limits?: Partial<KnowledgeLimits>;
+  now?: () => Date;
+}
+
+const copyOf = (article: Article): Article => ({ ...article, tags: [...article.tags] });
+
+/**
+ * The knowledge base of a service without a database: articles in a map, their passages in a
+ * MiniSearch index (BM25 over title, heading and text; prefix and fuzzy matching stand in for the
+ * stemming PostgreSQL does). Gone when the process ends: a help center folder loads it again.
+ */
+export class MemoryKnowledgeBase implements KnowledgeBase {
+  private readonly limits: KnowledgeLimits;
+  private readonly now: () => Date;
+  private readonly articles = new Map<string, Article>();
+  private readonly passageIds = new Map<string, string[]>();
+  private readonly index = new MiniSearch<PassageDocument>({
+    fields: ['title', 'heading', 'text'],
+    storeFields: ['slug', 'title', 'heading', 'text', 'language'],
+    searchOptions: { boost: { title: 2, heading: 1.5 }, prefix: true, fuzzy: 0.2 },
+  });
+
+  constructor(options: MemoryKnowledgeBaseOptions = {}) {
+    this.limits = { ...DEFAULT_KNOWLEDGE_LIMITS, ...options.limits };
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async upsert(input: ArticleInput): Promise<UpsertResult> {
+    const write = articleWrite(input, this.limits);
+    const { slug, title, language } = write.fields;
+    const existing = this.articles.get(slug);
+    if (existing?.hash === write.hash) return { outcome: 'unchanged', article: copyOf(existing) };
+    if (!existing) checkRoomForOneMore(slug, this.articles.size, this.limits);
+    const article = write.article(this.now());
+    this.removePassages(slug);
+    const documents = write.passages.map((passage) => ({
+      id: `${slug}#${passage.position}`,
+      slug,
+      title,
+      heading: passage.heading ?? '',
+      text: passage.text,
+      language,
+    }));
+    this.index.addAll(documents);
+    this.passageIds.set(
+      slug,
+      documents.map((document) => document.id),
+    );
+    this.articles.set(slug, article);
+    return { outcome: existing ? 'replaced' : 'created', article: copyOf(article) };
+  }
+
+  async delete(slug: string): Promise<boolean> {
+    this.removePassages(slug);
+    return this.articles.delete(slug);
+  }
+
+  async get(slug: string): Promise<Article | undefined> {
+    const article = this.articles.get(slug);
+    return article && copyOf(article);
+  }
+
+  async list({ limit, after }: { limit: number; after?: string }): Promise<ArticlePage> {
+    const slugs = [...this.articles.keys()]
+      .filter((slug) => after === undefined || slug > after)
+      .sort();
+    const page = slugs.slice(0, limit);
+    return {
+      articles: page.map((slug) => summaryOf(copyOf(this.articles.get(slug)!))),
+      next: slugs.length > limit ? page[page.length - 1] : undefined,
+    };
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    const { limit, language } = searchOptionsSchema.parse(options);
+    if (!query.trim()) return [];
+    const wanted = language?.toLowerCase();
+    const results = this.index.search(query, {
+      ...(wanted ? { filter: (result) => result['language'] === wanted } : {}),
+    });
+    return results.slice(0, limit).map((result) => ({
+      slug: result['slug'] as string,
+      title: result['title'] as string,
+      heading: (result['heading'] as string) || null,
+      passage: result['text'] as string,
+      score: result.score,
+    }));
+  }
+
+  private removePassages(slug: string): void {
+    const ids = this.passageIds.get(slug);
+    if (ids) this.index.discardAll(ids);
+    this.passageIds.delete(slug);
+  }
+}
