@@ -1,39 +1,77 @@
-import type { Task } from '@a2a-js/sdk';
+import type { Message, Task } from '@a2a-js/sdk';
 import type { TaskStore } from '@a2a-js/sdk/server';
 import { LRUCache } from 'lru-cache';
 
 /** Tasks kept per instance at most; beyond it the least recently used one goes. */
 export const A2A_TASKS_KEPT = 10_000;
+/** Bytes of tasks (as JSON) kept per instance at most; beyond it the least recently used go. */
+export const A2A_TASK_BYTES = 32 * 1024 * 1024;
 /** How long a task stays answerable by tasks/get after its last change. */
 export const A2A_TASK_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
+ * A caller's message as a task keeps it: its ids and text parts, what the turn read (textOf).
+ * Data and file parts, metadata and extensions are the caller's own and are not answered from:
+ * a 60 KB data part was kept for a day with every task.
+ */
+function keptMessage(message: Message): Message {
+  if (message.role !== 'user') return message;
+  const { kind, role, messageId, contextId, taskId } = message;
+  return {
+    kind,
+    role,
+    messageId,
+    ...(contextId !== undefined ? { contextId } : {}),
+    ...(taskId !== undefined ? { taskId } : {}),
+    parts: message.parts.filter((part) => part.kind === 'text'),
+  };
+}
+
+function keptTask(task: Task): Task {
+  const { status } = task;
+  return {
+    ...task,
+    status: status.message ? { ...status, message: keptMessage(status.message) } : status,
+    ...(task.history ? { history: task.history.map(keptMessage) } : {}),
+  };
+}
+
+/**
  * The SDK's in-memory task store, bounded: `InMemoryTaskStore` is a Map that never lets go, so
  * every message/send kept its task (message, status, reply) for the life of the process. Here a
- * task lives for a day after its last change, and at most `max` tasks are kept (a running task is
- * saved at each of its events, so it is never the least recently used). Copies in and out, as the
- * SDK's store does.
+ * task keeps only the text of its caller's messages (the agent's own parts are small), lives for
+ * a day after its last change, and the store holds at most `max` tasks and `maxBytes` of them
+ * (a running task is saved at each of its events, so it is never the least recently used). Each
+ * task is held as its JSON: its size is exact, and what is loaded or saved is a copy (the SDK
+ * appends to a loaded task's artifact parts).
  */
 export class BoundedTaskStore implements TaskStore {
-  private readonly tasks: LRUCache<string, Task>;
+  private readonly tasks: LRUCache<string, string>;
 
-  constructor(options: { max?: number; ttlMs?: number } = {}) {
+  constructor(options: { max?: number; maxBytes?: number; ttlMs?: number } = {}) {
     this.tasks = new LRUCache({
       max: options.max ?? A2A_TASKS_KEPT,
+      maxSize: options.maxBytes ?? A2A_TASK_BYTES,
+      sizeCalculation: (json) => Buffer.byteLength(json),
       ttl: options.ttlMs ?? A2A_TASK_TTL_MS,
     });
   }
 
   async load(taskId: string): Promise<Task | undefined> {
-    const task = this.tasks.get(taskId);
-    return task ? { ...task } : undefined;
+    const json = this.tasks.get(taskId);
+    return json === undefined ? undefined : (JSON.parse(json) as Task);
   }
 
   async save(task: Task): Promise<void> {
-    this.tasks.set(task.id, { ...task });
+    this.tasks.set(task.id, JSON.stringify(keptTask(task)));
   }
 
   get size(): number {
     return this.tasks.size;
+  }
+
+  /** The bytes of JSON the kept tasks take. */
+  get bytes(): number {
+    return this.tasks.calculatedSize;
   }
 }
