@@ -95,12 +95,18 @@ const serviceEnvSchema = httpServiceEnv(3001)
     IMAP_QUARANTINE_FOLDER: z.string().trim().min(1).default('Quarantine'),
     /** Where approved replies are filed after SMTP accepted them; unset: the \Sent special-use folder. */
     IMAP_SENT_FOLDER: z.string().trim().min(1).optional(),
-    /** Finished threads (rejected, or sent and delivered) older than this many days are deleted; unset: kept forever. */
+    /** Finished threads (rejected, or sent and delivered or logged) older than this many days are deleted; unset: kept forever. */
     THREAD_RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
+    /** Threads whose reply did not go out (failed, no recipient, draft failed) go this many days after their last change. */
+    THREAD_RETENTION_UNSENT_DAYS: z.coerce.number().int().min(1).optional(),
   })
   .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
     path: ['MAIL_FROM'],
     message: 'is required when SMTP_URL is set (the address replies are sent from)',
+  })
+  .refine((env) => !env.THREAD_RETENTION_UNSENT_DAYS || env.THREAD_RETENTION_DAYS, {
+    path: ['THREAD_RETENTION_UNSENT_DAYS'],
+    message: 'needs THREAD_RETENTION_DAYS (without it nothing is ever deleted)',
   })
   .refine((env) => env.DELIVERY_LEASE_SECONDS * 1000 > 3 * env.SMTP_TIMEOUT_MS, {
     path: ['DELIVERY_LEASE_SECONDS'],

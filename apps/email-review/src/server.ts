@@ -96,7 +96,16 @@ const { app, delivery, modelWork, mailbox, retention } = createEmailReview({
   auth: authSettingsFromEnv(env),
   metrics: { registry, public: env.METRICS_PUBLIC },
   tracing,
-  ...(env.THREAD_RETENTION_DAYS ? { retention: { days: env.THREAD_RETENTION_DAYS } } : {}),
+  ...(env.THREAD_RETENTION_DAYS
+    ? {
+        retention: {
+          days: env.THREAD_RETENTION_DAYS,
+          ...(env.THREAD_RETENTION_UNSENT_DAYS
+            ? { unsentDays: env.THREAD_RETENTION_UNSENT_DAYS }
+            : {}),
+        },
+      }
+    : {}),
   mailbox: mailboxOf(env),
 });
 

@@ -53,6 +53,15 @@ describe('the operations settings of the built service', () => {
     expect(server.stderr()).toContain('THREAD_RETENTION_DAYS');
   });
 
+  test('when THREAD_RETENTION_UNSENT_DAYS is set without THREAD_RETENTION_DAYS, then start-up fails naming it', async () => {
+    const server = spawnServer({ ...llmEnv, THREAD_RETENTION_UNSENT_DAYS: '60' });
+
+    const { code } = await server.exited;
+
+    expect(code).toBe(1);
+    expect(server.stderr()).toContain('THREAD_RETENTION_UNSENT_DAYS');
+  });
+
   test.each([
     ['IMAP_URL', { IMAP_URL: 'https://mail.example.com/INBOX' }],
     ['IMAP_URL', { IMAP_URL: 'imaps://support:50%off@mail.example.com/INBOX' }],

@@ -8,8 +8,14 @@ import { queueSchema } from '../db/tables.js';
 import { finishedThreadDeleter } from './delete-finished-threads.js';
 
 export interface RetentionSettings {
-  /** Finished threads older than this are deleted (THREAD_RETENTION_DAYS). */
+  /** Finished threads (rejected; reply delivered or logged) older than this are deleted (THREAD_RETENTION_DAYS). */
   days: number;
+  /**
+   * Threads whose reply did not go out — its delivery failed for good, it had no recipient, or the
+   * draft failed — are deleted this many days after their last change (THREAD_RETENTION_UNSENT_DAYS;
+   * default 30, or `days` when that is longer): a reviewer may still redeliver or retry them.
+   */
+  unsentDays?: number;
   /** Threads deleted per transaction (default 100). */
   batchSize?: number;
   /** Pause between two batches, so that a backlog never crowds out the service (default 50 ms). */
@@ -27,6 +33,8 @@ export interface ThreadRetention {
 
 const JOB = 'thread-retention';
 const DAY_MS = 86_400_000;
+/** How long, at least, a reviewer has to redeliver or retry a thread whose reply did not go out. */
+const UNSENT_DAYS_DEFAULT = 30;
 /** How often the worker looks for the scheduler's job. */
 const POLL_MS = 30_000;
 
@@ -51,6 +59,7 @@ export function createThreadRetention(deps: {
 }): ThreadRetention {
   const { pool, schema, connectionString } = deps.database;
   const { days, batchSize = 100, pauseMs = 50, cron = '17 * * * *' } = deps.settings;
+  const unsentDays = deps.settings.unsentDays ?? Math.max(days, UNSENT_DAYS_DEFAULT);
   const clock = deps.clock ?? (() => new Date());
   const deleteBatch = finishedThreadDeleter(pool, schema);
   const boss = new PgBoss({
@@ -67,16 +76,23 @@ export function createThreadRetention(deps: {
   let workers: QueueWorkers | undefined;
 
   const runOnce = async () => {
-    const cutoff = new Date(clock().getTime() - days * DAY_MS);
+    const now = clock().getTime();
+    const cutoffs = {
+      finished: new Date(now - days * DAY_MS),
+      unsent: new Date(now - unsentDays * DAY_MS),
+    };
     let deleted = 0;
     for (;;) {
-      const batch = await deleteBatch(cutoff, batchSize);
+      const batch = await deleteBatch(cutoffs, batchSize);
       deleted += batch;
       if (batch < batchSize) break;
       await delay(pauseMs);
     }
     if (deleted > 0)
-      deps.logger.info({ deleted, cutoff: cutoff.toISOString(), days }, 'finished threads deleted');
+      deps.logger.info(
+        { deleted, cutoff: cutoffs.finished.toISOString(), days, unsent_days: unsentDays },
+        'finished threads deleted',
+      );
     return deleted;
   };
 
