@@ -44,6 +44,15 @@ describe.each(modes)('GET /metrics (%s)', (mode) => {
     expect(res.status).toBe(401);
   });
 
+  test('when scraped, then the delivery attempts help names every outcome, logged (no SMTP) included', async () => {
+    const help = (await scrape())
+      .split('\n')
+      .find((line) => line.startsWith('# HELP email_review_delivery_attempts_total '));
+
+    for (const outcome of ['delivered', 'logged', 'deferred', 'failed'])
+      expect(help).toContain(outcome);
+  });
+
   test('when a known sequence runs, then every counter moves by exactly its share', async () => {
     const before = await scrape();
 

@@ -44,7 +44,7 @@ export function emailReviewMetrics(registry: Registry, persistence: Persistence)
   });
   const deliveryAttempts = new Counter({
     name: 'email_review_delivery_attempts_total',
-    help: 'Delivery attempts by outcome: delivered, deferred (transient failure, retried later), failed (for good).',
+    help: 'Delivery attempts by outcome: delivered, logged (no SMTP), deferred (transient failure, retried later), failed (for good).',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
