@@ -13,6 +13,13 @@ import {
 
 type Env = Record<string, string | undefined>;
 
+/** A URL the card can append `/a2a` to: no credentials, query or fragment (even empty ones). */
+function isBaseUrl(value: string): boolean {
+  if (!URL.canParse(value) || /[?#]/.test(value)) return false;
+  const url = new URL(value);
+  return !url.username && !url.password;
+}
+
 const serviceEnvSchema = httpServiceEnv(3002)
   .extend({
     /** Sessions idle for longer than this are forgotten. */
@@ -35,9 +42,15 @@ const serviceEnvSchema = httpServiceEnv(3002)
     ...widgetEnv,
     /**
      * The service's base URL as callers reach it (behind a proxy, e.g. https://helpdesk.example):
-     * what the A2A agent card advertises. Default: the scheme and host the card was asked on.
+     * what the A2A agent card advertises. Default: the address the service listens on, as the
+     * card's connection reached it (never the request's Host header, which the caller writes).
      */
-    PUBLIC_URL: urlFromEnv().transform((value) => value?.replace(/\/+$/, '')),
+    PUBLIC_URL: urlFromEnv()
+      .refine(
+        (value) => value === undefined || isBaseUrl(value),
+        'must be a base URL, without user, query or fragment',
+      )
+      .transform((value) => value?.replace(/\/+$/, '')),
     /** WEBHOOK_*: endpoints for `ticket.created` and `turn.failed` (packages/webhooks). */
     ...webhooksEnv(),
   })

@@ -59,12 +59,21 @@ export interface A2aOptions {
   version: string;
   /** Auth is on: the card declares the bearer scheme (the app's auth middleware enforces it). */
   auth: boolean;
-  /** The base URL the card advertises (PUBLIC_URL); default: the one the card was asked on. */
+  /**
+   * The base URL the card advertises (PUBLIC_URL); default: the address the service listens on,
+   * as the card's connection reached it.
+   */
   publicUrl?: string;
 }
 
-function baseUrlOf(req: Request, publicUrl: string | undefined): string {
-  return publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+/**
+ * Where the service listens, from the connection's own end: never from a header the caller writes
+ * (Host, X-Forwarded-*), or any caller could make the card send agents (and their tokens) elsewhere.
+ */
+function listeningUrlOf(req: Request): string {
+  const address = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  const host = address.includes(':') ? `[${address}]` : address;
+  return `http://${host}:${req.socket.localPort}`;
 }
 
 /**
@@ -76,7 +85,7 @@ function baseUrlOf(req: Request, publicUrl: string | undefined): string {
 export function a2aRoutes(options: A2aOptions): Router {
   const cardOf = (req: Request) =>
     helpdeskAgentCard({
-      baseUrl: baseUrlOf(req, options.publicUrl),
+      baseUrl: options.publicUrl ?? listeningUrlOf(req),
       version: options.version,
       auth: options.auth,
     });

@@ -81,6 +81,8 @@ export interface HarnessOptions {
   database?: HelpdeskDatabase;
   /** The chat page's settings (WIDGET_*): who may frame it, a public widget's limits. */
   widget?: WidgetSettings;
+  /** The base URL the A2A agent card advertises (PUBLIC_URL). */
+  publicUrl?: string;
 }
 
 const silent = createLogger({ name: 'helpdesk-test', level: 'silent' });
@@ -115,6 +117,7 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     metrics: registry && { registry, ...options.metrics },
     tracing: options.tracing,
     widget: options.widget,
+    publicUrl: options.publicUrl,
   });
   await service.start();
   const { app, chat, agent } = service;
