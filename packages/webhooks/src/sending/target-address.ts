@@ -1,7 +1,11 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
-/** Loopback, private, shared, link-local (cloud metadata 169.254.169.254), multicast and reserved. */
+/**
+ * Loopback, private, shared, link-local (cloud metadata 169.254.169.254), multicast and reserved;
+ * in IPv6 also every form that carries or translates to an IPv4 address (compatible, SIIT, NAT64,
+ * 6to4, Teredo), since where it leads depends on the network's gateways.
+ */
 const refused = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8],
@@ -18,11 +22,20 @@ for (const [network, prefix] of [
   refused.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 127],
+  // ::, ::1 and the deprecated IPv4-compatible addresses (::127.0.0.1 reaches loopback).
+  ['::', 96],
+  // SIIT-translated IPv4 (RFC 2765, ::ffff:0:a.b.c.d); IPv4-mapped ::ffff:a.b.c.d is checked as IPv4.
+  ['::ffff:0:0:0', 96],
   ['fc00::', 7], // unique local, includes AWS's fd00:ec2::254 metadata address
   ['fe80::', 10],
+  ['fec0::', 10], // site-local (deprecated, still routed inside some networks)
   ['ff00::', 8],
+  // NAT64 gateways translate these to IPv4: the well-known prefix and the local-use one (RFC 8215).
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  // Tunnels with an IPv4 address inside: 6to4 (2002:a.b.c.d::/48) and Teredo.
+  ['2002::', 16],
+  ['2001::', 32],
 ] as const) {
   refused.addSubnet(network, prefix, 'ipv6');
 }
