@@ -1,20 +1,14 @@
 import { decide } from '../src/model/decide.js';
-import type { ModelTask, ToolSpec, Turn } from '../src/model/task.js';
-import { EMAIL_REVIEW_CATEGORIES } from './support/email-review-categories.js';
+import type { ToolSpec } from '../src/model/task.js';
+import {
+  CLASSIFICATION,
+  answerAfter,
+  classify,
+  draftFor,
+  task,
+  textOf,
+} from './support/first-replies.js';
 
-// The replies a new user meets first in the demo: email-review's classification and draft, helpdesk's specialists.
-const DRAFT_SYSTEM =
-  'You draft replies to customer emails for a support team.\nReply with the email body only, without a subject line.';
-const CLASSIFY_SYSTEM = 'You triage inbound customer emails for a support team.';
-const CLASSIFICATION = {
-  type: 'object',
-  properties: {
-    category: { type: 'string', enum: EMAIL_REVIEW_CATEGORIES },
-    urgency: { type: 'string', enum: ['low', 'normal', 'high'] },
-    summary: { type: 'string' },
-  },
-  required: ['category', 'urgency', 'summary'],
-};
 const LOOKUP_INVOICE: ToolSpec = {
   name: 'lookup_invoice',
   description:
@@ -25,48 +19,6 @@ const LOOKUP_INVOICE: ToolSpec = {
     required: ['invoice_id'],
   },
 };
-
-function task(turns: Turn[], overrides: Partial<ModelTask> = {}): ModelTask {
-  return {
-    system: DRAFT_SYSTEM,
-    turns,
-    tools: [],
-    toolMode: 'auto',
-    allowedTools: [],
-    output: { kind: 'text' },
-    ...overrides,
-  };
-}
-
-function textOf(t: ModelTask): string {
-  const decision = decide(t);
-  if (decision.kind !== 'text') throw new Error(`expected text, got ${JSON.stringify(decision)}`);
-  return decision.text;
-}
-
-const draftFor = (email: string) => textOf(task([{ role: 'user', text: email }]));
-const classify = (email: string) =>
-  JSON.parse(
-    textOf(
-      task([{ role: 'user', text: email }], {
-        system: CLASSIFY_SYSTEM,
-        output: { kind: 'json', schema: CLASSIFICATION },
-      }),
-    ),
-  ) as { category: string; summary: string };
-
-/** A specialist's answer after its tool returned `result`. */
-const answerAfter = (name: string, result: unknown) =>
-  textOf(
-    task(
-      [
-        { role: 'user', text: 'Please help.' },
-        { role: 'assistant', text: '', toolCalls: [{ name, args: {} }] },
-        { role: 'tool', name, result },
-      ],
-      { system: 'You are the billing specialist.' },
-    ),
-  );
 
 describe('the replies a new user meets first', () => {
   test('when a tool result ends with a full stop, then the answer has no ".."', () => {

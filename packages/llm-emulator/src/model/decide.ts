@@ -1,7 +1,12 @@
 import { chooseTransfer, TRANSFER_TOOL } from './agent-transfer.js';
 import { feedbackText, parseFeedback, withoutFeedback } from './feedback.js';
 import { bestMatch } from './intents.js';
-import { askForReference, missingReference } from './missing-reference.js';
+import {
+  askForReference,
+  askForService,
+  missingReference,
+  missingService,
+} from './missing-reference.js';
 import { redraft } from './redraft.js';
 import { composeReply, composeSummary } from './reply-text.js';
 import { requestIndex } from './revision.js';
@@ -99,7 +104,8 @@ export function decide(task: ModelTask): Decision {
       : task.tools.filter(
           (t) => task.allowedTools.length === 0 || task.allowedTools.includes(t.name),
         );
-  const text = indexText(requestText(task, requestIndex(task, userIndex)));
+  const request = requestText(task, requestIndex(task, userIndex));
+  const text = indexText(request);
   const ownTools = callable.filter((t) => t.name !== TRANSFER_TOOL);
 
   const results = task.turns.slice(userIndex + 1).filter((t) => t.role === 'tool');
@@ -122,11 +128,10 @@ export function decide(task: ModelTask): Decision {
   );
   const forced = task.toolMode === 'required' && callable.length > 0;
   const tool = ownTools[index] ?? (forced ? (ownTools[0] ?? callable[0]) : undefined);
-  const missing =
-    tool && !forced
-      ? missingReference(tool, requestText(task, requestIndex(task, userIndex)))
-      : undefined;
+  const missing = tool && !forced ? missingReference(tool, request) : undefined;
   if (missing) return answer(task, userIndex, askForReference(missing));
+  const services = tool && !forced ? missingService(tool, request) : undefined;
+  if (services) return answer(task, userIndex, askForService(services));
   if (tool) return { kind: 'tool_calls', calls: [callTool(task, tool, userIndex)] };
 
   return answer(task, userIndex, undefined);

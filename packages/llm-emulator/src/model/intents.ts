@@ -32,73 +32,132 @@ const ANGER_CUES = [
   '!!',
 ];
 
+const SPAM_CUES = [
+  'unsubscribe',
+  'winner',
+  'lottery',
+  'crypto',
+  'click here',
+  'limited offer',
+  'seo services',
+  'prize',
+  'cheap',
+  'replica',
+  'watches',
+  'casino',
+  'viagra',
+  'make money',
+  'earn $',
+  'earning $',
+  'from home',
+  '% off',
+  'buy now',
+  'act now',
+  'order today',
+  'order now',
+  'congratulations',
+  'claim your',
+  'free gift',
+];
+
+/**
+ * Unsolicited advertising: two spam cues, or one shouted ("BUY CHEAP WATCHES NOW!!!"). Spam wins over every other
+ * topic, so its "!!!" and "buy" do not make it a complaint or a sales lead.
+ */
+export function looksLikeSpam(text: TextIndex): boolean {
+  const cues = SPAM_CUES.filter((c) => hasCue(text, c)).length;
+  return cues >= 2 || (cues === 1 && text.shouted);
+}
+
+const BILLING: Intent = {
+  labels: ['bill', 'invoice', 'payment', 'finance', 'refund', 'charge'],
+  cues: [
+    'invoice',
+    'charge',
+    'bill',
+    'payment',
+    'pay',
+    'paid',
+    'refund',
+    'subscription',
+    'credit card',
+    'receipt',
+    'fee',
+    'overcharg',
+    'inv-',
+  ],
+};
+
+const TECHNICAL: Intent = {
+  labels: [
+    'technical',
+    'tech',
+    'bug',
+    'outage',
+    'incident',
+    'engineer',
+    'status',
+    'infrastructure',
+    'service',
+    'error',
+  ],
+  cues: [
+    'down',
+    'outage',
+    'error',
+    '500',
+    '502',
+    '503',
+    'bug',
+    'crash',
+    'broken',
+    'not working',
+    "doesn't work",
+    'fail',
+    'timeout',
+    'timing out',
+    'slow',
+    'latency',
+    'api',
+    'server',
+    'site',
+    'website',
+    'login',
+    'log in',
+    'unavailable',
+    'incident',
+    'technical',
+    'unreachable',
+    'exception',
+    'outage',
+  ],
+};
+
+const SALES: Intent = {
+  labels: ['sales', 'purchase', 'quote', 'demo', 'upgrade'],
+  // Prices and discounts are questions before a purchase; a charge, an invoice or a refund is billing.
+  cues: [
+    'buy',
+    'purchase',
+    'quote',
+    'demo',
+    'upgrade',
+    'price',
+    'pricing',
+    'cost',
+    'discount',
+    'nonprofit',
+    'non-profit',
+    'plan',
+    'seats',
+    'licen',
+    'trial',
+  ],
+};
+
 const INTENTS: Intent[] = [
-  {
-    labels: ['bill', 'invoice', 'payment', 'finance', 'refund', 'charge'],
-    cues: [
-      'invoice',
-      'charge',
-      'bill',
-      'payment',
-      'pay',
-      'paid',
-      'refund',
-      'price',
-      'pricing',
-      'subscription',
-      'credit card',
-      'receipt',
-      'money',
-      'cost',
-      'fee',
-      'overcharg',
-      'inv-',
-    ],
-  },
-  {
-    labels: [
-      'technical',
-      'tech',
-      'bug',
-      'outage',
-      'incident',
-      'engineer',
-      'status',
-      'infrastructure',
-      'service',
-      'error',
-    ],
-    cues: [
-      'down',
-      'outage',
-      'error',
-      '500',
-      '502',
-      '503',
-      'bug',
-      'crash',
-      'broken',
-      'not working',
-      "doesn't work",
-      'fail',
-      'timeout',
-      'timing out',
-      'slow',
-      'latency',
-      'api',
-      'server',
-      'site',
-      'website',
-      'login',
-      'log in',
-      'unavailable',
-      'incident',
-      'technical',
-      'unreachable',
-      'exception',
-      'outage',
-    ],
-  },
+  BILLING,
+  TECHNICAL,
   {
     labels: [
       'escalat',
@@ -169,16 +228,7 @@ const INTENTS: Intent[] = [
   },
   {
     labels: ['spam', 'junk', 'promotion'],
-    cues: [
-      'unsubscribe',
-      'winner',
-      'lottery',
-      'crypto',
-      'click here',
-      'limited offer',
-      'seo services',
-      'prize',
-    ],
+    cues: SPAM_CUES,
   },
   {
     labels: ['high', 'urgent', 'critical', 'p1', 'asap', 'immediate'],
@@ -193,10 +243,7 @@ const INTENTS: Intent[] = [
       ...ANGER_CUES,
     ],
   },
-  {
-    labels: ['sales', 'purchase', 'quote', 'demo', 'upgrade'],
-    cues: ['buy', 'purchase', 'quote', 'demo', 'upgrade', 'pricing plan', 'enterprise plan'],
-  },
+  SALES,
 ];
 
 function claimsIntent(descriptorWords: string[], descriptor: TextIndex, intent: Intent): boolean {
@@ -214,7 +261,9 @@ export function relevance(descriptorText: string, text: TextIndex): number {
   );
   const words = contentWords(descriptorText);
   let score = 0;
+  const spam = looksLikeSpam(text);
   for (const intent of INTENTS) {
+    if (spam && intent.cues !== SPAM_CUES) continue;
     if (!claimsIntent(words, descriptor, intent)) continue;
     score += 3 * intent.cues.filter((c) => hasCue(text, c)).length;
   }
@@ -243,19 +292,26 @@ export function bestMatch(
 }
 
 /** Which broad topic a text is about, used to phrase replies. */
-export type Topic = 'billing' | 'technical' | 'escalation' | 'general';
+export type Topic = 'billing' | 'technical' | 'escalation' | 'sales' | 'spam' | 'general';
+
+const TOPIC_CUES: Array<[Topic, string[]]> = [
+  ['billing', BILLING.cues],
+  ['technical', TECHNICAL.cues],
+  ['escalation', ANGER_CUES],
+  ['sales', SALES.cues],
+];
 
 export function topicOf(text: TextIndex): Topic {
-  const topics: Topic[] = ['billing', 'technical', 'escalation'];
+  if (looksLikeSpam(text)) return 'spam';
   let best: Topic = 'general';
   let bestScore = 0;
-  topics.forEach((t, i) => {
-    const s = (INTENTS[i]?.cues ?? []).filter((c) => hasCue(text, c)).length;
+  for (const [topic, cues] of TOPIC_CUES) {
+    const s = cues.filter((c) => hasCue(text, c)).length;
     if (s > bestScore) {
-      best = t;
+      best = topic;
       bestScore = s;
     }
-  });
+  }
   return best;
 }
 

@@ -10,6 +10,9 @@ const TOPIC_SENTENCE: Record<Topic, string> = {
   technical: 'Our engineers are investigating the problem you reported and will keep you posted.',
   escalation:
     'I am sorry for the frustration this has caused; a senior member of our team will follow up with you personally.',
+  sales:
+    'Thank you for your interest; a colleague from our sales team will get back to you with the details of our plans and pricing.',
+  spam: 'This message looks like unsolicited advertising, so we will not follow up on it.',
   general: 'We will look into this and get back to you shortly.',
 };
 
@@ -17,6 +20,8 @@ const SHORT_TOPIC_SENTENCE: Record<Topic, string> = {
   billing: 'We are checking the charge.',
   technical: 'Our engineers are on it.',
   escalation: 'A senior colleague will follow up.',
+  sales: 'Our sales team will get back to you.',
+  spam: 'We do not respond to unsolicited offers.',
   general: 'We are on it.',
 };
 
@@ -97,6 +102,7 @@ export function composeSummary(userText: string, category?: string): string {
   const topic = topicOf(indexText(userText));
   const about =
     category !== undefined ? categoryWords(category) : topic === 'general' ? undefined : topic;
+  if (about === 'spam') return `Unsolicited advertising: "${email.firstSentence}"`;
   const lead = about
     ? `The customer writes about ${/^[aeiou]/.test(about) ? 'an' : 'a'} ${about} matter`
     : 'The customer writes';

@@ -8,3 +8,9 @@ export function asSentence(text: string): string {
 export function cutWithEllipsis(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
 }
+
+/** "a", "a or b", "a, b or c". */
+export function joinWithOr(items: string[], conjunction = 'or'): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${conjunction} ${items[items.length - 1]}`;
+}

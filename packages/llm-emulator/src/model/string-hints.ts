@@ -41,6 +41,21 @@ const SERVICE_WORDS = [
   'queue',
 ];
 
+/** Words that name no service ("is something down?"): a model asks which one instead of checking "something". */
+const VAGUE_NAMES = new Set([
+  'it',
+  'this',
+  'that',
+  'there',
+  'everything',
+  'something',
+  'anything',
+  'nothing',
+  'stuff',
+  'thing',
+  'all',
+]);
+
 export function extractId(text: string, preferPrefix?: string): string | undefined {
   const ids = text.match(/\b[A-Za-z]{2,6}-\d{2,}\b/g) ?? [];
   const preferred = preferPrefix
@@ -54,8 +69,7 @@ export function extractService(userText: string, text: TextIndex): string | unde
     /\bis (?:the |your |our )?([a-z][\w-]*) (?:service |server )?(?:down|up|working|broken|slow|offline)\b/i.exec(
       userText,
     )?.[1];
-  if (named && !['it', 'this', 'that', 'there', 'everything'].includes(named.toLowerCase()))
-    return named.toLowerCase();
+  if (named && !VAGUE_NAMES.has(named.toLowerCase())) return named.toLowerCase();
   return SERVICE_WORDS.find((w) => text.words.includes(w));
 }
 

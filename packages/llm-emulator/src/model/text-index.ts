@@ -11,11 +11,19 @@ const STOPWORDS = new Set(
 export interface TextIndex {
   lower: string;
   words: string[];
+  /** Written mostly in capitals, as advertising shouts ("BUY CHEAP WATCHES NOW"). */
+  shouted: boolean;
+}
+
+function isShouted(text: string): boolean {
+  const upper = text.match(/[A-Z]/g)?.length ?? 0;
+  const lower = text.match(/[a-z]/g)?.length ?? 0;
+  return upper >= 10 && upper > 3 * lower;
 }
 
 export function indexText(text: string): TextIndex {
   const lower = text.toLowerCase();
-  return { lower, words: lower.match(/[a-z0-9]+/g) ?? [] };
+  return { lower, words: lower.match(/[a-z0-9]+/g) ?? [], shouted: isShouted(text) };
 }
 
 /** Words that carry meaning: splits snake_case / camelCase / kebab-case names too. */
