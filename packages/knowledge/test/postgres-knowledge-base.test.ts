@@ -1,0 +1,92 @@
+import { PostgresKnowledgeBase } from '../src/store/postgres-knowledge-base.js';
+import { knowledgeTablesMigration } from '../src/store/knowledge-tables.js';
+import { knowledgeBaseContract, loadSamples, ticking } from './knowledge-base-contract.js';
+import { knowledgeSchema } from './postgres-support.js';
+
+describe('PostgresKnowledgeBase', () => {
+  let db: Awaited<ReturnType<typeof knowledgeSchema>>;
+
+  beforeAll(async () => {
+    db = await knowledgeSchema('knowledge');
+  });
+
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  const open = async (options = {}) => {
+    await db.empty();
+    return new PostgresKnowledgeBase({ pool: db.pool, schema: db.schema, ...options });
+  };
+
+  knowledgeBaseContract(open);
+
+  it('when articles are stored, then each passage is indexed in its language’s configuration, simple for an unknown one', async () => {
+    const kb = await open();
+    await loadSamples(kb);
+    await kb.upsert({ slug: 'tlhingan', title: 'Tlhingan', language: 'tlh', body: 'nuqneH' });
+    const { rows } = await db.pool.query<{ slug: string; config: string }>(
+      `SELECT DISTINCT slug, config::text AS config FROM "${db.schema}".knowledge_passages
+        WHERE slug IN ('refund-policy', 'rueckerstattung', 'delais-de-livraison', 'tlhingan')
+        ORDER BY slug`,
+    );
+    expect(rows).toEqual([
+      { slug: 'delais-de-livraison', config: 'french' },
+      { slug: 'refund-policy', config: 'english' },
+      { slug: 'rueckerstattung', config: 'german' },
+      { slug: 'tlhingan', config: 'simple' },
+    ]);
+    expect((await kb.search('nuqneH'))[0]?.slug).toBe('tlhingan');
+  });
+
+  it('when an article is cut into passages, then they are rows of their own and search returns the matching one', async () => {
+    const kb = await open();
+    await loadSamples(kb);
+    const { rows } = await db.pool.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM "${db.schema}".knowledge_passages WHERE slug = 'refund-policy'`,
+    );
+    expect(rows[0]!.count).toBeGreaterThan(3);
+    const [hit] = await kb.search('when does my bank show the refund money?');
+    expect(hit).toMatchObject({ slug: 'refund-policy', heading: 'When the money arrives' });
+  });
+
+  it('when unchanged content is upserted again, then its rows are not rewritten', async () => {
+    const kb = await open({ now: ticking() });
+    await loadSamples(kb);
+    const versions = () =>
+      db.pool.query<{ xmin: string }>(
+        `SELECT xmin::text FROM "${db.schema}".knowledge_articles
+         UNION ALL SELECT xmin::text FROM "${db.schema}".knowledge_passages`,
+      );
+    const before = (await versions()).rows;
+    await loadSamples(kb);
+    expect((await versions()).rows).toEqual(before);
+  });
+
+  it('when two instances add articles at once past the limit, then the limit holds', async () => {
+    await open();
+    const instances = [0, 1].map(
+      () =>
+        new PostgresKnowledgeBase({ pool: db.pool, schema: db.schema, limits: { maxArticles: 3 } }),
+    );
+    const results = await Promise.allSettled(
+      ['a', 'b', 'c', 'd', 'e', 'f'].map((slug, i) =>
+        instances[i % 2]!.upsert({ slug, title: slug, body: 'Text.' }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => r.reason.code)).toEqual([
+      'too_many_articles',
+      'too_many_articles',
+      'too_many_articles',
+    ]);
+    expect((await instances[0]!.list({ limit: 10 })).articles).toHaveLength(3);
+  });
+
+  it('when the tables are set up again, then nothing changes', async () => {
+    const kb = await open();
+    await kb.upsert({ slug: 'kept', title: 'Kept', body: 'Still here.' });
+    await db.pool.query(knowledgeTablesMigration(db.schema));
+    expect((await kb.get('kept'))?.body).toBe('Still here.');
+  });
+});
