@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HttpError, type Logger } from '@repo/http-kit';
 import { ArticleTooLarge, InvalidArticle, TooManyArticles } from '../articles/knowledge-errors.js';
@@ -82,21 +82,18 @@ export class HelpCenterFolder {
     return load;
   }
 
-  /** Loads one file into its article; a file gone deletes the article it held. */
+  /** Loads one file into its article. A file not there is `missing`: see removeFile. */
   async loadFile(name: string): Promise<FileOutcome> {
     let text: string;
     try {
       text = await readFile(join(this.dir, name), 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        await this.removeFile(name);
-        return 'missing';
-      }
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
       return this.skip(name, error);
     }
     try {
       const article = parseArticleFile(text, name);
-      const holder = this.holderOf(article.slug, name);
+      const holder = await this.presentHolderOf(article.slug, name);
       if (holder)
         throw new InvalidArticle(`Its slug ${article.slug} is already ${holder}'s.`, [
           { path: 'slug', message: `already the slug of ${holder}` },
@@ -120,6 +117,19 @@ export class HelpCenterFolder {
     if (slug === undefined || this.holderOf(slug, name)) return;
     if (await this.kb.delete(slug))
       this.logger.info({ file: name, slug }, 'help center article deleted');
+  }
+
+  /** The other file holding `slug`, if it is still there; one gone (a rename) gives it up. */
+  private async presentHolderOf(slug: string, exceptFile: string): Promise<string | undefined> {
+    const holder = this.holderOf(slug, exceptFile);
+    if (holder === undefined) return undefined;
+    const present = await access(join(this.dir, holder)).then(
+      () => true,
+      () => false,
+    );
+    if (present) return holder;
+    this.files.delete(holder);
+    return undefined;
   }
 
   private holderOf(slug: string, exceptFile: string): string | undefined {

@@ -34,15 +34,26 @@ export async function watchHelpCenter(
   let work = Promise.resolve();
   let loaded = false;
 
+  const reloadFile = async (name: string, missing: string[]) => {
+    try {
+      if ((await folder.loadFile(name)) === 'missing') missing.push(name);
+    } catch (error) {
+      logger.error({ err: error, file: name }, 'help center reload failed');
+    }
+  };
+  // Files gone are looked at after those written, so that a renamed file holds its slug again
+  // before the old name's removal would delete the article.
   const reload = async () => {
     const names = [...changed].sort();
     changed.clear();
-    for (const name of names) {
-      try {
-        await folder.loadFile(name);
-      } catch (error) {
-        logger.error({ err: error, file: name }, 'help center reload failed');
-      }
+    const missing: string[] = [];
+    for (const name of names) await reloadFile(name, missing);
+    for (const name of missing) {
+      await folder
+        .removeFile(name)
+        .catch((error: unknown) =>
+          logger.error({ err: error, file: name }, 'help center reload failed'),
+        );
     }
   };
   const schedule = () => {
