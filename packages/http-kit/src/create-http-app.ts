@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import express, { Router, type Express, type Request } from 'express';
+import express, { Router, type ErrorRequestHandler, type Express, type Request } from 'express';
 import type { Registry } from 'prom-client';
 import { httpMetrics, metricsHandler } from './metrics/http-metrics.js';
 import { openApiDocument } from './openapi.js';
@@ -55,6 +55,11 @@ export interface HttpAppOptions {
   api?: { title: string; version: string; description?: string; routes: Route[] };
   /** Routes outside the documented API. */
   routes?: Router;
+  /**
+   * Answers, in a route's own protocol, a body the parsers refused (e.g. JSON-RPC's parse error
+   * for malformed JSON); what it passes on with `next(error)` gets the problem details.
+   */
+  bodyErrorHandler?: ErrorRequestHandler;
   /**
    * Serve GET /metrics from this registry and count every request in it. Behind the token like the
    * API, unless `public` (a scraper inside the cluster, e.g.).
@@ -171,6 +176,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   );
   if (rawBodyTypes.length > 0)
     app.use(express.raw({ limit: options.bodyLimit ?? '1mb', type: rawBodyTypes }));
+  if (options.bodyErrorHandler) app.use(options.bodyErrorHandler);
   if (metricsRoute && !metrics.public) app.use(metricsRoute);
   const routers = [health, ...(options.api ? [apiRouter(options.api, authConfigured(auth))] : [])];
   if (options.routes) routers.push(options.routes);

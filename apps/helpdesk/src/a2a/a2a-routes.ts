@@ -1,57 +1,11 @@
-import type { AgentCard, MessageSendParams } from '@a2a-js/sdk';
-import { A2AError, DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
-import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 import type { Logger } from '@repo/http-kit';
 import { Router, type Request } from 'express';
 import type { ChatService } from '../chat/chat-service.js';
 import { A2A_PATH, AGENT_CARD_PATH, helpdeskAgentCard } from './agent-card.js';
 import { BoundedTaskStore } from './bounded-task-store.js';
 import { ChatTurnExecutor } from './chat-turn-executor.js';
-import { checkMessage } from './message-input.js';
-
-/**
- * The SDK's request handler, with each message checked as POST /chat checks it before a task
- * exists, and streamed messages marked so that only their turns stream (the executor's
- * `streamedMessages`).
- */
-class CheckedRequestHandler extends DefaultRequestHandler {
-  constructor(
-    card: AgentCard,
-    private readonly executor: ChatTurnExecutor,
-  ) {
-    super(card, new BoundedTaskStore(), executor);
-  }
-
-  /**
-   * The message as POST /chat checks it; and one that names a task whose turn has not ended is
-   * refused: the SDK would hand it that task's event bus, and the two turns' events would mix.
-   */
-  private check(params: MessageSendParams): void {
-    checkMessage(params);
-    const taskId = params.message.taskId;
-    if (taskId && this.executor.isActive(taskId))
-      throw A2AError.invalidRequest(
-        `Task ${taskId} has a turn that has not ended: send the next message once it has.`,
-        { code: 'task_busy' },
-      );
-  }
-
-  override sendMessage(params: MessageSendParams, context?: ServerCallContext) {
-    this.check(params);
-    return super.sendMessage(params, context);
-  }
-
-  override async *sendMessageStream(params: MessageSendParams, context?: ServerCallContext) {
-    this.check(params);
-    this.executor.streamedMessages.add(params.message.messageId);
-    try {
-      yield* super.sendMessageStream(params, context);
-    } finally {
-      // Normally taken by the executor; left only when the SDK refused the message first.
-      this.executor.streamedMessages.delete(params.message.messageId);
-    }
-  }
-}
+import { CheckedRequestHandler } from './checked-request-handler.js';
+import { jsonRpcEndpoint, jsonRpcParseErrors } from './json-rpc-endpoint.js';
 
 export interface A2aOptions {
   chat: ChatService;
@@ -77,10 +31,10 @@ function listeningUrlOf(req: Request): string {
 }
 
 /**
- * helpdesk as an A2A agent (protocol 0.3, @a2a-js/sdk's JSON-RPC transport): the agent card at
- * /.well-known/agent-card.json (open, as discovery needs) and message/send, message/stream,
- * tasks/get and tasks/cancel at POST /a2a (behind the API's auth). Tasks are kept in this
- * process's memory; the sessions they run on are the chat service's.
+ * helpdesk as an A2A agent (protocol 0.3, @a2a-js/sdk's request handler, JSON-RPC binding): the
+ * agent card at /.well-known/agent-card.json (open, as discovery needs) and message/send,
+ * message/stream, tasks/get, tasks/cancel and tasks/resubscribe at POST /a2a (behind the API's
+ * auth). Tasks are kept in this process's memory; the sessions they run on are the chat service's.
  */
 export function a2aRoutes(options: A2aOptions): Router {
   const cardOf = (req: Request) =>
@@ -96,15 +50,16 @@ export function a2aRoutes(options: A2aOptions): Router {
       version: options.version,
       auth: options.auth,
     }),
+    new BoundedTaskStore(),
     new ChatTurnExecutor(options.chat, options.logger),
   );
   const router = Router();
   router.get(AGENT_CARD_PATH, (req, res) => {
     res.json(cardOf(req));
   });
-  router.use(
-    A2A_PATH,
-    jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }),
-  );
+  router.use(A2A_PATH, jsonRpcEndpoint(handler, options.logger));
   return router;
 }
+
+/** A body that is not JSON, sent to POST /a2a: JSON-RPC's parse error, not a problem document. */
+export const a2aParseErrors = jsonRpcParseErrors(A2A_PATH);

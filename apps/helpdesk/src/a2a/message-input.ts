@@ -1,6 +1,7 @@
 import { A2AError } from '@a2a-js/sdk/server';
 import type { MessageSendParams, Part } from '@a2a-js/sdk';
 import { chatRequestSchema } from '../routes/schemas.js';
+import { checkParams, invalidParams, messageSendParamsSchema } from './rpc-params.js';
 
 /** A2A's "Content type not supported" (the spec's -32005): a message with no text to answer. */
 const CONTENT_TYPE_NOT_SUPPORTED = -32005;
@@ -12,33 +13,15 @@ export function textOf(params: MessageSendParams): string {
     .join('\n');
 }
 
-/** A part as JSON-RPC may send it: an object with a kind; a text part's text a string. */
-function wellFormedPart(part: unknown): boolean {
-  if (typeof part !== 'object' || part === null) return false;
-  const { kind, text } = part as { kind?: unknown; text?: unknown };
-  return typeof kind === 'string' && (kind !== 'text' || typeof text === 'string');
-}
-
 /**
- * Checks a message as POST /chat checks its body (the same zod schema): what POST /chat answers
- * 400 `validation_failed` is A2A's invalid params (-32602), with the same code and issues as data;
- * a message without text parts is content A2A says the agent does not take (-32005); parts that
- * are not objects with a kind (or text parts without a string text) are invalid params too.
+ * Checks a message's params (their types, as protocol 0.3 has them), then its text as POST /chat
+ * checks its body (the same zod schema): what POST /chat answers 400 `validation_failed` is A2A's
+ * invalid params (-32602), with the same code and issues as data; a well-formed message without
+ * text parts is content A2A says the agent does not take (-32005).
  */
 export function checkMessage(params: MessageSendParams): void {
-  const parts: unknown = params.message?.parts;
-  if (Array.isArray(parts) && !parts.every(wellFormedPart)) {
-    throw A2AError.invalidParams('The message is not valid.', {
-      code: 'validation_failed',
-      errors: [
-        {
-          path: 'message.parts',
-          message: 'each part must be an object with a kind, and a text part a string text',
-        },
-      ],
-    });
-  }
-  if (!Array.isArray(parts) || !parts.some((part: Part) => part.kind === 'text')) {
+  checkParams(messageSendParamsSchema, params);
+  if (!params.message.parts.some((part: Part) => part.kind === 'text')) {
     throw new A2AError(CONTENT_TYPE_NOT_SUPPORTED, 'The message needs a text part.', {
       code: 'unsupported_content',
       accepted: ['text/plain'],
@@ -50,12 +33,11 @@ export function checkMessage(params: MessageSendParams): void {
     message: textOf(params),
   });
   if (!parsed.success) {
-    throw A2AError.invalidParams('The message is not valid.', {
-      code: 'validation_failed',
-      errors: parsed.error.issues.map((issue) => ({
+    throw invalidParams(
+      parsed.error.issues.map((issue) => ({
         path: issue.path[0] === 'session_id' ? 'message.contextId' : 'message.parts',
         message: issue.message,
       })),
-    });
+    );
   }
 }

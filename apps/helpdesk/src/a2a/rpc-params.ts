@@ -1,0 +1,76 @@
+import { A2AError } from '@a2a-js/sdk/server';
+import { z } from 'zod';
+
+/**
+ * The params of each A2A method as protocol 0.3's schema types them (MessageSendParams,
+ * TaskQueryParams, TaskIdParams), checked before the SDK's handler reads them: it trusts their
+ * shape, so `{"message": {"parts": "invalid"}}` reached the text check and was answered -32005
+ * (unsupported content) and a numeric task id -32001 (not found), where JSON-RPC says -32602.
+ * Ids are bounded: they are echoed into answers and logs.
+ */
+const id = z.string().min(1).max(256);
+const metadata = z.record(z.string(), z.unknown());
+
+const part = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), text: z.string(), metadata: metadata.optional() }),
+  z.object({ kind: z.literal('data'), data: metadata, metadata: metadata.optional() }),
+  z.object({
+    kind: z.literal('file'),
+    file: z.union([
+      z.object({ bytes: z.string(), name: z.string().optional(), mimeType: z.string().optional() }),
+      z.object({ uri: z.string(), name: z.string().optional(), mimeType: z.string().optional() }),
+    ]),
+    metadata: metadata.optional(),
+  }),
+]);
+
+export const messageSendParamsSchema = z.object({
+  message: z.object({
+    kind: z.literal('message'),
+    role: z.enum(['user', 'agent']),
+    messageId: id,
+    parts: z.array(part),
+    contextId: id.optional(),
+    taskId: id.optional(),
+    referenceTaskIds: z.array(id).optional(),
+    extensions: z.array(z.string()).optional(),
+    metadata: metadata.optional(),
+  }),
+  configuration: z
+    .object({
+      acceptedOutputModes: z.array(z.string()).optional(),
+      blocking: z.boolean().optional(),
+      historyLength: z.number().int().nonnegative().optional(),
+      pushNotificationConfig: z.object({}).loose().optional(),
+    })
+    .optional(),
+  metadata: metadata.optional(),
+});
+
+export const taskQueryParamsSchema = z.object({
+  id,
+  historyLength: z.number().int().nonnegative().optional(),
+  metadata: metadata.optional(),
+});
+
+export const taskIdParamsSchema = z.object({ id, metadata: metadata.optional() });
+
+/** The issues of a refused value as the API words them (POST /chat's `validation_failed`). */
+export function invalidParams(issues: Array<{ path: string; message: string }>): A2AError {
+  return A2AError.invalidParams('The params are not valid.', {
+    code: 'validation_failed',
+    errors: issues,
+  });
+}
+
+/** Throws -32602, with each issue's path and message, unless `params` has the schema's shape. */
+export function checkParams<T>(schema: z.ZodType<T>, params: unknown): void {
+  const parsed = schema.safeParse(params);
+  if (parsed.success) return;
+  throw invalidParams(
+    parsed.error.issues.map((issue) => ({
+      path: issue.path.map(String).join('.') || '(params)',
+      message: issue.message,
+    })),
+  );
+}
