@@ -28,12 +28,20 @@ const serviceEnvSchema = httpServiceEnv(3001)
      * a lease holds no connection between its statements).
      */
     ...databaseEnv({ poolMax: 10, queryTimeoutMs: 5_000 }),
-    /** Where approved replies go; a secret (credentials in the URL). Unset: delivery to the log. */
+    /**
+     * Where approved replies go; a secret (credentials in the URL). smtp:// with credentials needs
+     * STARTTLS (see MAIL_ALLOW_PLAINTEXT_AUTH). Unset: delivery to the log.
+     */
     SMTP_URL: z
       .string()
       .trim()
       .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
       .optional(),
+    /**
+     * true: an smtp:// URL with credentials, or an imap:// URL, may log in unencrypted when the
+     * server offers no STARTTLS (a server on loopback or a network you trust). Default: refused.
+     */
+    MAIL_ALLOW_PLAINTEXT_AUTH: flagFromEnv(false),
     /** The replies' From; required with SMTP_URL. */
     MAIL_FROM: mailboxSchema.optional(),
     /** Each of connecting to the SMTP server, its greeting, and any silence on the socket. */
@@ -71,7 +79,8 @@ const serviceEnvSchema = httpServiceEnv(3001)
     DATABASE_STARTUP_TIMEOUT_MS: intFromEnv(300_000),
     /**
      * The support mailbox the service reads (src/mailbox/): `imaps://user:password@host:993/INBOX`,
-     * or `imap://` (STARTTLS when offered). A secret, never logged. Unset: no mailbox reader.
+     * or `imap://` (STARTTLS required, see MAIL_ALLOW_PLAINTEXT_AUTH). A secret, never logged.
+     * Unset: no mailbox reader.
      */
     IMAP_URL: z
       .string()

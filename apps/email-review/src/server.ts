@@ -60,7 +60,11 @@ function persistenceOf(env: ServiceEnv) {
 const persistence = persistenceOf(env);
 
 const transport = env.SMTP_URL
-  ? createSmtpTransport({ url: env.SMTP_URL, timeoutMs: env.SMTP_TIMEOUT_MS })
+  ? createSmtpTransport({
+      url: env.SMTP_URL,
+      timeoutMs: env.SMTP_TIMEOUT_MS,
+      allowPlaintextAuth: env.MAIL_ALLOW_PLAINTEXT_AUTH,
+    })
   : createLogTransport(logger);
 
 /** The mailbox reader's settings, when IMAP_URL is set. */
@@ -72,6 +76,7 @@ function mailboxOf(env: ServiceEnv): MailboxSettings | undefined {
       timeoutMs: env.IMAP_TIMEOUT_MS,
       xoauth2Token: env.IMAP_XOAUTH2_TOKEN,
       xoauth2TokenFile: env.IMAP_XOAUTH2_TOKEN_FILE,
+      allowPlaintextAuth: env.MAIL_ALLOW_PLAINTEXT_AUTH,
     },
     pollMs: env.IMAP_POLL_MS,
     folders: {

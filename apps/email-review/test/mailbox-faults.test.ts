@@ -25,6 +25,8 @@ function serviceEnv(emulator: Emulator, dovecot: Dovecot, schema: string, extra 
     DATABASE_URL: TEST_DATABASE_URL,
     DATABASE_SCHEMA: schema,
     IMAP_URL: dovecot.url(),
+    // The test server offers no STARTTLS.
+    MAIL_ALLOW_PLAINTEXT_AUTH: 'true',
     IMAP_PROCESSED_FOLDER: 'Processed',
     IMAP_POLL_MS: '1000',
     IMAP_TIMEOUT_MS: '5000',

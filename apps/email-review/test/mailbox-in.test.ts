@@ -130,9 +130,9 @@ describe('the mailbox reader', () => {
       const service = await start('memory', {
         ...settings,
         imap: {
+          ...settings.imap,
           url: `imap://${MAIL_USER}@127.0.0.1:${dovecot.port}/INBOX`,
           xoauth2TokenFile: tokenFile,
-          timeoutMs: 5_000,
         },
       });
       await until(() => service.mailbox.status.state === 'disconnected', 'the token refused');

@@ -180,6 +180,11 @@ describe('docker-compose.yml', () => {
     expect(url.pathname).toBe('/INBOX');
     // GreenMail has no \Sent special-use folder: the replies are filed in a named one.
     expect(script).toMatch(/IMAP_SENT_FOLDER="\$\$\{IMAP_SENT_FOLDER:-Sent\}"/);
+    // Its IMAP port has no STARTTLS: without the opt-out, email-review would refuse to log in.
+    const mailboxBranch = script.slice(script.indexOf('getent hosts mailbox'));
+    expect(mailboxBranch.slice(0, mailboxBranch.indexOf('\nfi'))).toContain(
+      'export MAIL_ALLOW_PLAINTEXT_AUTH=true',
+    );
   });
 
   test('when the emulator service is read, then it sets only variables the emulator reads, listening on all interfaces', () => {

@@ -5,10 +5,24 @@ import type { OutgoingMessage } from './delivery.js';
 import type { MailTransport } from './mail-transport.js';
 
 export interface SmtpSettings {
-  /** smtp:// (STARTTLS when the server offers it) or smtps://, credentials in the URL. */
+  /**
+   * smtps://, or smtp:// (STARTTLS when the server offers it; required when the URL has
+   * credentials), credentials in the URL.
+   */
   url: string;
   /** Each of connecting, the greeting and any silence on the socket. */
   timeoutMs: number;
+  /**
+   * MAIL_ALLOW_PLAINTEXT_AUTH: an smtp:// URL with credentials may send them unencrypted when the
+   * server offers no STARTTLS. Otherwise such a connection ends before AUTH.
+   */
+  allowPlaintextAuth?: boolean;
+}
+
+/** smtp:// with a user in the URL: the password must not leave without STARTTLS unless allowed. */
+function requiresStartTls(settings: SmtpSettings): boolean {
+  const url = new URL(settings.url);
+  return url.protocol === 'smtp:' && url.username !== '' && !settings.allowPlaintextAuth;
 }
 
 /** The reply as nodemailer composes it: for SMTP, and for the copy filed in the Sent folder. */
@@ -34,6 +48,8 @@ export function createSmtpTransport(settings: SmtpSettings): MailTransport {
     socketTimeout: settings.timeoutMs,
     disableFileAccess: true,
     disableUrlAccess: true,
+    // nodemailer refuses to go on (ETLS) when the server cannot upgrade, before any AUTH.
+    requireTLS: requiresStartTls(settings),
   } as SMTPTransport.Options);
   return {
     kind: 'smtp',

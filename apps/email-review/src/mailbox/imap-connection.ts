@@ -7,6 +7,8 @@ export interface ImapSettings {
   xoauth2Token?: string;
   xoauth2TokenFile?: string;
   timeoutMs: number;
+  /** MAIL_ALLOW_PLAINTEXT_AUTH: imap:// may log in unencrypted when the server offers no STARTTLS. */
+  allowPlaintextAuth?: boolean;
 }
 
 /** The mailbox the URL's path names (INBOX when it names none). */
@@ -28,8 +30,9 @@ async function accessToken(settings: ImapSettings): Promise<string | undefined> 
 }
 
 /**
- * A connected client. `imaps://` is TLS from the start; `imap://` upgrades with STARTTLS when the
- * server offers it (imapflow's `secure: false`). Auto-IDLE is off: the reader decides when to idle.
+ * A connected client. `imaps://` is TLS from the start; `imap://` upgrades with STARTTLS, and a
+ * server that offers none is refused before the login (imapflow's `doSTARTTLS: true`) unless
+ * plaintext auth is allowed. Auto-IDLE is off: the reader decides when to idle.
  */
 export async function connectImap(settings: ImapSettings): Promise<ImapFlow> {
   const url = new URL(settings.url);
@@ -40,6 +43,8 @@ export async function connectImap(settings: ImapSettings): Promise<ImapFlow> {
     host: url.hostname,
     port: url.port ? Number(url.port) : secure ? 993 : 143,
     secure,
+    // true: STARTTLS or nothing; undefined: STARTTLS when offered, else in clear.
+    ...(!secure && !settings.allowPlaintextAuth ? { doSTARTTLS: true } : {}),
     auth: token ? { user, accessToken: token } : { user, pass: decodeURIComponent(url.password) },
     logger: false,
     disableAutoIdle: true,
@@ -51,8 +56,19 @@ export async function connectImap(settings: ImapSettings): Promise<ImapFlow> {
   const client = new ImapFlow(options);
   // An 'error' event without a listener would end the process; the reader watches 'close'.
   client.on('error', () => {});
-  await client.connect();
+  await client.connect().catch((error: unknown) => {
+    if ((error as { tlsFailed?: boolean }).tlsFailed) throw noStartTls(error);
+    throw error;
+  });
   return client;
+}
+
+/** Says what to do about a server without STARTTLS (imapflow says only that it has none). */
+function noStartTls(error: unknown): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new Error(
+    `${reason}: not logging in unencrypted (use imaps://, or set MAIL_ALLOW_PLAINTEXT_AUTH=true to allow it)`,
+  );
 }
 
 /** Logs out politely, or drops the socket when the server is gone. */

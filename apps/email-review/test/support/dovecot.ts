@@ -151,12 +151,16 @@ export class Dovecot {
     return `imap://${MAIL_USER}:${MAIL_PASSWORD}@127.0.0.1:${this.port}/${mailbox}`;
   }
 
-  /** The service's mailbox settings for this server (polling every second besides IDLE). */
+  /**
+   * The service's mailbox settings for this server (polling every second besides IDLE), plaintext
+   * auth allowed (MAIL_ALLOW_PLAINTEXT_AUTH).
+   */
   settings(
     options: { mailbox?: string; processed?: string; sentFolder?: string } = {},
   ): MailboxSettings {
     return {
-      imap: { url: this.url(options.mailbox), timeoutMs: 5_000 },
+      // This server has no STARTTLS (ssl = no): the service is told it may log in unencrypted.
+      imap: { url: this.url(options.mailbox), timeoutMs: 5_000, allowPlaintextAuth: true },
       pollMs: 1_000,
       folders: {
         quarantine: 'Quarantine',

@@ -20,32 +20,50 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** The user and password a sink started with `auth` accepts (AUTH PLAIN or LOGIN). */
+export const SMTP_USER = 'mailer';
+export const SMTP_PASSWORD = 'smtp-secret';
+
 /**
  * A real SMTP server on loopback (the `smtp-server` package): it speaks SMTP to nodemailer, keeps
- * what it accepts, and refuses recipients as `rule` says. No STARTTLS, no auth: a local catcher.
+ * what it accepts, and refuses recipients as `rule` says. No STARTTLS, no auth: a local catcher;
+ * with `auth`, it requires AUTH (still without STARTTLS: the password comes unencrypted).
  */
 export class SmtpSink {
   readonly received: ReceivedMail[] = [];
+  /** Every AUTH the sink was sent, as `user:password`. */
+  readonly logins: string[] = [];
   rule: RecipientRule = () => undefined;
   private server: SMTPServer | undefined;
   private held: Promise<void> | undefined;
 
-  constructor(readonly port: number) {}
+  constructor(
+    readonly port: number,
+    private readonly auth = false,
+  ) {}
 
-  static async start(port?: number): Promise<SmtpSink> {
-    const sink = new SmtpSink(port ?? (await freePort()));
+  static async start(port?: number, options: { auth?: boolean } = {}): Promise<SmtpSink> {
+    const sink = new SmtpSink(port ?? (await freePort()), options.auth);
     await sink.listen();
     return sink;
   }
 
   get url(): string {
-    return `smtp://127.0.0.1:${this.port}`;
+    const credentials = this.auth ? `${SMTP_USER}:${SMTP_PASSWORD}@` : '';
+    return `smtp://${credentials}127.0.0.1:${this.port}`;
   }
 
   async listen(): Promise<void> {
     const server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
+      authOptional: !this.auth,
+      allowInsecureAuth: true,
+      disabledCommands: this.auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+      onAuth: (auth, _session, callback) => {
+        this.logins.push(`${auth.username}:${auth.password}`);
+        if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD)
+          return callback(null, { user: auth.username });
+        callback(new Error('Invalid username or password'));
+      },
       logger: false,
       onRcptTo: (address, _session, callback) => {
         const refusal = this.rule(address.address);
