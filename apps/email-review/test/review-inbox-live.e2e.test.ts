@@ -16,6 +16,7 @@ import {
   type Thread,
 } from './support/review-inbox-browser.js';
 import { until } from './support/database.js';
+import { tabWithToken } from './support/review-inbox-tab.js';
 
 /**
  * The inbox follows GET /events (with its own token): what other clients do shows up without a
@@ -38,13 +39,7 @@ describeInBrowser('review inbox in Chromium: live changes', () => {
 
   /** A tab that already holds the token (as after the reviewer entered it), with a marker a reload would lose. */
   async function tab(hash = ''): Promise<Page> {
-    const page = await browser.context.newPage();
-    page.setDefaultTimeout(15_000);
-    // Scripts run in the page (strings: these tests compile without the DOM's types).
-    await page.addInitScript({
-      content: `sessionStorage.setItem('email-review.api-token', ${JSON.stringify(token)})`,
-    });
-    await page.goto(`${stack.url}/${hash}`);
+    const page = await tabWithToken(browser, stack.url, token, hash);
     await page.evaluate('window.notReloaded = true');
     return page;
   }

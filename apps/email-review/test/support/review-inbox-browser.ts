@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger, serve, type RunningServer } from '@repo/http-kit';
+import { createLogger, serve, type NamedToken, type RunningServer } from '@repo/http-kit';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import OpenAI from 'openai';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -84,11 +84,15 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-/** email-review in memory mode over the emulator, listening on 127.0.0.1; SMTP delivery when given. */
+/**
+ * email-review in memory mode over the emulator, listening on 127.0.0.1; SMTP delivery when given.
+ * `access`: the one API token, or named reviewers' tokens (the history names them; `api` is the first's).
+ */
 export async function startStack(
-  apiToken?: string,
+  access?: string | NamedToken[],
   delivery?: { smtpUrl: string; timeoutMs?: number },
 ): Promise<Stack> {
+  const apiToken = typeof access === 'string' ? access : access?.[0]?.token;
   const emulator = await startEmulator({ port: 0 });
   const logger = createLogger({ name: 'email-review-e2e', level: 'silent' });
   const persistence = createMemoryPersistence();
@@ -97,7 +101,8 @@ export async function startStack(
     llm: new OpenAI({ apiKey: 'emulated', baseURL: `${emulator.url}/v1`, maxRetries: 0 }),
     model: 'gpt-4.1-mini',
     logger,
-    ...(apiToken ? { apiToken } : {}),
+    ...(typeof access === 'string' ? { apiToken } : {}),
+    ...(Array.isArray(access) ? { auth: { tokens: access } } : {}),
     ...(delivery
       ? {
           transport: createSmtpTransport({
