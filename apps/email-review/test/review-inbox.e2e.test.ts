@@ -255,8 +255,15 @@ describeInBrowser('review inbox in Chromium', () => {
         draft: edited,
       });
 
+      // B is told what changed under it, and approving A's text asks once more.
+      expect(await b.page.locator('#draft-change').textContent()).toContain(
+        'edited it (revision 1 → 2)',
+      );
+
       // Now B approves what it shows: revision 2, A's text.
-      await decide(b.page, 'approve');
+      await b.page.locator('#approve').click();
+      await b.page.locator('#draft-change-approve').click();
+      await b.page.locator('#confirm-approve').click();
       await openThread(b.page, thread.thread_id)
         .and(b.page.locator('[data-status="sent"]'))
         .waitFor();

@@ -4,6 +4,7 @@ import { STATUSES } from './format.js';
 import { renderList, renderTabs } from './inbox.js';
 import { historyTimeline } from './history-view.js';
 import { deliveryText, threadView } from './thread-view.js';
+import { confirmChangedDraft, draftChangeAnnouncement } from './draft-change.js';
 import { watchDelivery } from './delivery-watch.js';
 import { followChanges } from './live-changes.js';
 import { askForToken } from './token-dialog.js';
@@ -29,6 +30,12 @@ const state = {
   reasonValue: '',
   /** The address typed for a reply that had no recipient. */
   redeliverToValue: '',
+  /** The last draft this page showed: { thread_id, revision, draft }. */
+  shownDraft: null,
+  /** A change of the shown draft by someone else, until dismissed (see draft-change.js). */
+  draftChange: null,
+  /** A thread this page asked to (re)draft whose draft is still to come: that draft is its own. */
+  ownRunOf: null,
 };
 
 const BUSY = {
@@ -109,8 +116,9 @@ const handlers = {
   save: (draft) => act('save', (t) => api.saveDraft(t.thread_id, t.revision, draft)),
   redraft: (instructions) =>
     act('redraft', (t) => api.redraft(t.thread_id, t.revision, instructions)),
-  startDecision: (kind) => {
+  startDecision: async (kind) => {
     if (state.busy) return;
+    if (kind === 'approve' && !(await approveChangedDraft())) return;
     state.confirming = kind;
     const recipient = state.recipientValue ?? state.thread?.email?.from ?? '';
     renderDetail({ focus: kind === 'approve' && !recipient ? 'recipient' : `confirm-${kind}` });
@@ -147,7 +155,31 @@ const handlers = {
   instructionsInput: (value) => {
     state.instructionsValue = value;
   },
+  toggleEarlier: () => {
+    state.draftChange.showEarlier = !state.draftChange.showEarlier;
+    renderDetail({ focus: 'draft-change-earlier' });
+  },
+  dismissDraftChange: () => {
+    state.draftChange = null;
+    renderDetail({ focus: 'draft', fallback: 'thread-title' });
+  },
 };
+
+/** The draft change standing over the open thread, if any. */
+const standingChange = () =>
+  state.draftChange?.thread_id === state.thread?.thread_id ? state.draftChange : null;
+
+/**
+ * While a change of the draft stands, Approve first asks whether to approve the new text. True to
+ * go on; false when refused, or when the draft changed again while the question was open.
+ */
+async function approveChangedDraft() {
+  const change = standingChange();
+  if (!change) return true;
+  const revision = state.thread.revision;
+  const approved = await confirmChangedDraft(change, state.history);
+  return approved && !state.busy && state.thread?.revision === revision;
+}
 
 /** Renders the open thread; `focus`, else `fallback` (ids), gets the focus when it is there and enabled. */
 function renderDetail({ focus, fallback } = {}) {
@@ -230,8 +262,46 @@ async function loadMore() {
   renderInbox();
 }
 
-/** Shows a thread as the service returned it; the reviewer's unsaved text survives only if the draft did not change under it. */
-function showThread(thread) {
+/**
+ * Records the draft about to be shown; when it is another text than the one this page showed, and
+ * this page did not make it (`own`: its own save, redraft or retry), the change is to be told.
+ * Returns whether a change is now told (for the caller to announce it).
+ */
+function noteDraftChange(thread, own) {
+  const shown = state.shownDraft?.thread_id === thread.thread_id ? state.shownDraft : null;
+  if (thread.draft === null) return false;
+  const ownRun = state.ownRunOf === thread.thread_id;
+  if (ownRun && thread.status !== 'drafting') state.ownRunOf = null;
+  state.shownDraft = {
+    thread_id: thread.thread_id,
+    revision: thread.revision,
+    draft: thread.draft,
+  };
+  if (own || ownRun) {
+    state.draftChange = null;
+    return false;
+  }
+  if (!shown || shown.draft === thread.draft || thread.status !== 'awaiting_review') return false;
+  // Changes that follow one not yet dismissed are told against the text the reviewer had read.
+  const standing = state.draftChange?.thread_id === thread.thread_id ? state.draftChange : null;
+  state.draftChange = {
+    thread_id: thread.thread_id,
+    earlier: standing?.earlier ?? shown.draft,
+    earlierRevision: standing?.earlierRevision ?? shown.revision,
+    revision: thread.revision,
+    noticedAt: Date.now(),
+    showEarlier: standing?.showEarlier ?? false,
+  };
+  return true;
+}
+
+/**
+ * Shows a thread as the service returned it; the reviewer's unsaved text survives only if the
+ * draft did not change under it. `own`: this page's own action returned it. Returns whether the
+ * draft changed because of someone else (see noteDraftChange).
+ */
+function showThread(thread, own = false) {
+  const changedElsewhere = noteDraftChange(thread, own);
   const previous = state.thread;
   const sameDraft =
     previous?.thread_id === thread.thread_id &&
@@ -250,6 +320,12 @@ function showThread(thread) {
   if (previous?.thread_id !== thread.thread_id) forgetTyped();
   state.thread = thread;
   watchDelivery(thread, reloadOpenThread);
+  return changedElsewhere;
+}
+
+/** Reads the draft change out (the page's persistent live region), when one was just told. */
+function announceDraftChange(told) {
+  if (told) announce(draftChangeAnnouncement(state.draftChange, state.history));
 }
 
 /** What the reviewer typed for one thread, not carried over to another. */
@@ -276,6 +352,8 @@ async function reloadOpenThread(id) {
   }
   const before = state.thread;
   if (state.selectedId !== id || state.busy || !before) return;
+  // An answer that left before this page's own change landed: the page already shows newer.
+  if (thread.revision < before.revision) return;
   const changed =
     ['status', 'attempts', 'last_error', 'to'].some(
       (field) => before.delivery?.[field] !== thread.delivery?.[field],
@@ -292,9 +370,10 @@ async function reloadOpenThread(id) {
   }
   const detail = byId('detail');
   const focused = detail.contains(document.activeElement) ? document.activeElement.id : undefined;
-  showThread(thread);
   state.history = history;
+  const told = showThread(thread);
   renderDetail({ focus: focused });
+  announceDraftChange(told);
   const status = thread.delivery?.status;
   if (status && status !== before.delivery?.status) announce(`Delivery: ${deliveryText(status)}`);
   if (status !== 'queued') await refreshLists();
@@ -309,16 +388,19 @@ async function openThread(id) {
     state.history = null;
     state.draftValue = null;
     state.confirming = null;
+    state.shownDraft = null;
+    state.draftChange = null;
     forgetTyped();
     watchDelivery(null, reloadOpenThread);
   }
   renderInbox();
   renderDetail();
+  let told = false;
   try {
     const [thread, history] = await Promise.all([api.getThread(id), loadHistory(id)]);
     if (state.selectedId !== id) return;
-    showThread(thread);
     state.history = history;
+    told = showThread(thread);
   } catch (error) {
     if (state.selectedId !== id) return;
     state.loadError =
@@ -327,6 +409,7 @@ async function openThread(id) {
         : `The thread could not be loaded: ${error.message}`;
   }
   renderDetail({ focus: 'thread-title' });
+  announceDraftChange(told);
 }
 
 /** The thread's events for the timeline; null (the timeline says so) when they cannot be loaded. */
@@ -365,10 +448,14 @@ async function act(kind, call) {
   renderDetail();
   let notice;
   let updated;
+  let own = false;
   // A refused recipient or reason leaves its confirmation open, to be corrected there.
   let correct = null;
   try {
     updated = await call(thread);
+    own = true;
+    // A redraft or retry whose model run still goes on: the draft it brings is this page's own.
+    if (updated.status === 'drafting') state.ownRunOf = id;
     notice = { kind: 'success', text: DONE[kind](updated) };
     state.draftValue = null;
     state.confirming = null;
@@ -389,13 +476,16 @@ async function act(kind, call) {
   state.busy = null;
   if (state.selectedId === id) {
     state.notice = notice;
-    if (updated) showThread(updated);
+    state.history = history;
+    // Refused because someone else acted first: what they changed is told like any other change.
+    const told = updated ? showThread(updated, own) : false;
     // A save refused because the draft changed elsewhere keeps what the reviewer typed, now over
     // the new revision (unsaved): losing it would be the worst answer to a race they did not see.
     if (savedOverOther && typed !== null && updated?.status === 'awaiting_review')
       state.draftValue = typed;
-    state.history = history;
-    announce(notice.text);
+    announce(
+      told ? `${notice.text} ${draftChangeAnnouncement(state.draftChange, history)}` : notice.text,
+    );
     // Approved without a recipient: the next thing to do is to enter one.
     const next = updated?.delivery?.status === 'no_recipient' ? 'redeliver-to' : 'thread-title';
     renderDetail({
@@ -435,6 +525,8 @@ function route() {
   if (id === null) {
     state.selectedId = null;
     state.thread = null;
+    state.shownDraft = null;
+    state.draftChange = null;
     watchDelivery(null, reloadOpenThread);
     renderInbox();
     renderDetail();

@@ -27,6 +27,10 @@ const dayOnly = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numer
 
 export const fullDate = (iso) => (iso ? dateTime.format(new Date(iso)) : '');
 
+const clock = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+/** "14:05:12": when something happened a moment ago, to the second. */
+export const clockTime = (iso) => clock.format(new Date(iso));
+
 /** "14:05" for today, "Mar 3" otherwise: what an inbox list shows. */
 export function shortDate(iso) {
   if (!iso) return '';

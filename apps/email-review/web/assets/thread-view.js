@@ -1,5 +1,6 @@
 /* global navigator */
 import { decisionView, recipientInput } from './decision-view.js';
+import { draftChangeNotice } from './draft-change.js';
 import { h } from './dom.js';
 import { fullDate, humanize, statusLabel, threadTitle } from './format.js';
 
@@ -86,6 +87,16 @@ function noticeBox(notice) {
   // Errors interrupt (role=alert); other news is read out by the page's persistent live region.
   const role = notice.kind === 'error' ? 'alert' : undefined;
   return h('div', { class: `notice notice-${notice.kind}`, role, id: 'notice', text: notice.text });
+}
+
+/** The notice of a draft changed by someone else, over a draft still to be decided on. */
+function draftChange(thread, state, on) {
+  const change = state.draftChange;
+  if (thread.status !== 'awaiting_review' || change?.thread_id !== thread.thread_id) return null;
+  return draftChangeNotice(change, state.history, {
+    toggleEarlier: on.toggleEarlier,
+    dismiss: on.dismissDraftChange,
+  });
 }
 
 function busyBar(busy) {
@@ -424,9 +435,10 @@ function editor(thread, state, busy, on) {
 
 /**
  * The open thread. `state`: { busy: label | null, notice, draftValue, instructionsValue,
- * confirming, recipientValue, reasonValue, redeliverToValue }; `on`: the reviewer's actions (save,
- * redraft, startDecision, cancelDecision, approve, reject, retry, redeliver, back, and the *Input
- * callbacks that keep what was typed across renders).
+ * confirming, recipientValue, reasonValue, redeliverToValue, draftChange, history }; `on`: the
+ * reviewer's actions (save, redraft, startDecision, cancelDecision, approve, reject, retry,
+ * redeliver, back, toggleEarlier, dismissDraftChange, and the *Input callbacks that keep what was
+ * typed across renders).
  */
 export function threadView(thread, state, on) {
   const locked = Boolean(state.busy);
@@ -458,6 +470,7 @@ export function threadView(thread, state, on) {
       'data-status': thread.status,
     },
     header(thread, decision, on.back),
+    draftChange(thread, state, on),
     noticeBox(state.notice),
     busyBar(state.busy),
     h(
