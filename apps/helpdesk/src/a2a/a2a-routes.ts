@@ -1,5 +1,5 @@
 import type { Logger } from '@repo/http-kit';
-import { Router, type Request } from 'express';
+import { Router, type ErrorRequestHandler, type Request } from 'express';
 import type { ChatService } from '../chat/chat-service.js';
 import { A2A_PATH, AGENT_CARD_PATH, helpdeskAgentCard } from './agent-card.js';
 import { BoundedTaskStore } from './bounded-task-store.js';
@@ -62,4 +62,4 @@ export function a2aRoutes(options: A2aOptions): Router {
 }
 
 /** A body that is not JSON, sent to POST /a2a: JSON-RPC's parse error, not a problem document. */
-export const a2aParseErrors = jsonRpcParseErrors(A2A_PATH);
+export const a2aParseErrors: ErrorRequestHandler = jsonRpcParseErrors(A2A_PATH);
