@@ -45,6 +45,10 @@ const GATHER_MS = 100;
 const MAX_FAILING_POLL_MS = 30_000;
 /** A lease's time beyond the attempts it is for: the settle's round trip, clocks a little apart. */
 const LEASE_MARGIN_MS = 5_000;
+/** Deliveries one statement of the sweep deletes; it goes on batch after batch until it is done. */
+const PRUNE_BATCH = 1_000;
+/** Pause between two of the sweep's batches, so that a backlog never crowds out the service. */
+const PRUNE_PAUSE_MS = 50;
 
 const view = (row: DeliveryRow): Delivery => ({
   id: row.id,
@@ -80,12 +84,12 @@ const COLUMNS = `id, seq, endpoint, type, subject, body, status, attempts, last_
  * `next_attempt_at`, which the next take waits for). The rows of a worker that died are taken
  * again by any instance when their lease runs out. A worker looks again GATHER_MS after a batch
  * that found deliveries, and after `pollMs` after one that found none. A sweep deletes settled
- * deliveries past WEBHOOK_RETENTION_DAYS.
+ * deliveries past WEBHOOK_RETENTION_DAYS (see prune).
  */
 export class PostgresOutbox implements Outbox {
   private readonly table: string;
   private readonly sql: Record<
-    'publish' | 'due' | 'take' | 'settle' | 'prune' | 'list' | 'retry' | 'get',
+    'publish' | 'due' | 'take' | 'settle' | 'prune' | 'pruneUnsendable' | 'list' | 'retry' | 'get',
     string
   >;
   private readonly stopping = new AbortController();
@@ -135,9 +139,18 @@ export class PostgresOutbox implements Outbox {
                  $6::timestamptz[], $7::timestamptz[])
                  AS i(id, status, attempts, last_status, last_error, next_attempt_at, delivered_at)
                WHERE t.id = i.id AND t.leased_by = $8`,
-      // Settled deliveries past the retention, a bounded number per sweep.
+      // Settled deliveries past the retention, a batch of them; rows another instance's sweep
+      // holds are left to it.
       prune: `DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE status <> 'pending'
-               AND updated_at < now() - $1 * interval '1 millisecond' LIMIT 1000)`,
+               AND updated_at < now() - $1 * interval '1 millisecond'
+               LIMIT ${PRUNE_BATCH} FOR UPDATE SKIP LOCKED)`,
+      // Pending deliveries of an endpoint no longer configured, untouched for the retention: no
+      // worker will ever send them (an endpoint's own worker touches its pending rows at least
+      // every retry, and retries end long before).
+      pruneUnsendable: `DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table}
+                          WHERE status = 'pending' AND endpoint <> ALL($2::text[])
+                            AND updated_at < now() - $1 * interval '1 millisecond'
+                          LIMIT ${PRUNE_BATCH} FOR UPDATE SKIP LOCKED)`,
       list: `SELECT ${COLUMNS} FROM ${table} WHERE ($1::text IS NULL OR status = $1)
              ORDER BY seq DESC LIMIT $2`,
       retry: `UPDATE ${table} SET status = 'pending', next_attempt_at = NULL, created_at = now(),
@@ -208,11 +221,12 @@ export class PostgresOutbox implements Outbox {
 
   /**
    * Starts the workers and the sweep. The table is the service's to create
-   * (webhookTablesMigration, in its own set-up under its set-up lock).
+   * (webhookTablesMigration, in its own set-up under its set-up lock). The sweep runs with no
+   * endpoint configured too: what an earlier configuration left still goes.
    */
   async start(): Promise<void> {
     // A start-up that retries (the database was away) may call this again.
-    if (!this.enabled || this.loops.length > 0) return;
+    if (this.loops.length > 0) return;
     for (const endpoint of this.options.settings.endpoints) this.loops.push(this.work(endpoint));
     this.loops.push(this.sweep());
   }
@@ -336,6 +350,29 @@ export class PostgresOutbox implements Outbox {
     return taken.rows.length;
   }
 
+  /**
+   * One sweep now, batch after batch until nothing past the retention is left (or the outbox
+   * closes): settled deliveries, and pending ones no configured endpoint will send. Answers how
+   * many it deleted. The sweep runs this every `sweepMs`.
+   */
+  async prune(): Promise<number> {
+    const { pool, settings } = this.options;
+    const configured = settings.endpoints.map((endpoint) => endpoint.id);
+    let deleted = 0;
+    for (const [sql, params] of [
+      [this.sql.prune, [settings.retentionMs]],
+      [this.sql.pruneUnsendable, [settings.retentionMs, configured]],
+    ] as const) {
+      for (;;) {
+        const batch = (await pool.query(sql, [...params])).rowCount ?? 0;
+        deleted += batch;
+        if (batch < PRUNE_BATCH || this.stopping.signal.aborted) break;
+        await sleep(PRUNE_PAUSE_MS);
+      }
+    }
+    return deleted;
+  }
+
   private async sweep() {
     const signal = this.stopping.signal;
     const every = this.options.sweepMs ?? 30_000;
@@ -343,7 +380,7 @@ export class PostgresOutbox implements Outbox {
       await sleep(every, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) return;
       try {
-        await this.options.pool.query(this.sql.prune, [this.options.settings.retentionMs]);
+        await this.prune();
       } catch (error) {
         this.options.logger.warn({ err: error }, 'webhook sweep failed');
       }
