@@ -160,6 +160,13 @@ describeInBrowser('review inbox in Chromium: a draft changed under the reviewer'
         thread.revision + 1,
       ]);
       expect(await b.locator('#confirm-approve').count()).toBe(0);
+      // Escape is a Cancel too.
+      await b.locator('#approve').click();
+      await dialog.waitFor();
+      await b.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      expect((await threadNow(thread.thread_id)).status).toBe('awaiting_review');
+      expect(await b.locator('#confirm-approve').count()).toBe(0);
 
       await b.locator('#approve').click();
       await dialog.waitFor();
