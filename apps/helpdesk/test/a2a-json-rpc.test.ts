@@ -140,7 +140,10 @@ describe('helpdesk A2A JSON-RPC edge (raw requests)', () => {
       expect(res.text).toContain('-32001');
       const lines = log.lines.filter((line) => line['rpc_method'] === 'message/stream');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatchObject({ rpc_error: -32001 });
+      expect(lines[0]).toMatchObject({
+        rpc_error: -32001,
+        request_id: res.headers['x-request-id'],
+      });
       const rpcId = lines[0]!['rpc_id'] as string;
       expect(rpcId).not.toMatch(/\p{Cc}/u);
       expect(rpcId.length).toBeLessThanOrEqual(64);

@@ -4,7 +4,7 @@ import {
   UnauthenticatedUser,
   type A2ARequestHandler,
 } from '@a2a-js/sdk/server';
-import { currentLogger, type Logger } from '@repo/http-kit';
+import { currentLogger, requestContext, type Logger } from '@repo/http-kit';
 import { Router, type ErrorRequestHandler, type Response } from 'express';
 import { z } from 'zod';
 
@@ -77,7 +77,11 @@ const errorResponse = (id: RpcId, error: A2AError) => ({
  */
 function answerTo(error: unknown, call: { id: RpcId; method: string }, fallback: Logger): A2AError {
   const log = currentLogger(fallback);
-  const fields = { rpc_id: logSafe(call.id), rpc_method: logSafe(call.method) };
+  const fields = {
+    request_id: requestContext.getStore()?.requestId,
+    rpc_id: logSafe(call.id),
+    rpc_method: logSafe(call.method),
+  };
   if (error instanceof A2AError && error.code !== -32603) {
     log.info({ ...fields, rpc_error: error.code }, 'A2A call refused');
     return error;
