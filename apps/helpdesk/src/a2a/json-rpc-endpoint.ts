@@ -97,6 +97,8 @@ async function stream(
   logger: Logger,
 ): Promise<void> {
   res.writeHead(200, SSE_HEADERS);
+  // Sent now: the first event may wait for a model call.
+  res.flushHeaders();
   try {
     // A client that leaves is not followed: the turn's events still reach the task store.
     for await (const result of events) {
