@@ -1,6 +1,13 @@
 import { decide } from '../src/model/decide.js';
 import type { ToolSpec } from '../src/model/task.js';
-import { answerAfter, classify, draftFor, task } from './support/first-replies.js';
+import {
+  answerAfter,
+  classify,
+  draftFor,
+  DRAFT_SYSTEM,
+  task,
+  textOf,
+} from './support/first-replies.js';
 
 // Issue 46: the demo's canned answers that read like a broken product on its first day.
 // helpdesk's tool, as ADK declares it.
@@ -148,5 +155,44 @@ describe('answers after a tool call read like a person wrote them', () => {
     const answer = answerAfter(name, result);
     expect(answer).not.toContain(name);
     expect(answer).not.toMatch(/Result:|invoice id:|customer:|status:/);
+  });
+});
+
+describe("the team's own signature", () => {
+  // The line support-profile's draft prompt ends with when a profile sets a signature.
+  const SIGNED_SYSTEM = `${DRAFT_SYSTEM}
+End the reply with this signature, exactly as written:
+Kind regards,
+Maria Lopez
+Northwind customer care
+
+The email was classified as category sales, urgency low. Summary: x`;
+  const SIGNATURE = 'Kind regards,\nMaria Lopez\nNorthwind customer care';
+  const EMAIL = 'Do you ship to Norway?';
+
+  test('when the draft prompt gives a signature, then the draft ends with it instead of "Support Team"', () => {
+    const draft = textOf(task([{ role: 'user', text: EMAIL }], { system: SIGNED_SYSTEM }));
+    expect(draft.endsWith(`\n\n${SIGNATURE}`)).toBe(true);
+    expect(draft).not.toContain('Support Team');
+  });
+
+  test('when the draft is redrafted shorter, then the new draft keeps the signature once', () => {
+    const first = textOf(task([{ role: 'user', text: EMAIL }], { system: SIGNED_SYSTEM }));
+    const second = textOf(
+      task(
+        [
+          { role: 'user', text: EMAIL },
+          { role: 'assistant', text: first, toolCalls: [] },
+          {
+            role: 'user',
+            text: "Please write a new draft. The reviewer's instructions: make it shorter",
+          },
+        ],
+        { system: SIGNED_SYSTEM },
+      ),
+    );
+    expect(second.endsWith(`\n\n${SIGNATURE}`)).toBe(true);
+    expect(second.split('Maria Lopez')).toHaveLength(2);
+    expect(second.length).toBeLessThan(first.length);
   });
 });

@@ -8,7 +8,7 @@ import {
   missingService,
 } from './missing-reference.js';
 import { redraft } from './redraft.js';
-import { composeReply, composeSummary } from './reply-text.js';
+import { composeReply, composeSummary, requestedSignature } from './reply-text.js';
 import { requestIndex } from './revision.js';
 import { generateValue } from './schema-instance.js';
 import type { ValueContext, ValueMode } from './string-hints.js';
@@ -52,10 +52,11 @@ function valueContext(
   const feedback = () => parseFeedback(feedbackText(task, request, userIndex, revision));
   // A revision starts from the draft in the conversation, which may be the reviewer's own edit.
   const draft = revision ? previousDraft(task, userIndex) : undefined;
+  const signature = asEmail ? requestedSignature(task.system) : undefined;
   const compose = () =>
     draft === undefined
-      ? composeReply(userText, feedback(), asEmail)
-      : redraft(draft, userText, feedback(), asEmail);
+      ? composeReply(userText, feedback(), asEmail, signature)
+      : redraft(draft, userText, feedback(), asEmail, signature);
   let reply: string | undefined;
   return {
     root,

@@ -1,6 +1,6 @@
 import { emailPartsOf } from './email-parts.js';
 import type { Feedback } from './feedback.js';
-import { APOLOGY, greetingFor, mentionSentences, MORE_DETAIL } from './reply-text.js';
+import { APOLOGY, greetingFor, mentionSentences, MORE_DETAIL, signOffFor } from './reply-text.js';
 
 const GREETING =
   /^\s*((?:hi|hello|hey|dear|good (?:morning|afternoon|evening))\b[^,\n]{0,40},)\s*/i;
@@ -67,8 +67,12 @@ export function redraft(
   userText: string,
   feedback: Feedback,
   asEmail: boolean,
+  signature?: string,
 ): string {
-  const draft = partsOf(previous);
+  // The team's signature may run over several lines the generic sign-off pattern would take for sentences.
+  const signed = signature !== undefined && previous.trimEnd().endsWith(signature);
+  const draft = partsOf(signed ? previous.trimEnd().slice(0, -signature.length) : previous);
+  if (signed) draft.signOff = signature;
   const text = normalized(draft.sentences.join(' '));
   const noted = /please note that/i.test(text);
   const mentions = feedback.mentions.filter((mention) => !text.includes(normalized(mention)));
@@ -96,7 +100,6 @@ export function redraft(
   if (feedback.shorter) sentences = shortened(sentences, added, draft.sentences.join(' ').length);
   const body = capitalized(sentences.join(' '));
   if (!asEmail && !draft.greeting) return body;
-  const signOff =
-    draft.signOff ?? (feedback.shorter ? 'Best,\nSupport Team' : 'Best regards,\nSupport Team');
+  const signOff = draft.signOff ?? signOffFor(signature, feedback.shorter);
   return `${greetingOf(draft.greeting, userText, feedback)}\n\n${body}\n\n${signOff}`;
 }

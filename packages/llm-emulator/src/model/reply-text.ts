@@ -52,8 +52,27 @@ export const APOLOGY = 'We sincerely apologize for the inconvenience.';
 export const MORE_DETAIL =
   'We will share every detail of what we find, step by step, as soon as we have it.';
 
+/**
+ * The signature a system prompt asks replies to end with: the lines after "…signature…:" up to a blank line
+ * (support-profile's draft prompt: "End the reply with this signature, exactly as written:").
+ */
+export function requestedSignature(system: string): string | undefined {
+  const lines = /\bsignature\b[^\n:]*:[ \t]*\n((?:[ \t]*\S[^\n]*(?:\n|$))+)/i.exec(system)?.[1];
+  return lines?.trim() || undefined;
+}
+
+/** How an emailed reply ends: the team's own signature, else a generic one. */
+export function signOffFor(signature: string | undefined, short: boolean): string {
+  return signature ?? (short ? 'Best,\nSupport Team' : 'Best regards,\nSupport Team');
+}
+
 /** A polite reply that quotes the user's text and visibly applies the reviewer's feedback. */
-export function composeReply(userText: string, feedback: Feedback, asEmail: boolean): string {
+export function composeReply(
+  userText: string,
+  feedback: Feedback,
+  asEmail: boolean,
+  signature?: string,
+): string {
   const email = emailPartsOf(userText);
   const topic = topicOf(indexText(userText));
   const about = email.subject ? ` about "${email.subject}"` : '';
@@ -68,7 +87,7 @@ export function composeReply(userText: string, feedback: Feedback, asEmail: bool
       ...mentionSentences(feedback.mentions, userText),
     ];
     return asEmail
-      ? `${greeting}\n\n${sentences.join(' ')}\n\nBest,\nSupport Team`
+      ? `${greeting}\n\n${sentences.join(' ')}\n\n${signOffFor(signature, true)}`
       : sentences.join(' ');
   }
   const sentences = [
@@ -80,7 +99,7 @@ export function composeReply(userText: string, feedback: Feedback, asEmail: bool
     'Please let us know if there is anything else we can help with.',
   ];
   return asEmail
-    ? `${greeting}\n\n${sentences.join(' ')}\n\nBest regards,\nSupport Team`
+    ? `${greeting}\n\n${sentences.join(' ')}\n\n${signOffFor(signature, false)}`
     : sentences.join(' ');
 }
 
