@@ -10,7 +10,14 @@ export interface CallPolicy extends RetryPolicy {
 }
 
 /** One attempt at the model call, aborted through `signal`. */
-export type ModelAttempt = (signal: AbortSignal) => AsyncGenerator<LlmResponse, void>;
+/**
+ * One try of a model call. `progress` is for a stream that reads chunks it does not yield one by
+ * one (OpenAI's tool-call arguments, gathered into one response): each restarts the deadline.
+ */
+export type ModelAttempt = (
+  signal: AbortSignal,
+  progress: () => void,
+) => AsyncGenerator<LlmResponse, void>;
 
 /**
  * Runs a model call with a deadline per attempt and retries of transient failures that happen
@@ -29,7 +36,7 @@ export async function* withDeadlineAndRetry(
     const deadline = new ModelCallDeadline(policy.timeoutMs, options.abortSignal);
     let answered = false;
     try {
-      const responses = attempt(deadline.signal);
+      const responses = attempt(deadline.signal, () => deadline.restart());
       for (let next = await responses.next(); !next.done; next = await responses.next()) {
         answered = true;
         if (!options.stream) {

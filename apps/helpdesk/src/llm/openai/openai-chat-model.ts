@@ -42,7 +42,7 @@ export class OpenAiChatModel extends BaseLlm {
     this.maybeAppendUserContent(llmRequest);
     const params = chatCompletionParams(llmRequest, this.model);
     const attempt = stream
-      ? (signal: AbortSignal) => this.streamed(params, signal)
+      ? (signal: AbortSignal, progress: () => void) => this.streamed(params, signal, progress)
       : (signal: AbortSignal) => this.whole(params, signal);
     return withDeadlineAndRetry(attempt, this.policy, { stream, abortSignal });
   }
@@ -61,11 +61,20 @@ export class OpenAiChatModel extends BaseLlm {
   private async *streamed(
     params: OpenAI.ChatCompletionCreateParamsNonStreaming,
     signal: AbortSignal,
+    progress: () => void,
   ): AsyncGenerator<LlmResponse, void> {
     const chunks = await this.client.chat.completions.create(
       { ...params, stream: true, stream_options: { include_usage: true } },
       { signal },
     );
-    yield* llmResponsesOf(chunks);
+    yield* llmResponsesOf(chunksWithProgress(chunks, progress));
+  }
+}
+
+/** Each chunk as it arrives counts as the model's progress, yielded onward or not. */
+async function* chunksWithProgress<T>(chunks: AsyncIterable<T>, progress: () => void) {
+  for await (const chunk of chunks) {
+    progress();
+    yield chunk;
   }
 }
