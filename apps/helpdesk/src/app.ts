@@ -9,6 +9,7 @@ import {
   type Logger,
   type ReadinessCheck,
   type Route,
+  type TrustProxy,
 } from '@repo/http-kit';
 import { webhookRoutes, type Outbox } from '@repo/webhooks';
 import { a2aParseErrors, a2aRoutes } from './a2a/a2a-routes.js';
@@ -16,6 +17,7 @@ import { AGENT_CARD_PATH } from './a2a/agent-card.js';
 import type { ChatService } from './chat/chat-service.js';
 import { chatRoute } from './routes/chat.js';
 import { deleteSessionRoute, getSessionRoute } from './routes/sessions.js';
+import { startWidgetSessionRoute } from './routes/widget-sessions.js';
 import { CHAT_PAGE_PATHS, chatPage } from './web/chat-page.js';
 import {
   isPublicWidgetRequest,
@@ -27,8 +29,11 @@ import {
 export interface WidgetSettings {
   /** Who may frame the page: `*` (default) or origins. */
   allowedOrigins?: readonly string[] | '*';
-  /** Set: the page, POST /chat and GET /sessions/{id} need no token, within these limits. */
-  public?: PublicWidgetLimits;
+  /**
+   * Set: the page, POST /widget/sessions, POST /chat and GET /sessions/{id} need no token, within
+   * these limits; without one, a session is reached only by the secret the widget was given.
+   */
+  public?: Omit<PublicWidgetLimits, 'bodyLimit'>;
 }
 
 export interface AppDeps {
@@ -56,7 +61,12 @@ export interface AppDeps {
   widget?: WidgetSettings;
   /** The base URL the A2A agent card advertises (PUBLIC_URL); default: the listening address. */
   publicUrl?: string;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For gives `req.ip` (rate limits); default none. */
+  trustProxy?: TrustProxy;
 }
+
+// A message is at most 8 000 characters; even fully \u-escaped it fits well within this.
+const BODY_LIMIT = '64kb';
 
 /** A session route as it is when sessions live in a database that may be away. */
 function withDatabaseAnswer(route: Route): Route {
@@ -92,21 +102,24 @@ const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 /** The HTTP face of the help desk; its routes document themselves at GET /openapi.json. Never listens (server.ts does). */
 export function createApp(deps: AppDeps): Express {
+  const auth = Boolean(deps.apiToken || deps.auth?.tokens.length || deps.auth?.jwt);
+  const widget = deps.widget ?? {};
+  // Without auth every request is the API's already: there is nothing for a secret to open.
+  const publicWidget = Boolean(widget.public) && auth;
   const sessionRoutes = [
-    chatRoute(deps.chat, { heartbeatMs: deps.sseHeartbeatMs, logger: deps.logger }),
-    getSessionRoute(deps.chat),
+    startWidgetSessionRoute(deps.chat),
+    chatRoute(deps.chat, { heartbeatMs: deps.sseHeartbeatMs, logger: deps.logger, publicWidget }),
+    getSessionRoute(deps.chat, { publicWidget }),
     deleteSessionRoute(deps.chat),
     ...(deps.outbox ? webhookRoutes(deps.outbox) : []),
   ];
-  const auth = Boolean(deps.apiToken || deps.auth?.tokens.length || deps.auth?.jwt);
-  const widget = deps.widget ?? {};
   return createHttpApp({
     name: 'helpdesk',
     logger: deps.logger,
     apiToken: deps.apiToken,
     auth: deps.auth,
-    // A message is at most 8 000 characters; even fully \u-escaped it fits well within this.
-    bodyLimit: '64kb',
+    bodyLimit: BODY_LIMIT,
+    trustProxy: deps.trustProxy,
     api: {
       title: 'helpdesk',
       version,
@@ -127,7 +140,7 @@ export function createApp(deps: AppDeps): Express {
     ...(widget.public ? { isPublicRequest: isPublicWidgetRequest } : {}),
     configure: (app) => {
       chatPage({ frameAncestors: widget.allowedOrigins ?? '*' })(app);
-      if (widget.public) publicWidgetLimits(widget.public)(app);
+      if (widget.public) publicWidgetLimits({ ...widget.public, bodyLimit: BODY_LIMIT })(app);
     },
     bodyErrorHandler: a2aParseErrors,
     routes: a2aRoutes({

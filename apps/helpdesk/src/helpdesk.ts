@@ -1,5 +1,5 @@
 import type { LlmAgent, Runner } from '@google/adk';
-import type { AuthSettings, Logger, ResponseEvent, Tracing } from '@repo/http-kit';
+import type { AuthSettings, Logger, ResponseEvent, Tracing, TrustProxy } from '@repo/http-kit';
 import type { Registry } from 'prom-client';
 import { createRootAgent, type AgentTreePatches } from './agents/agent-tree.js';
 import { createApp, type WidgetSettings } from './app.js';
@@ -11,6 +11,7 @@ import {
 import { openPostgresSessions } from './db/postgres-sessions.js';
 import type { ModelSettings } from './llm/model.js';
 import { helpdeskTelemetry } from './telemetry/helpdesk-telemetry.js';
+import type { InvoiceAccessRule } from './tools/invoice-access.js';
 import { deliveryMetrics, MemoryOutbox, noWebhooks, type WebhookSettings } from '@repo/webhooks';
 
 /** Sessions in PostgreSQL (DATABASE_URL): where, and how turns share them. */
@@ -60,6 +61,14 @@ export interface HelpdeskDeps {
   publicUrl?: string;
   /** Webhook endpoints and delivery settings (default: none). */
   webhooks?: WebhookSettings;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For gives the client's address (default none). */
+  trustProxy?: TrustProxy;
+  /**
+   * Who may see which invoice through `lookup_invoice`: told the caller (an API client, the
+   * operator of an open service, or a public widget's session), the invoice and the billing
+   * email given. Default: tools/invoice-access.ts's defaultInvoiceAccess.
+   */
+  invoiceAccess?: InvoiceAccessRule;
 }
 
 const DEFAULT_TTL_MS = 3_600_000;
@@ -77,7 +86,9 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     provider: deps.model.provider ?? 'gemini',
     tracing: deps.tracing,
   });
-  const agent = createRootAgent(deps.model, deps.patches, telemetry.model);
+  const agent = createRootAgent(deps.model, deps.patches, telemetry.model, {
+    invoiceAccess: deps.invoiceAccess,
+  });
   const chatOptions: ChatServiceOptions = {
     agent,
     appName: deps.appName ?? 'helpdesk',
@@ -122,6 +133,7 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     database: postgres && { readiness: postgres.readiness },
     widget: deps.widget,
     publicUrl: deps.publicUrl,
+    trustProxy: deps.trustProxy,
   });
   let sweep: NodeJS.Timeout | undefined;
   let closed: Promise<void> | undefined;

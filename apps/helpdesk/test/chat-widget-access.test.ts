@@ -4,8 +4,10 @@ import {
   INVOICE_QUESTION,
   startHelpdesk,
   undocumentedResponsesSoFar,
+  type HarnessOptions,
   type HelpdeskUnderTest,
 } from './support/harness.js';
+import { startWidgetSession, widgetRead, widgetSend } from './support/widget-session.js';
 
 const TOKEN = 'widget-test-token-0123456789';
 
@@ -127,13 +129,14 @@ describe('with API_TOKEN and WIDGET_PUBLIC', () => {
   });
   afterAll(() => helpdesk.close());
 
-  it('when a customer has no token, then the chat and its own transcript answer, and nothing else does', async () => {
-    const reply = await helpdesk.send('public-1', INVOICE_QUESTION).expect(200);
+  it('when a customer has no token, then the conversation the widget started answers, and nothing else does', async () => {
+    const widget = await startWidgetSession(helpdesk.http);
+    const reply = await widgetSend(helpdesk.http, widget, INVOICE_QUESTION).expect(200);
     expect(reply.body).toMatchObject({ agent: 'billing' });
-    const transcript = await helpdesk.http.get('/sessions/public-1').expect(200);
+    const transcript = await widgetRead(helpdesk.http, widget).expect(200);
     expect(transcript.body.turns).toHaveLength(2);
 
-    await helpdesk.http.delete('/sessions/public-1').expect(401);
+    await helpdesk.http.delete(`/sessions/${widget.session_id}`).expect(401);
     await helpdesk.http.get('/openapi.json').expect(401);
     await helpdesk.http
       .post('/a2a')
@@ -142,11 +145,12 @@ describe('with API_TOKEN and WIDGET_PUBLIC', () => {
   });
 
   it('when one conversation sends too many messages, then 429 rate_limited with Retry-After, and no turn runs', async () => {
-    await helpdesk.send('public-2', INVOICE_QUESTION).expect(200);
-    await helpdesk.send('public-2', INVOICE_QUESTION).expect(200);
+    const widget = await startWidgetSession(helpdesk.http);
+    await widgetSend(helpdesk.http, widget, INVOICE_QUESTION).expect(200);
+    await widgetSend(helpdesk.http, widget, INVOICE_QUESTION).expect(200);
     helpdesk.emulator.requests.clear();
 
-    const limited = await helpdesk.send('public-2', INVOICE_QUESTION).expect(429);
+    const limited = await widgetSend(helpdesk.http, widget, INVOICE_QUESTION).expect(429);
 
     expect(limited.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
@@ -156,16 +160,92 @@ describe('with API_TOKEN and WIDGET_PUBLIC', () => {
 
   it('when one address sends too many requests, then 429 rate_limited for every session it uses', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 3; i++) {
       statuses.push((await helpdesk.http.get(`/sessions/public-ip-${i}`)).status);
     }
     const limited = await helpdesk.send('public-3', INVOICE_QUESTION);
 
-    // 8 per address: a chat and a transcript read in the first test, three chats in the second
-    // (the refused one counts too), then these.
-    expect(statuses).toEqual([404, 404, 404, 429, 429, 429]);
+    // 8 per address: a start, a chat and a transcript read in the first test, a start and three
+    // chats in the second (the refused one counts too), then these.
+    expect(statuses).toEqual([404, 429, 429]);
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ code: 'rate_limited', scope: 'ip' });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe("the public widget's rate limits", () => {
+  const limited = (perIp: number, extra: HarnessOptions = {}) =>
+    startHelpdesk({ apiToken: TOKEN, widget: { public: { perIp, perSession: 100 } }, ...extra });
+
+  it('when TRUST_PROXY names the proxy in front, then each client behind it has a limit of its own', async () => {
+    const helpdesk = await limited(2, { trustProxy: ['loopback'] });
+    try {
+      const from = (address: string) =>
+        helpdesk.http.get('/sessions/nobody-here').set('x-forwarded-for', address);
+      const first: number[] = [];
+      for (let i = 0; i < 3; i++) first.push((await from('198.51.100.1')).status);
+
+      expect(first).toEqual([404, 404, 429]);
+      expect((await from('198.51.100.2')).status).toBe(404);
+    } finally {
+      await helpdesk.close();
+    }
+  });
+
+  it('when requests carry a valid token, then the public limit neither counts nor refuses them', async () => {
+    const helpdesk = await limited(2);
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const read = helpdesk.http.get('/sessions/nobody-here');
+        statuses.push((await read.set('authorization', `Bearer ${TOKEN}`)).status);
+      }
+
+      expect(statuses).toEqual([404, 404, 404, 404]);
+      expect((await helpdesk.http.get('/sessions/nobody-here')).status).toBe(404);
+      expect((await helpdesk.http.get('/sessions/nobody-here')).status).toBe(404);
+    } finally {
+      await helpdesk.close();
+    }
+  });
+
+  it('when a path is spelled as the router also takes it (/CHAT, /chat/), then it counts as any other', async () => {
+    const helpdesk = await limited(2);
+    try {
+      const statuses = [
+        (await helpdesk.http.get('/SESSIONS/nobody-here/')).status,
+        (await helpdesk.http.post('/Chat/').send({ session_id: 'nobody-here', message: 'Hi' }))
+          .status,
+        (await helpdesk.http.get('/sessions/nobody-here')).status,
+      ];
+
+      expect(statuses).toEqual([404, 404, 429]);
+    } finally {
+      await helpdesk.close();
+    }
+  });
+
+  it('when messages come as application/*+json, then the per-session limit counts them', async () => {
+    const helpdesk = await startHelpdesk({
+      apiToken: TOKEN,
+      widget: { public: { perIp: 100, perSession: 1 } },
+    });
+    try {
+      const widget = await startWidgetSession(helpdesk.http);
+      const send = () =>
+        helpdesk.http
+          .post('/chat')
+          .set('content-type', 'application/vnd.api+json')
+          .set('x-widget-token', widget.widget_token)
+          .send(JSON.stringify({ session_id: widget.session_id, message: INVOICE_QUESTION }));
+
+      await send().expect(200);
+      const second = await send().expect(429);
+
+      expect(second.body).toMatchObject({ code: 'rate_limited', scope: 'session' });
+    } finally {
+      await helpdesk.close();
+    }
   });
 });

@@ -161,8 +161,9 @@ describe('request validation', () => {
     const document = await helpdesk.document();
 
     const requests = documentedRequests(document, 'sample-id');
-    // POST /chat, GET and DELETE /sessions/{id}, GET /webhooks/deliveries and POST …/{id}/retry.
-    expect(requests).toHaveLength(5);
+    // POST /widget/sessions, POST /chat, GET and DELETE /sessions/{id}, GET /webhooks/deliveries
+    // and POST …/{id}/retry.
+    expect(requests).toHaveLength(6);
     for (const { method, path } of requests) {
       const res = await helpdesk.http[method as 'get' | 'post' | 'delete'](path);
       expect(res.status).not.toBe(405);

@@ -77,6 +77,8 @@ export interface HttpAppOptions {
 }
 
 const HEALTH_PATHS = ['/healthz', '/readyz'];
+/** The media types read as JSON bodies (a middleware that reads a body first must read the same). */
+export const JSON_MEDIA_TYPES = ['application/json', 'application/*+json'];
 /** The actor of a request to a service that needs no token. */
 const ANONYMOUS = 'anonymous';
 /** The actor of the single `API_TOKEN`. */
@@ -171,7 +173,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(
     express.json({
       limit: options.bodyLimit ?? '1mb',
-      type: ['application/json', 'application/*+json'],
+      type: JSON_MEDIA_TYPES,
     }),
   );
   if (rawBodyTypes.length > 0)

@@ -1,4 +1,4 @@
-export { createHttpApp, type HttpAppOptions } from './create-http-app.js';
+export { createHttpApp, JSON_MEDIA_TYPES, type HttpAppOptions } from './create-http-app.js';
 export { serve, type ServeOptions, type RunningServer } from './serve.js';
 export { createLogger, serializeError, type Logger } from './logger.js';
 export { HttpError } from './errors/http-error.js';

@@ -1,7 +1,7 @@
 import type { BaseLlm, LlmAgent } from '@google/adk';
 import { createModel, type ModelPatches, type ModelSettings } from '../llm/model.js';
 import { createCoordinator } from './coordinator.js';
-import { createSpecialist, SPECIALISTS } from './specialists.js';
+import { createSpecialist, SPECIALISTS, type ToolSettings } from './specialists.js';
 
 /** The framework patches the tree applies, each on by default (the register: packages/http-kit/src/framework-patches.ts). */
 export type AgentTreePatches = ModelPatches;
@@ -15,10 +15,12 @@ export function createRootAgent(
   patches: AgentTreePatches = {},
   /** Wraps the shared model, e.g. to observe each call (src/telemetry). */
   observeModel: (model: BaseLlm) => BaseLlm = (model) => model,
+  /** The deployment's tool rules (e.g. who may see which invoice); default the tools' own. */
+  tools: ToolSettings = {},
 ): LlmAgent {
   const model = observeModel(createModel(settings, patches));
   return createCoordinator(
     model,
-    SPECIALISTS.map((specialist) => createSpecialist(specialist, model)),
+    SPECIALISTS.map((specialist) => createSpecialist(specialist, model, tools)),
   );
 }

@@ -8,8 +8,15 @@ import {
 } from '@google/adk';
 import { checkServiceStatusTool } from '../tools/check-service-status.js';
 import { createTicketTool } from '../tools/create-ticket.js';
+import { defaultInvoiceAccess, type InvoiceAccessRule } from '../tools/invoice-access.js';
 import { lookupInvoiceTool } from '../tools/lookup-invoice.js';
 import type { AgentName } from './agent-names.js';
+
+/** What a deployment decides about the tools (createHelpdesk's settings). */
+export interface ToolSettings {
+  /** Who may see which invoice (default: tools/invoice-access.ts's defaultInvoiceAccess). */
+  invoiceAccess?: InvoiceAccessRule;
+}
 
 interface Specialist {
   name: Exclude<AgentName, 'coordinator'>;
@@ -17,7 +24,7 @@ interface Specialist {
   description: string;
   instruction: string;
   /** The specialist's one tool, built per agent tree. */
-  tool: () => BaseTool;
+  tool: (settings: ToolSettings) => BaseTool;
 }
 
 const tool =
@@ -32,10 +39,12 @@ export const SPECIALISTS = [
     name: 'billing',
     description: 'Answers questions about invoices, charges, payments, refunds and billing.',
     instruction: `You answer billing questions: invoices, charges, payments and refunds.
-Call lookup_invoice with the invoice id the customer mentions, then answer in one or two
-sentences with the invoice id, amount, currency, status and due date. If the customer gave no
-invoice id, ask for it. If the invoice is not found, say so plainly.`,
-    tool: tool(lookupInvoiceTool),
+Call lookup_invoice with the invoice id the customer mentions, and the billing email if the
+customer gave one, then answer in one or two sentences with the invoice id, amount, currency,
+status and due date. If the customer gave no invoice id, ask for it. If the invoice is not
+found, say so plainly and ask for the billing email on the invoice if the customer gave none.`,
+    tool: (settings) =>
+      new FunctionTool(lookupInvoiceTool(settings.invoiceAccess ?? defaultInvoiceAccess)),
   },
   {
     name: 'technical',
@@ -61,13 +70,17 @@ briefly and give the customer the ticket id the tool returned.`,
  * A specialist agent with its one tool. Transfers back or sideways are disallowed so that ADK's
  * Runner starts the next message at the coordinator instead of resuming here.
  */
-export function createSpecialist(specialist: Specialist, model: BaseLlm): LlmAgent {
+export function createSpecialist(
+  specialist: Specialist,
+  model: BaseLlm,
+  settings: ToolSettings = {},
+): LlmAgent {
   return new LlmAgent({
     name: specialist.name,
     description: specialist.description,
     instruction: specialist.instruction,
     model,
-    tools: [specialist.tool()],
+    tools: [specialist.tool(settings)],
     disallowTransferToParent: true,
     disallowTransferToPeers: true,
   });

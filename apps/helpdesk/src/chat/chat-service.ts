@@ -3,10 +3,18 @@ import { z } from 'zod';
 import { agentNameSchema } from '../agents/agent-names.js';
 import type { HistoryLimits } from '../sessions/condense-history.js';
 import { CondensingSessionService } from '../sessions/condensing-session-service.js';
+import type { WidgetProof } from '../sessions/session-access.js';
 import { SessionStore } from '../sessions/session-store.js';
 import type { SessionTurns } from '../sessions/session-turns.js';
 import type { TranscriptLimits, Turn } from '../sessions/transcript.js';
 import { runTurn, type TurnInput, type TurnObserver, type TurnOutcome } from './run-turn.js';
+import {
+  newWidgetSessionId,
+  newWidgetToken,
+  widgetTokenSha256,
+} from '../sessions/widget-secret.js';
+import type { Caller } from '../tools/caller.js';
+import { apiCaller, type ApiCaller } from './api-caller.js';
 import { TurnFailedError, type TurnErrorCode } from './turn-errors.js';
 import { ticketCreated, turnFailed, type TurnWebhooks } from './turn-webhooks.js';
 
@@ -58,10 +66,43 @@ export interface ChatServiceOptions {
   webhooks?: TurnWebhooks;
 }
 
+/** What POST /widget/sessions answers: a new conversation and the secret that reaches it. */
+export const widgetSessionSchema = z.object({
+  session_id: z.string().describe('Of the service’s choosing (random).'),
+  widget_token: z
+    .string()
+    .describe(
+      'The secret the widget presents as `X-Widget-Token` to reach this session without a ' +
+        'bearer token; given once, only its hash is kept.',
+    ),
+});
+
+export type WidgetSession = z.infer<typeof widgetSessionSchema>;
+
+/**
+ * How a request reaches a session: as a caller the API's auth let in (any session), or as the
+ * public widget presenting the session's secret (only a session the widget started). Default:
+ * the current request's API caller (A2A, whose route always needs a token when auth is on).
+ */
+export type SessionAccess = { caller: ApiCaller } | { widgetToken: string };
+
+const proofOf = (access: SessionAccess): WidgetProof =>
+  'widgetToken' in access ? access : undefined;
+
+const callerOf = (sessionId: string, access: SessionAccess): Caller =>
+  'widgetToken' in access ? { kind: 'widget', session: sessionId } : access.caller;
+
 export interface ChatService {
   /** `observer` watches the turn as it runs (POST /chat's event stream). */
-  send(sessionId: string, message: string, observer?: TurnObserver): Promise<ChatReply>;
-  turns(sessionId: string): Promise<readonly Turn[] | undefined>;
+  send(
+    sessionId: string,
+    message: string,
+    observer?: TurnObserver,
+    access?: SessionAccess,
+  ): Promise<ChatReply>;
+  turns(sessionId: string, access?: SessionAccess): Promise<readonly Turn[] | undefined>;
+  /** Starts a conversation for the public widget: a random id and its secret. */
+  openWidgetSession(): Promise<WidgetSession>;
   remove(sessionId: string): Promise<void>;
   /** Drops sessions idle past the TTL (also done when they are next used); returns how many. */
   evictExpired(): Promise<number>;
@@ -140,24 +181,41 @@ export function createChatService(options: ChatServiceOptions): ChatService {
   const webhooks = options.webhooks?.outbox.enabled ? options.webhooks : undefined;
 
   return {
-    send: (sessionId, message, observer) =>
-      store.runTurn(sessionId, async (transcript) => {
-        const askedAt = at();
-        const input = { userId: USER_ID, sessionId, message };
-        const outcome = webhooks
-          ? await reportingFailure(webhooks, input, () => runTurn(runner, input, observer))
-          : await runTurn(runner, input, observer);
-        const ticket = outcome.ticketId ? { ticket_id: outcome.ticketId } : {};
-        if (webhooks && outcome.ticketId) {
-          transcript.announce([ticketCreated(webhooks, { ...input, ticketId: outcome.ticketId })]);
-        }
-        transcript.append([
-          { role: 'user', agent: null, text: message, at: askedAt },
-          { role: 'assistant', agent: outcome.agent, text: outcome.reply, ...ticket, at: at() },
-        ]);
-        return { session_id: sessionId, agent: outcome.agent, reply: outcome.reply, ...ticket };
-      }),
-    turns: async (sessionId) => store.turnsOf(sessionId),
+    send: (sessionId, message, observer, access = { caller: apiCaller() }) =>
+      store.runTurn(
+        sessionId,
+        async (transcript) => {
+          const askedAt = at();
+          const input = {
+            userId: USER_ID,
+            sessionId,
+            message,
+            caller: callerOf(sessionId, access),
+          };
+          const outcome = webhooks
+            ? await reportingFailure(webhooks, input, () => runTurn(runner, input, observer))
+            : await runTurn(runner, input, observer);
+          const ticket = outcome.ticketId ? { ticket_id: outcome.ticketId } : {};
+          if (webhooks && outcome.ticketId) {
+            transcript.announce([
+              ticketCreated(webhooks, { ...input, ticketId: outcome.ticketId }),
+            ]);
+          }
+          transcript.append([
+            { role: 'user', agent: null, text: message, at: askedAt },
+            { role: 'assistant', agent: outcome.agent, text: outcome.reply, ...ticket, at: at() },
+          ]);
+          return { session_id: sessionId, agent: outcome.agent, reply: outcome.reply, ...ticket };
+        },
+        proofOf(access),
+      ),
+    turns: async (sessionId, access = { caller: apiCaller() }) =>
+      store.turnsOf(sessionId, proofOf(access)),
+    openWidgetSession: async () => {
+      const session = { session_id: newWidgetSessionId(), widget_token: newWidgetToken() };
+      await store.openWidgetSession(session.session_id, widgetTokenSha256(session.widget_token));
+      return session;
+    },
     remove: (sessionId) => store.delete(sessionId),
     evictExpired: async () => store.evictExpired(),
     queuedTurns: (sessionId) => store.queued(sessionId),

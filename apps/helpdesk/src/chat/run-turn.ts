@@ -7,6 +7,7 @@ import {
   type Runner,
 } from '@google/adk';
 import { isAgentName, type AgentName } from '../agents/agent-names.js';
+import { CALLER_STATE_KEY, type Caller } from '../tools/caller.js';
 import { toModelErrorCode, type ModelErrorCode } from '../llm/model-errors.js';
 import { TurnFailedError } from './turn-errors.js';
 
@@ -22,6 +23,8 @@ export interface TurnInput {
   userId: string;
   sessionId: string;
   message: string;
+  /** Who the turn runs for: put in session state with the message, for the tools. */
+  caller: Caller;
 }
 
 /** Who watches a turn as it runs (POST /chat's event stream). */
@@ -64,6 +67,7 @@ export async function runTurn(
       userId: input.userId,
       sessionId: input.sessionId,
       newMessage: { role: 'user', parts: [{ text: input.message }] },
+      stateDelta: { [CALLER_STATE_KEY]: input.caller },
       ...(observer?.onEvent ? { runConfig: { streamingMode: StreamingMode.SSE } } : {}),
     });
     for await (const event of events) {

@@ -1,5 +1,5 @@
 import { HttpError, problemBody, type Logger, type Problem } from '@repo/http-kit';
-import type { ChatReply, ChatService } from './chat-service.js';
+import type { ChatReply, ChatService, SessionAccess } from './chat-service.js';
 import { turnEventReader, type TurnEvent } from './turn-events.js';
 
 /** Where a streamed turn's events go (an SSE response): opened once the turn starts. */
@@ -25,7 +25,7 @@ function problemOf(error: unknown): Problem {
  */
 export async function streamTurn(
   chat: ChatService,
-  input: { sessionId: string; message: string },
+  input: { sessionId: string; message: string; access: SessionAccess },
   sink: TurnEventSink,
   context: { logger: Logger; requestId?: string },
 ): Promise<void> {
@@ -33,15 +33,20 @@ export async function streamTurn(
   let opened = false;
   let reply: ChatReply;
   try {
-    reply = await chat.send(input.sessionId, input.message, {
-      onStart: () => {
-        opened = true;
-        sink.open();
+    reply = await chat.send(
+      input.sessionId,
+      input.message,
+      {
+        onStart: () => {
+          opened = true;
+          sink.open();
+        },
+        onEvent: (event) => {
+          for (const { event: name, data } of read(event)) sink.send(name, data);
+        },
       },
-      onEvent: (event) => {
-        for (const { event: name, data } of read(event)) sink.send(name, data);
-      },
-    });
+      input.access,
+    );
   } catch (error) {
     if (!opened) throw error;
     const problem = problemOf(error);

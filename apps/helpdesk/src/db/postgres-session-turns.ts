@@ -8,6 +8,7 @@ import {
   type SessionTurns,
   type TurnTranscript,
 } from '../sessions/session-turns.js';
+import { mayReach, sessionNotFound, type WidgetProof } from '../sessions/session-access.js';
 import { Transcript, type TranscriptLimits, type Turn } from '../sessions/transcript.js';
 import { DatabaseUnavailable, withTransaction, type DatabaseHealth } from '@repo/pg-kit';
 import {
@@ -41,7 +42,11 @@ export interface PostgresSessionTurnsOptions {
   outbox?: Outbox;
 }
 
-type StoredRow = SessionRow & { transcript: Turn[]; created_at: Date };
+type StoredRow = SessionRow & {
+  transcript: Turn[];
+  created_at: Date;
+  widget_token_sha256: string | null;
+};
 
 /**
  * Sessions in PostgreSQL, any number of instances serving them. A turn runs in three steps:
@@ -56,7 +61,13 @@ type StoredRow = SessionRow & { transcript: Turn[]; created_at: Date };
 export class PostgresSessionTurns implements SessionTurns {
   private readonly queues: SessionQueues;
   private readonly sql: Record<
-    'read' | 'saveAndRelease' | 'touchAndRelease' | 'deleteAndRelease' | 'transcript' | 'count',
+    | 'read'
+    | 'saveAndRelease'
+    | 'touchAndRelease'
+    | 'deleteAndRelease'
+    | 'transcript'
+    | 'count'
+    | 'openWidget',
     string
   >;
 
@@ -67,19 +78,23 @@ export class PostgresSessionTurns implements SessionTurns {
     // $1–$4: the session and the lease's owner (LeaseKey).
     const released = releasing(options.schema);
     this.sql = {
-      read: `SELECT state, events, transcript, created_at, updated_at FROM ${sessions} WHERE ${key} AND updated_at >= $4`,
+      read: `SELECT state, events, transcript, created_at, updated_at, widget_token_sha256 FROM ${sessions} WHERE ${key} AND updated_at >= $4`,
+      // The secret's hash as the turn read it: an expired row a new session replaces loses its own.
       saveAndRelease: `${released}
-        INSERT INTO ${sessions} (app_name, user_id, session_id, state, events, transcript, created_at, updated_at)
-        SELECT $1, $2, $3, $5::jsonb, $6::jsonb, $7::jsonb, $8::timestamptz, $9::timestamptz FROM released
+        INSERT INTO ${sessions} (app_name, user_id, session_id, state, events, transcript, created_at, updated_at, widget_token_sha256)
+        SELECT $1, $2, $3, $5::jsonb, $6::jsonb, $7::jsonb, $8::timestamptz, $9::timestamptz, $10::text FROM released
         ON CONFLICT (app_name, user_id, session_id) DO UPDATE SET state = EXCLUDED.state,
           events = EXCLUDED.events, transcript = EXCLUDED.transcript,
-          created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`,
+          created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
+          widget_token_sha256 = EXCLUDED.widget_token_sha256`,
       touchAndRelease: `${released}
         UPDATE ${sessions} SET updated_at = $5 WHERE ${key} AND EXISTS (SELECT 1 FROM released)`,
       deleteAndRelease: `${released}, deleted AS (
           DELETE FROM ${sessions} WHERE ${key} AND EXISTS (SELECT 1 FROM released))
         SELECT EXISTS (SELECT 1 FROM released) AS held`,
-      transcript: `SELECT transcript FROM ${sessions} WHERE ${key} AND updated_at >= $4`,
+      transcript: `SELECT transcript, widget_token_sha256 FROM ${sessions} WHERE ${key} AND updated_at >= $4`,
+      openWidget: `INSERT INTO ${sessions} (app_name, user_id, session_id, state, events, transcript, created_at, updated_at, widget_token_sha256)
+        VALUES ($1, $2, $3, '{}', '[]', '[]', $4, $4, $5) ON CONFLICT DO NOTHING`,
       count: `SELECT count(*)::int AS n FROM ${sessions} WHERE app_name = $1 AND user_id = $2 AND updated_at >= $3`,
     };
   }
@@ -98,10 +113,15 @@ export class PostgresSessionTurns implements SessionTurns {
     return this.queues.pending(sessionId);
   }
 
-  runTurn<T>(sessionId: string, turn: (transcript: TurnTranscript) => Promise<T>): Promise<T> {
+  runTurn<T>(
+    sessionId: string,
+    turn: (transcript: TurnTranscript) => Promise<T>,
+    proof?: WidgetProof,
+  ): Promise<T> {
     return this.queues.run(sessionId, () =>
       this.leased(sessionId, async (lease) => {
         const stored = await this.read(sessionId);
+        if (!mayReach(proof, stored?.widget_token_sha256)) throw sessionNotFound(sessionId);
         const session = this.sessionOf(sessionId, stored);
         const transcript = new Transcript(this.options.transcript, stored?.transcript);
         const { sessionService } = this.options;
@@ -116,21 +136,36 @@ export class PostgresSessionTurns implements SessionTurns {
         } finally {
           sessionService.checkIn(session);
         }
-        await this.saveAndRelease(lease, session, transcript, stored?.created_at, announced);
+        await this.saveAndRelease(lease, session, transcript, stored, announced);
         return result;
       }),
     );
   }
 
-  async turnsOf(sessionId: string): Promise<readonly Turn[] | undefined> {
+  async turnsOf(sessionId: string, proof?: WidgetProof): Promise<readonly Turn[] | undefined> {
     this.requireReady();
     const result = await this.options.health.guard(() =>
-      this.options.pool.query<{ transcript: Turn[] }>(this.sql.transcript, [
+      this.options.pool.query<Pick<StoredRow, 'transcript' | 'widget_token_sha256'>>(
+        this.sql.transcript,
+        [...this.ids(sessionId), this.cutoff()],
+      ),
+    );
+    const row = result.rows[0];
+    return row && mayReach(proof, row.widget_token_sha256) ? row.transcript : undefined;
+  }
+
+  /** SessionTurns#openWidgetSession: an empty row keeping the secret's hash. */
+  async openWidgetSession(sessionId: string, widgetTokenSha256: string): Promise<void> {
+    this.requireReady();
+    const { pool, health, clock } = this.options;
+    const inserted = await health.guard(() =>
+      pool.query(this.sql.openWidget, [
         ...this.ids(sessionId),
-        this.cutoff(),
+        new Date(clock()),
+        widgetTokenSha256,
       ]),
     );
-    return result.rows[0]?.transcript;
+    if (inserted.rowCount !== 1) throw new Error(`Session ${sessionId} exists already.`);
   }
 
   delete(sessionId: string): Promise<void> {
@@ -193,7 +228,7 @@ export class PostgresSessionTurns implements SessionTurns {
     lease: SessionLease,
     session: Session,
     transcript: Transcript,
-    createdAt: Date | undefined,
+    stored: StoredRow | undefined,
     announced: WebhookEvent[],
   ): Promise<void> {
     lease.stop();
@@ -204,8 +239,9 @@ export class PostgresSessionTurns implements SessionTurns {
       storableJson(session.state),
       storableJson(events),
       storableJson(transcript.turns),
-      createdAt ?? now,
+      stored?.created_at ?? now,
       now,
+      stored?.widget_token_sha256 ?? null,
     ];
     const { pool, health, outbox } = this.options;
     const saved = await health.guard(() =>

@@ -9,7 +9,8 @@ export const sessionLeasesTable = (schema: string) => table(schema, 'helpdesk_se
 /**
  * One row per session: ADK's side (state and the condensed history the model sees next turn)
  * and the transcript GET /sessions/{id} shows, written together once per finished turn.
- * `updated_at` is the last use, for the TTL. Beside it, one row per session with a turn running:
+ * `updated_at` is the last use, for the TTL; `widget_token_sha256` the hash of the secret the
+ * public widget reaches the session with, when the widget started it. Beside it, one row per session with a turn running:
  * its lease (session-leases.ts), owner and expiry on the database's clock.
  */
 export function sessionTablesMigration(schema: string): string {
@@ -25,8 +26,10 @@ export function sessionTablesMigration(schema: string): string {
       transcript jsonb NOT NULL,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
+      widget_token_sha256 text,
       PRIMARY KEY (app_name, user_id, session_id)
     );
+    ALTER TABLE ${sessions} ADD COLUMN IF NOT EXISTS widget_token_sha256 text;
     CREATE INDEX IF NOT EXISTS helpdesk_sessions_updated_at ON ${sessions} (updated_at);
     CREATE TABLE IF NOT EXISTS ${sessionLeasesTable(schema)} (
       app_name text NOT NULL,

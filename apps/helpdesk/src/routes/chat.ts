@@ -3,13 +3,16 @@ import { chatReplySchema, type ChatService } from '../chat/chat-service.js';
 import { streamTurn } from '../chat/stream-turn.js';
 import { CHAT_EVENT_STREAM_EXAMPLE, chatEventStreamSchema } from './chat-event-stream-doc.js';
 import { ServerSentEvents } from './event-stream.js';
-import { chatRequestSchema, turnProblemSchema } from './schemas.js';
+import { sessionAccessOf } from '../web/public-widget.js';
+import { chatRequestSchema, turnProblemSchema, widgetTokenHeader } from './schemas.js';
 
 export interface ChatRouteOptions {
   /** Comment lines on an event stream this often (default 15 s); tests shorten it. */
   heartbeatMs?: number;
   /** Where a streamed turn's failure is logged when no request logger is at hand. */
   logger?: Logger;
+  /** WIDGET_PUBLIC with auth on: a message without a token reaches only a widget's session, by its secret. */
+  publicWidget?: boolean;
 }
 
 /** POST /chat: one message in, the answering agent's reply out, as JSON or as its events. */
@@ -20,6 +23,7 @@ export const chatRoute = (chat: ChatService, options: ChatRouteOptions = {}) => 
     path: '/chat',
     summary: 'Send a message; the coordinator routes it to one specialist, which answers.',
     body: chatRequestSchema,
+    headers: widgetTokenHeader,
     responses: {
       200: {
         description:
@@ -32,6 +36,11 @@ export const chatRoute = (chat: ChatService, options: ChatRouteOptions = {}) => 
             example: CHAT_EVENT_STREAM_EXAMPLE,
           },
         },
+      },
+      404: {
+        description:
+          'Without a token (public widget): a session the `X-Widget-Token` does not reach, or ' +
+          'none (`session_not_found`); nothing is run or recorded.',
       },
       429: {
         description:
@@ -49,9 +58,13 @@ export const chatRoute = (chat: ChatService, options: ChatRouteOptions = {}) => 
       },
     },
     handler: async ({ body, req, res }) => {
-      const input = { sessionId: body.session_id, message: body.message };
+      const input = {
+        sessionId: body.session_id,
+        message: body.message,
+        access: sessionAccessOf(req, Boolean(options.publicWidget)),
+      };
       if (req.accepts(['application/json', 'text/event-stream']) !== 'text/event-stream') {
-        res.json(await chat.send(input.sessionId, input.message));
+        res.json(await chat.send(input.sessionId, input.message, undefined, input.access));
         return;
       }
       const requestId = res.getHeader('x-request-id');

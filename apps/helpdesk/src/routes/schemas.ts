@@ -28,6 +28,15 @@ export const sessionResponseSchema = z.object({
 
 export const sessionParamsSchema = z.object({ session_id: sessionIdSchema });
 
+/** The public widget's proof of a session it started (POST /widget/sessions). */
+export const widgetTokenHeader = {
+  'X-Widget-Token': {
+    description:
+      'Without a bearer token (WIDGET_PUBLIC): the `widget_token` POST /widget/sessions gave for ' +
+      'this session; a session it does not reach answers 404, as an unknown one.',
+  },
+};
+
 /** The problem body of a failed turn (429, 502, 504): http-kit's Problem plus the session. */
 export const turnProblemSchema = problemSchema.extend({
   session_id: z.string(),

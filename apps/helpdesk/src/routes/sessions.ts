@@ -1,23 +1,34 @@
-import { defineRoute, HttpError } from '@repo/http-kit';
+import { defineRoute } from '@repo/http-kit';
 import type { ChatService } from '../chat/chat-service.js';
-import { sessionParamsSchema, sessionResponseSchema } from './schemas.js';
+import { sessionNotFound } from '../sessions/session-access.js';
+import { sessionAccessOf } from '../web/public-widget.js';
+import { sessionParamsSchema, sessionResponseSchema, widgetTokenHeader } from './schemas.js';
 
-/** GET /sessions/{session_id}: the transcript so far. */
-export const getSessionRoute = (chat: ChatService) =>
+/**
+ * GET /sessions/{session_id}: the transcript so far. With a public widget (`publicWidget`), a
+ * request without a token reads only a session the widget started, by its secret.
+ */
+export const getSessionRoute = (chat: ChatService, options: { publicWidget?: boolean } = {}) =>
   defineRoute({
     method: 'get',
     path: '/sessions/{session_id}',
     summary: 'The messages of a session so far.',
     params: sessionParamsSchema,
+    headers: widgetTokenHeader,
     responses: {
       200: { description: 'The transcript.', schema: sessionResponseSchema },
-      404: { description: 'Unknown, deleted or expired session.' },
+      404: {
+        description:
+          'Unknown, deleted or expired session; without a token (public widget), also one the ' +
+          '`X-Widget-Token` does not reach (`session_not_found`).',
+      },
     },
-    handler: async ({ params: { session_id }, res }) => {
-      const turns = await chat.turns(session_id);
-      if (!turns) {
-        throw new HttpError(404, 'session_not_found', `No session ${session_id}.`, { session_id });
-      }
+    handler: async ({ params: { session_id }, req, res }) => {
+      const turns = await chat.turns(
+        session_id,
+        sessionAccessOf(req, Boolean(options.publicWidget)),
+      );
+      if (!turns) throw sessionNotFound(session_id);
       res.json({ session_id, turns });
     },
   });

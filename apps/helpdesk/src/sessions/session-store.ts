@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { tooManyWaiting } from './session-busy.js';
 import type { Outbox, WebhookEvent } from '@repo/webhooks';
 import { turnTranscript, type SessionTurns, type TurnTranscript } from './session-turns.js';
+import { mayReach, sessionNotFound, type WidgetProof } from './session-access.js';
 import { Transcript, type TranscriptLimits, type Turn } from './transcript.js';
 
 export interface SessionStoreOptions {
@@ -23,10 +24,17 @@ export interface SessionStoreOptions {
   outbox?: Outbox;
 }
 
+/** What the store keeps of a session beside its ADK side. */
+interface KeptSession {
+  transcript: Transcript;
+  /** The hash of the secret the public widget reaches it with, when the widget started it. */
+  widgetTokenSha256?: string;
+}
+
 /** A session with turns (or its deletion) running or waiting. */
 interface BusySession {
   /** Undefined until a first turn creates the session, and once it is deleted. */
-  transcript: Transcript | undefined;
+  kept: KeptSession | undefined;
   /** One turn at a time: ADK's session services have no locking. */
   readonly mutex: Mutex;
   pending: number;
@@ -40,17 +48,17 @@ interface BusySession {
  * under the same mutex so that a later turn of the same id starts afresh.
  */
 export class SessionStore implements SessionTurns {
-  private readonly idle: LRUCache<string, Transcript>;
+  private readonly idle: LRUCache<string, KeptSession>;
   private readonly busy = new Map<string, BusySession>();
 
   constructor(private readonly options: SessionStoreOptions) {
-    this.idle = new LRUCache<string, Transcript>({
+    this.idle = new LRUCache<string, KeptSession>({
       max: options.maxSessions,
       ttl: options.ttlMs,
       // Exact expiry on the injected clock, with no timer to cache the time.
       ttlResolution: 0,
       perf: { now: options.clock },
-      dispose: (_transcript, sessionId, reason) => {
+      dispose: (_kept, sessionId, reason) => {
         if (reason === 'evict' || reason === 'expire') this.forget(sessionId);
       },
     });
@@ -64,7 +72,7 @@ export class SessionStore implements SessionTurns {
   /** Sessions kept, idle or busy. */
   get size(): number {
     let busy = 0;
-    for (const session of this.busy.values()) if (session.transcript) busy += 1;
+    for (const session of this.busy.values()) if (session.kept) busy += 1;
     return this.idle.size + busy;
   }
 
@@ -75,29 +83,41 @@ export class SessionStore implements SessionTurns {
 
   /**
    * Runs `turn` on the session's transcript once the session's earlier turns are done; the
-   * first turn of an unknown (or expired) id creates the session.
+   * first turn of an unknown (or expired) id creates the session, unless a widget's `proof`
+   * came with it (SessionTurns#runTurn).
    */
   async runTurn<T>(
     sessionId: string,
     turn: (transcript: TurnTranscript) => Promise<T>,
+    proof?: WidgetProof,
   ): Promise<T> {
     const limit = this.options.maxQueuedPerSession;
     if (this.queued(sessionId) >= limit) {
       throw tooManyWaiting(sessionId, limit);
     }
     return this.exclusive(sessionId, async (session) => {
-      session.transcript ??= await this.create(sessionId);
+      if (!mayReach(proof, session.kept?.widgetTokenSha256)) throw sessionNotFound(sessionId);
+      session.kept ??= await this.create(sessionId);
       const announced: WebhookEvent[] = [];
-      const result = await turn(turnTranscript(session.transcript, announced));
+      const result = await turn(turnTranscript(session.kept.transcript, announced));
       if (announced.length > 0) await this.options.outbox?.publish(announced);
       return result;
     });
   }
 
-  /** The transcript, or undefined for an unknown or expired session. Reading is not a use. */
-  turnsOf(sessionId: string): readonly Turn[] | undefined {
+  /** SessionTurns#turnsOf. Reading is not a use. */
+  turnsOf(sessionId: string, proof?: WidgetProof): readonly Turn[] | undefined {
     const busy = this.busy.get(sessionId);
-    return (busy ? busy.transcript : this.idle.peek(sessionId))?.turns;
+    const kept = busy ? busy.kept : this.idle.peek(sessionId);
+    return mayReach(proof, kept?.widgetTokenSha256) ? kept?.transcript.turns : undefined;
+  }
+
+  /** SessionTurns#openWidgetSession; the id is the service's own random choice. */
+  openWidgetSession(sessionId: string, widgetTokenSha256: string): Promise<void> {
+    return this.exclusive(sessionId, async (session) => {
+      if (session.kept) throw new Error(`Session ${sessionId} exists already.`);
+      session.kept = { ...(await this.create(sessionId)), widgetTokenSha256 };
+    });
   }
 
   /** Forgets a session; a turn of it in flight finishes first. */
@@ -112,13 +132,13 @@ export class SessionStore implements SessionTurns {
     return before - this.idle.size;
   }
 
-  private async create(sessionId: string): Promise<Transcript> {
+  private async create(sessionId: string): Promise<KeptSession> {
     const { sessionService, appName, userId } = this.options;
     await sessionService.createSession({ appName, userId, sessionId });
     const transcript = new Transcript(this.options.transcript);
     // One session more: the least recently used idle ones make room (evicted, then forgotten).
     while (this.size >= this.options.maxSessions && this.idle.size > 0) this.idle.pop();
-    return transcript;
+    return { transcript };
   }
 
   private async exclusive<T>(
@@ -139,10 +159,10 @@ export class SessionStore implements SessionTurns {
     if (!session) {
       // An expired session is dropped by `get` (dispose 'expire' → forget), which queues the
       // deletion of its ADK session on a busy entry of its own: the turn waits behind it.
-      const transcript = this.idle.get(sessionId);
+      const kept = this.idle.get(sessionId);
       session = this.busy.get(sessionId);
       if (!session) {
-        session = { transcript, mutex: new Mutex(), pending: 0 };
+        session = { kept, mutex: new Mutex(), pending: 0 };
         this.busy.set(sessionId, session);
         this.idle.delete(sessionId);
       }
@@ -156,19 +176,19 @@ export class SessionStore implements SessionTurns {
     session.pending -= 1;
     if (session.pending > 0) return;
     this.busy.delete(sessionId);
-    if (session.transcript) this.idle.set(sessionId, session.transcript);
+    if (session.kept) this.idle.set(sessionId, session.kept);
   }
 
   /** An idle session evicted or expired: gone now, its ADK session deleted in turn. */
   private forget(sessionId: string): void {
     // Only idle sessions are evicted, so none is busy; and no call back into the cache here.
-    this.busy.set(sessionId, { transcript: undefined, mutex: new Mutex(), pending: 0 });
+    this.busy.set(sessionId, { kept: undefined, mutex: new Mutex(), pending: 0 });
     // The in-memory session service cannot fail; a persistent one reports its own failures.
     this.delete(sessionId).catch(() => undefined);
   }
 
   private async drop(sessionId: string, session: BusySession): Promise<void> {
-    session.transcript = undefined;
+    session.kept = undefined;
     const { sessionService, appName, userId } = this.options;
     await sessionService.deleteSession({ appName, userId, sessionId });
   }

@@ -1,4 +1,5 @@
 import type { WebhookEvent } from '@repo/webhooks';
+import type { WidgetProof } from './session-access.js';
 import type { Turn } from './transcript.js';
 
 /** What a turn may do to its session's transcript. */
@@ -27,10 +28,26 @@ export function turnTranscript(
  * storage. `SessionStore` keeps them in process memory; `PostgresSessionTurns` in PostgreSQL.
  */
 export interface SessionTurns {
-  /** Runs `turn` once the session's earlier turns are done; an unknown id starts a session. */
-  runTurn<T>(sessionId: string, turn: (transcript: TurnTranscript) => Promise<T>): Promise<T>;
-  /** The transcript, or undefined for an unknown or expired session. Reading is not a use. */
-  turnsOf(sessionId: string): readonly Turn[] | undefined | Promise<readonly Turn[] | undefined>;
+  /**
+   * Runs `turn` once the session's earlier turns are done; an unknown id starts a session. With a
+   * widget's `proof`, only a session that keeps its secret runs it (else 404 session_not_found,
+   * checked while the turn holds the session), and an unknown id starts nothing.
+   */
+  runTurn<T>(
+    sessionId: string,
+    turn: (transcript: TurnTranscript) => Promise<T>,
+    proof?: WidgetProof,
+  ): Promise<T>;
+  /**
+   * The transcript, or undefined for an unknown or expired session, or one `proof` does not
+   * reach. Reading is not a use.
+   */
+  turnsOf(
+    sessionId: string,
+    proof?: WidgetProof,
+  ): readonly Turn[] | undefined | Promise<readonly Turn[] | undefined>;
+  /** Starts a session for the public widget, keeping the hash of its secret (widget-secret.ts). */
+  openWidgetSession(sessionId: string, widgetTokenSha256: string): Promise<void>;
   /** Forgets a session; a turn of it in flight finishes first. */
   delete(sessionId: string): Promise<void>;
   /** Drops idle sessions past the TTL; returns how many. */

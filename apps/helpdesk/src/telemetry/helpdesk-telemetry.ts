@@ -83,9 +83,9 @@ function observedChat(registry: Registry) {
     });
     return {
       ...chat,
-      async send(sessionId, message, observer) {
+      async send(...args) {
         try {
-          const reply = await chat.send(sessionId, message, observer);
+          const reply = await chat.send(...args);
           turns.inc({ agent: reply.agent });
           return reply;
         } catch (error) {

@@ -1,9 +1,19 @@
 import type { ToolOptions } from '@google/adk';
 import { z } from 'zod';
+import { callerIn, type Caller } from './caller.js';
 import { INVOICES, type Invoice } from './data/invoices.js';
+import { defaultInvoiceAccess, type InvoiceAccessRule } from './invoice-access.js';
 
 export const lookupInvoiceParameters = z.object({
   invoice_id: z.string().min(1).max(64).describe('The invoice id, e.g. INV-1001.'),
+  billing_email: z
+    .string()
+    .max(254)
+    .optional()
+    .describe(
+      'The billing email on the invoice, when the customer gave one: a customer who is not ' +
+        'signed in needs it to see the invoice.',
+    ),
 });
 
 export type InvoiceLookup =
@@ -11,26 +21,41 @@ export type InvoiceLookup =
 
 const byId = new Map(INVOICES.map((invoice) => [invoice.invoice_id, invoice]));
 
-/** Finds an invoice by id; ids are matched case-insensitively so "inv-1001" finds INV-1001. */
-export function lookupInvoice({
-  invoice_id,
-}: z.infer<typeof lookupInvoiceParameters>): InvoiceLookup {
+/**
+ * Finds an invoice by id (case-insensitively, so "inv-1001" finds INV-1001) and shows it if
+ * `access` lets `caller` see it. An invoice the caller may not see gets the very answer an
+ * unknown id gets, so that trying ids tells nothing.
+ */
+export async function lookupInvoice(
+  { invoice_id, billing_email }: z.infer<typeof lookupInvoiceParameters>,
+  caller: Caller | undefined,
+  access: InvoiceAccessRule = defaultInvoiceAccess,
+): Promise<InvoiceLookup> {
   const id = invoice_id.trim().toUpperCase();
   const invoice = byId.get(id);
-  if (invoice) return { found: true, ...invoice };
+  if (invoice && (await access({ caller, invoice, billingEmail: billing_email }))) {
+    return { found: true, ...invoice };
+  }
   // A not-found result, not an exception: the model should tell the user, not fail the turn.
   return {
     found: false,
     invoice_id: id,
-    message: `No invoice with id ${id}. Invoice ids look like INV-1001.`,
+    message:
+      `No invoice with id ${id} was found for this customer. Invoice ids look like INV-1001; ` +
+      'a customer who is not signed in must also give the billing email on the invoice.',
   };
 }
 
-/** Built into a FunctionTool by the agent tree (agents/specialists.ts). */
-export const lookupInvoiceTool: ToolOptions<typeof lookupInvoiceParameters> = {
+/**
+ * Built into a FunctionTool by the agent tree (agents/specialists.ts), with the deployment's
+ * access rule; the caller comes from the turn's session state (tools/caller.ts).
+ */
+export const lookupInvoiceTool = (
+  access: InvoiceAccessRule,
+): ToolOptions<typeof lookupInvoiceParameters> => ({
   name: 'lookup_invoice',
   description:
     'Looks up an invoice by its id and returns its amount, currency, status and due date.',
   parameters: lookupInvoiceParameters,
-  execute: lookupInvoice,
-};
+  execute: (args, context) => lookupInvoice(args, callerIn(context), access),
+});

@@ -1,26 +1,53 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { rateLimit, type Options } from 'express-rate-limit';
-import { problemBody } from '@repo/http-kit';
+import { JSON_MEDIA_TYPES, problemBody } from '@repo/http-kit';
+import { apiCaller } from '../chat/api-caller.js';
+import type { SessionAccess } from '../chat/chat-service.js';
 
 export interface PublicWidgetLimits {
-  /** Requests per minute from one IP address to POST /chat and GET /sessions/{id}. */
+  /** Requests per minute from one IP address to what the public widget opens. */
   perIp: number;
   /** Messages per minute to one session. */
   perSession: number;
   /** The window the limits count in (default one minute); tests shorten it. */
   windowMs?: number;
+  /** The largest body the app reads (its bodyLimit): the per-session limit reads it first. */
+  bodyLimit: string;
 }
 
-const SESSION_READ = /^\/sessions\/[^/]+$/;
+/** The header the public widget presents a conversation's secret in. */
+export const WIDGET_TOKEN_HEADER = 'X-Widget-Token';
 
 /**
- * What a customer's browser needs without a token when the widget is public: the chat itself and
- * reading its own session's transcript (the page does on reload; the session id, random and kept
- * by the browser, is what grants it). Deleting a session, the document, metrics and A2A keep the token.
+ * What a customer's browser needs without a token when the widget is public: starting a
+ * conversation, its messages and reading it back (each reaching only a conversation the widget
+ * started, by its secret). Paths match as the router matches them: in any case, with or
+ * without one trailing slash (Express's defaults). Deleting a session, the document, metrics
+ * and A2A keep the token.
+ */
+const PUBLIC_ROUTES = [
+  { methods: ['POST'], path: /^\/widget\/sessions\/?$/i },
+  { methods: ['POST'], path: /^\/chat\/?$/i },
+  { methods: ['GET', 'HEAD'], path: /^\/sessions\/[^/]+\/?$/i },
+];
+
+/**
+ * A request the public widget makes: one of its routes, without `Authorization`. A request
+ * with a token is the API's (authenticated, or refused 401), never limited as public.
  */
 export const isPublicWidgetRequest = (req: Request): boolean =>
-  (req.method === 'POST' && req.path === '/chat') ||
-  ((req.method === 'GET' || req.method === 'HEAD') && SESSION_READ.test(req.path));
+  req.headers.authorization === undefined &&
+  PUBLIC_ROUTES.some(({ methods, path }) => methods.includes(req.method) && path.test(req.path));
+
+/**
+ * How a request reaches sessions: with a public widget (`publicWidget`: WIDGET_PUBLIC with auth
+ * on), a request without a token only by the secret it presents; any other as the API's caller.
+ */
+export function sessionAccessOf(req: Request, publicWidget: boolean): SessionAccess {
+  return publicWidget && isPublicWidgetRequest(req)
+    ? { widgetToken: req.get(WIDGET_TOKEN_HEADER) ?? '' }
+    : { caller: apiCaller() };
+}
 
 /** 429 as problem details; express-rate-limit has set Retry-After and the RateLimit headers. */
 function tooMany(scope: 'ip' | 'session') {
@@ -37,9 +64,9 @@ function tooMany(scope: 'ip' | 'session') {
 }
 
 /**
- * Per-IP and per-session rate limits on what a public widget opens (in memory, per instance), for
- * createHttpApp's `configure`: they run before auth, so a flood costs no token check, no body
- * validation and no turn.
+ * Per-IP and per-session rate limits on the public widget's requests (in memory, per instance),
+ * for createHttpApp's `configure`: they run before auth, so a flood costs no token check, no body
+ * validation and no turn. The address is `req.ip`: the client's as TRUST_PROXY's proxies saw it.
  */
 export function publicWidgetLimits(limits: PublicWidgetLimits) {
   const windowMs = limits.windowMs ?? 60_000;
@@ -53,14 +80,18 @@ export function publicWidgetLimits(limits: PublicWidgetLimits) {
     skip: (req) => typeof sessionIdOf(req) !== 'string',
     keyGenerator: (req) => `session:${sessionIdOf(req)}`,
   });
+  // Read as the app reads it (types, limit); body-parser skips a body it has parsed, so the
+  // app's own parser leaves it as it is.
+  const json = express.json({ limit: limits.bodyLimit, type: JSON_MEDIA_TYPES });
   return (app: Express) => {
     app.use((req, res, next) => {
       if (!isPublicWidgetRequest(req)) return next();
       perIp(req, res, next);
     });
-    // Parsed here already so the per-session limit can read the session; body-parser skips a
-    // body it has parsed, so the app's own JSON parser leaves it as it is.
-    app.post('/chat', express.json({ limit: '64kb' }), perSession);
+    app.post('/chat', (req, res, next) => {
+      if (!isPublicWidgetRequest(req)) return next();
+      json(req, res, (error?: unknown) => (error ? next(error) : perSession(req, res, next)));
+    });
   };
 }
 

@@ -10,6 +10,7 @@ import {
   type OpenApiDocument,
   type ResponseEvent,
   type Tracing,
+  type TrustProxy,
 } from '@repo/http-kit';
 import type { LlmAgent, Runner } from '@google/adk';
 import type { Express } from 'express';
@@ -18,6 +19,7 @@ import { routeAdkLogsTo } from '../../src/agents/adk-logging.js';
 import type { ModelSettings } from '../../src/llm/model.js';
 import type { ChatService, ChatServiceOptions } from '../../src/chat/chat-service.js';
 import type { WidgetSettings } from '../../src/app.js';
+import type { InvoiceAccessRule } from '../../src/tools/invoice-access.js';
 import { createHelpdesk, type HelpdeskDatabase } from '../../src/helpdesk.js';
 
 export const INVOICE_QUESTION = 'What is the amount due on invoice INV-1001?';
@@ -81,6 +83,10 @@ export interface HarnessOptions {
   database?: HelpdeskDatabase;
   /** The chat page's settings (WIDGET_*): who may frame it, a public widget's limits. */
   widget?: WidgetSettings;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For is believed (default none). */
+  trustProxy?: TrustProxy;
+  /** Who may see which invoice (default: lookup_invoice's own rule). */
+  invoiceAccess?: InvoiceAccessRule;
   /** The base URL the A2A agent card advertises (PUBLIC_URL). */
   publicUrl?: string;
 }
@@ -117,6 +123,8 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     metrics: registry && { registry, ...options.metrics },
     tracing: options.tracing,
     widget: options.widget,
+    trustProxy: options.trustProxy,
+    invoiceAccess: options.invoiceAccess,
     publicUrl: options.publicUrl,
   });
   await service.start();

@@ -2,6 +2,8 @@
 export interface Invoice {
   invoice_id: string;
   customer: string;
+  /** Where the invoice is sent: what a customer without a token proves it is theirs with. */
+  billing_email: string;
   amount: number;
   currency: 'EUR' | 'USD' | 'GBP';
   status: 'paid' | 'open' | 'overdue' | 'refunded';
@@ -13,6 +15,7 @@ export const INVOICES: readonly Invoice[] = [
   {
     invoice_id: 'INV-1001',
     customer: 'Acme GmbH',
+    billing_email: 'ap@acme.example',
     amount: 1250.0,
     currency: 'EUR',
     status: 'open',
@@ -22,6 +25,7 @@ export const INVOICES: readonly Invoice[] = [
   {
     invoice_id: 'INV-1002',
     customer: 'Globex Ltd',
+    billing_email: 'accounts@globex.example',
     amount: 89.99,
     currency: 'GBP',
     status: 'paid',
@@ -31,6 +35,7 @@ export const INVOICES: readonly Invoice[] = [
   {
     invoice_id: 'INV-1003',
     customer: 'Initech Inc',
+    billing_email: 'billing@initech.example',
     amount: 4300.5,
     currency: 'USD',
     status: 'overdue',
@@ -40,6 +45,7 @@ export const INVOICES: readonly Invoice[] = [
   {
     invoice_id: 'INV-1004',
     customer: 'Umbrella SA',
+    billing_email: 'finance@umbrella.example',
     amount: 640.0,
     currency: 'EUR',
     status: 'refunded',
@@ -49,6 +55,7 @@ export const INVOICES: readonly Invoice[] = [
   {
     invoice_id: 'INV-1005',
     customer: 'Hooli LLC',
+    billing_email: 'invoices@hooli.example',
     amount: 15.0,
     currency: 'USD',
     status: 'open',

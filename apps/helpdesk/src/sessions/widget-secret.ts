@@ -1,0 +1,29 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * The public widget reaches a conversation by a secret the service gave it when it started the
+ * conversation, never by the id alone: ids of API and A2A conversations are the callers' own
+ * choice and often guessable (`order-4411`). Only the secret's SHA-256 is kept with the session.
+ */
+
+/** A new widget conversation's id: random, of the service's choosing. */
+export const newWidgetSessionId = () => `web-${randomBytes(16).toString('hex')}`;
+
+/** A new conversation's secret: 256 random bits, base64url (43 characters). */
+export const newWidgetToken = () => randomBytes(32).toString('base64url');
+
+const sha256 = (token: string) => createHash('sha256').update(token).digest();
+
+/** What a session keeps of its secret: the SHA-256, in hex. */
+export const widgetTokenSha256 = (token: string) => sha256(token).toString('hex');
+
+/**
+ * Whether `presented` is the secret whose hash a session keeps, compared in constant time. A
+ * session without one (made through the API or A2A) matches nothing.
+ */
+export function holdsWidgetToken(kept: string | null | undefined, presented: string): boolean {
+  if (!kept) return false;
+  const expected = Buffer.from(kept, 'hex');
+  const actual = sha256(presented);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}

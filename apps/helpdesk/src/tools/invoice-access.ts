@@ -1,0 +1,32 @@
+import type { Caller } from './caller.js';
+import type { Invoice } from './data/invoices.js';
+
+/** What an invoice access rule decides on. */
+export interface InvoiceAccessRequest {
+  /** Who the turn runs for; undefined when the tool runs outside the service's turns. */
+  caller: Caller | undefined;
+  invoice: Invoice;
+  /** The billing email the customer gave with the request, as the model passed it, if any. */
+  billingEmail: string | undefined;
+}
+
+/**
+ * Whether `lookup_invoice` may show an invoice to its caller; when not, the tool answers as if
+ * there were no such invoice. A deployment replaces it (createHelpdesk's `invoiceAccess`), e.g.
+ * to look the caller up in its own billing system; it may be async.
+ */
+export type InvoiceAccessRule = (request: InvoiceAccessRequest) => boolean | Promise<boolean>;
+
+// As written in a sentence: any case, and maybe the sentence's full stop after it.
+const sameEmail = (given: string | undefined, onInvoice: string) =>
+  given !== undefined && given.trim().replace(/\.+$/, '').toLowerCase() === onInvoice.toLowerCase();
+
+/**
+ * The default: a caller the service authenticated (an API client) or an open service's
+ * operator sees any invoice by its id. Anyone else (the public widget, an unknown caller) also
+ * has to give the billing email on the invoice, so that trying ids one after another shows none.
+ */
+export const defaultInvoiceAccess: InvoiceAccessRule = ({ caller, invoice, billingEmail }) =>
+  caller?.kind === 'client' ||
+  caller?.kind === 'operator' ||
+  sameEmail(billingEmail, invoice.billing_email);
