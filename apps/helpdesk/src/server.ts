@@ -47,6 +47,7 @@ const helpdesk = createHelpdesk({
       : {}),
   },
   publicUrl: env.PUBLIC_URL,
+  trustProxy: env.TRUST_PROXY,
   webhooks: webhookSettings(env),
 });
 helpdesk.startSweep();
