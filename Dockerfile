@@ -55,7 +55,9 @@ COPY --from=build /out ./
 # The `node` user (uid 1000) comes with the official image.
 USER node
 EXPOSE ${PORT}
-# No curl in slim images; Node 20 has fetch.
+# Healthy means serving: /readyz (its database reached), not /healthz (the process answers), so that whatever waits
+# for a healthy container (compose's service_healthy) does not send traffic that would get 503. No curl in slim
+# images; Node 20 has fetch.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/server.js"]

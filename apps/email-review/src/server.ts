@@ -134,8 +134,8 @@ const running = await serve(app, {
   ],
 });
 
-// The URL is known before the database is: /healthz answers from here on.
-logger.info({ url: running.url }, `email-review serving on ${running.url}`);
+// Listening, not yet serving: /healthz answers from here on, /readyz and requests once ready (below).
+logger.info({ url: running.url }, `email-review starting on ${running.url}`);
 /**
  * Listening already (/healthz 200; /readyz and every request 503 until the database answers), the
  * schema is set up, trying again with backoff while the database is away; only after
@@ -173,7 +173,7 @@ async function becomeReady(logger: Logger): Promise<void> {
       mailbox: mailbox.kind,
     },
     // SMTP_URL and IMAP_URL are secrets (credentials): only their kinds are logged.
-    `email-review listening on ${running.url} ${storage} delivery=${transport.kind} mailbox=${mailbox.kind}`,
+    `email-review ready on ${running.url} ${storage} delivery=${transport.kind} mailbox=${mailbox.kind}`,
   );
 }
 

@@ -217,7 +217,7 @@ describePg('database faults (a PostgreSQL cluster of the test own)', () => {
   test('when PostgreSQL is down at start-up, then /healthz 200 and /readyz 503 until it comes up, then ready without a restart', async () => {
     cluster.stop();
     server = spawnServer(env('faults_startup'));
-    const url = await waitUntilListening(server, 60_000, 'serving on');
+    const url = await waitUntilListening(server, 60_000, 'starting on');
 
     expect((await call(`${url}/healthz`)).status).toBe(200);
     expect((await call(`${url}/readyz`)).status).toBe(503);

@@ -6,6 +6,7 @@ import {
   freshSchema,
   postgresTestsEnabled,
   TEST_DATABASE_URL,
+  until,
 } from './support/database.js';
 import { startServer, spawnServer, waitUntilListening } from './support/server-process.js';
 
@@ -41,16 +42,15 @@ describe('start-up', () => {
 
     expect(code).toBe(1);
     expect(server.stderr()).toContain('LLM_A_API_KEY');
-    expect(server.stdout()).not.toContain('listening');
+    expect(server.stdout()).not.toMatch(/starting|ready/);
   });
 
-  test('when DATABASE_URL is not set, then the start-up line says checkpointer=memory and that threads are lost on restart', async () => {
+  test('when DATABASE_URL is not set, then the first line says starting and the ready line, later, checkpointer=memory and that threads are lost on restart', async () => {
     const { process: server, url } = await startServer(llmEnv);
 
-    const line = server
-      .stdout()
-      .split('\n')
-      .find((l) => l.includes('listening on'))!;
+    const lines = server.stdout().split('\n');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: `email-review starting on ${url}` });
+    const line = lines.find((l) => l.includes('ready on'))!;
     expect(line).toContain('checkpointer=memory');
     expect(line).toMatch(/lost on restart/);
     expect(line).toContain('delivery=log');
@@ -98,10 +98,29 @@ describe('start-up', () => {
       MAIL_FROM: 'Support <support@shop.test>',
     });
 
-    expect(server.stdout()).toMatch(/listening on .* delivery=smtp/);
+    expect(server.stdout()).toMatch(/ready on .* delivery=smtp/);
     expect(server.stdout()).not.toContain('hunter2-smtp');
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
+  });
+
+  test('when the database is unreachable at start-up, then the first line says starting, not serving, and no ready line comes while /readyz answers 503', async () => {
+    const port = await closedPort();
+    const server = spawnServer({
+      ...llmEnv,
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/test`,
+    });
+    try {
+      await until(() => server.stdout().includes('\n'), 'the first log line', 20_000);
+      const first = JSON.parse(server.stdout().split('\n')[0]!) as { msg: string; url: string };
+
+      expect(first.msg).toBe(`email-review starting on ${first.url}`);
+      expect((await fetch(`${first.url}/readyz`)).status).toBe(503);
+      expect(server.stdout()).not.toMatch(/serving|ready on|listening/);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
   });
 
   test('when DATABASE_SCHEMA is not a plain identifier, then start-up fails naming it', async () => {
@@ -122,7 +141,7 @@ describe('start-up', () => {
       DATABASE_URL: `postgres://postgres:hunter2-secret@127.0.0.1:${port}/test`,
       DATABASE_STARTUP_TIMEOUT_MS: '3000',
     });
-    const url = await waitUntilListening(server, 20_000, 'serving on');
+    const url = await waitUntilListening(server, 20_000, 'starting on');
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${url}/readyz`);
     expect(ready.status).toBe(503);

@@ -66,38 +66,48 @@ const running = await serve(helpdesk.app, {
     () => tracing.shutdown(),
   ],
 });
+// Listening, not yet serving: /healthz answers from here on, /readyz and requests once ready (below).
+logger.info({ url: running.url }, `helpdesk starting on ${running.url}`);
+
+/**
+ * True once the service serves; false when shutdown began first. While the database is away,
+ * /healthz answers 200 and /readyz 503 (start() retries with backoff and logs once), and requests
+ * get 503 database_unavailable. Only after DATABASE_STARTUP_TIMEOUT_MS does the service give up,
+ * with one line and exit code 1.
+ */
+async function becomeReady(): Promise<boolean> {
+  try {
+    await helpdesk.start({ untilMs: env.DATABASE_STARTUP_TIMEOUT_MS });
+  } catch (error) {
+    if (closing) return false;
+    const database = { connectionString: env.DATABASE_URL ?? '', schema: env.DATABASE_SCHEMA };
+    exitDatabaseUnreachable(logger, { ...database, redact: redactSecrets }, error);
+  }
+  return !closing;
+}
+
 const postgres = helpdesk.sessions === 'postgres';
 const sessions = postgres
   ? `sessions=postgres schema=${env.DATABASE_SCHEMA}`
   : 'sessions=memory (conversations are lost on restart; set DATABASE_URL to keep them)';
-logger.info(
-  {
-    url: running.url,
-    model: env.agentModel.model,
-    sessions: helpdesk.sessions,
-    settings: redactSecrets({
-      ...env.agentModel,
-      SESSION_TTL_SECONDS: env.SESSION_TTL_SECONDS,
-      MAX_SESSIONS: env.MAX_SESSIONS,
-      ...(postgres
-        ? {
-            DATABASE_SCHEMA: env.DATABASE_SCHEMA,
-            PG_POOL_MAX: env.PG_POOL_MAX,
-            SESSION_LEASE_MS: env.SESSION_LEASE_MS,
-          }
-        : {}),
-    }),
-  },
-  `helpdesk listening on ${running.url} ${sessions}`,
-);
-// Listening first: while the database is away, /healthz answers 200 and /readyz 503 (start()
-// retries with backoff and logs once), and requests get 503 database_unavailable. Only after
-// DATABASE_STARTUP_TIMEOUT_MS does the service give up, with one line and exit code 1.
-try {
-  await helpdesk.start({ untilMs: env.DATABASE_STARTUP_TIMEOUT_MS });
-} catch (error) {
-  if (!closing) {
-    const database = { connectionString: env.DATABASE_URL ?? '', schema: env.DATABASE_SCHEMA };
-    exitDatabaseUnreachable(logger, { ...database, redact: redactSecrets }, error);
-  }
-}
+if (await becomeReady())
+  logger.info(
+    {
+      url: running.url,
+      model: env.agentModel.model,
+      sessions: helpdesk.sessions,
+      settings: redactSecrets({
+        ...env.agentModel,
+        SESSION_TTL_SECONDS: env.SESSION_TTL_SECONDS,
+        MAX_SESSIONS: env.MAX_SESSIONS,
+        ...(postgres
+          ? {
+              DATABASE_SCHEMA: env.DATABASE_SCHEMA,
+              PG_POOL_MAX: env.PG_POOL_MAX,
+              SESSION_LEASE_MS: env.SESSION_LEASE_MS,
+            }
+          : {}),
+      }),
+    },
+    `helpdesk ready on ${running.url} ${sessions}`,
+  );

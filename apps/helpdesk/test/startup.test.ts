@@ -68,9 +68,16 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-async function waitUntilListening(output: { stdout: string }): Promise<string> {
-  await waitFor(() => /helpdesk listening/.test(output.stdout), 20_000, 'the server to listen');
-  const started = output.stdout.split('\n').find((line) => line.includes('helpdesk listening'))!;
+/**
+ * Waits for a start-up line (`ready on`: serving; `starting on`, the first line: listening, perhaps
+ * still waiting for the database) and returns the URL it names.
+ */
+async function waitUntilListening(
+  output: { stdout: string },
+  marker: 'helpdesk ready on' | 'helpdesk starting on' = 'helpdesk ready on',
+): Promise<string> {
+  await waitFor(() => output.stdout.includes(marker), 20_000, `the line "${marker}"`);
+  const started = output.stdout.split('\n').find((line) => line.includes(marker))!;
   return (JSON.parse(started) as { url: string }).url;
 }
 
@@ -92,7 +99,7 @@ describe('start-up', () => {
     expect(await exited).toBe(1);
     expect(output.stderr.trim().split('\n')).toHaveLength(1);
     expect(output.stderr).toMatch(/AGENT_LLM_API_KEY is required/);
-    expect(output.stdout).not.toMatch(/listening/);
+    expect(output.stdout).not.toMatch(/starting|ready/);
   });
 
   it('when a setting is invalid, then the server exits 1 naming it', async () => {
@@ -183,6 +190,26 @@ describe('start-up', () => {
     }
   }, 30_000);
 
+  it('when the database is unreachable at start-up, then the first line says starting, not listening or serving, and no ready line comes while /readyz answers 503', async () => {
+    const port = await closedPort();
+    const { child, output, exited } = runServer({
+      AGENT_LLM_API_KEY: 'k',
+      AGENT_LLM_BASE_URL: emulator.url,
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/test`,
+    });
+    try {
+      await waitFor(() => output.stdout.includes('\n'), 20_000, 'the first log line');
+      const first = JSON.parse(output.stdout.split('\n')[0]!) as { msg: string; url: string };
+
+      expect(first.msg).toBe(`helpdesk starting on ${first.url}`);
+      expect((await fetch(`${first.url}/readyz`)).status).toBe(503);
+      expect(output.stdout).not.toMatch(/serving|ready on|listening/);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }, 30_000);
+
   it('when the database stays unreachable past DATABASE_STARTUP_TIMEOUT_MS, then the service answers healthz 200 and readyz 503 meanwhile, then logs one line naming it, without its password, and exits 1', async () => {
     const port = await closedPort();
     const { output, exited } = runServer({
@@ -191,7 +218,7 @@ describe('start-up', () => {
       DATABASE_URL: `postgres://postgres:hunter2-secret@127.0.0.1:${port}/test`,
       DATABASE_STARTUP_TIMEOUT_MS: '3000',
     });
-    const url = await waitUntilListening(output);
+    const url = await waitUntilListening(output, 'helpdesk starting on');
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect((await fetch(`${url}/readyz`)).status).toBe(503);
 

@@ -92,13 +92,16 @@ describe('docker-compose.yml', () => {
   );
 
   test.each(APPS)(
-    'when %s is read, then its container port, PORT and healthcheck agree with the port the app defaults to',
+    'when %s is read, then its container port, PORT and healthcheck agree with the port the app defaults to, and the healthcheck asks /readyz',
     (app) => {
       const { defaultPort } = appEnv(app);
       const spec = service(app);
       expect(spec.ports?.map(containerPort)).toEqual([defaultPort]);
       expect(Number(spec.environment?.PORT)).toBe(defaultPort);
-      expect(spec.healthcheck?.test.join(' ')).toContain(`127.0.0.1:${defaultPort}/healthz`);
+      // Healthy means serving: depends_on service_healthy must not let traffic in while /readyz is 503.
+      expect(spec.healthcheck?.test.join(' ')).toContain(
+        `'http://127.0.0.1:${defaultPort}/readyz'`,
+      );
     },
   );
 

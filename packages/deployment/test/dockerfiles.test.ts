@@ -87,9 +87,15 @@ describe.each(IMAGES)(
       expect(runtimeText).toMatch(/^COPY --from=build \/out \.\/$/m);
     });
 
-    test('when run, then it exposes the port the package listens on, checks /healthz with node and starts with node', () => {
+    // A service is healthy once it serves (/readyz: its database reached), not once it listens; the
+    // emulator serves as soon as it listens and has /healthz only.
+    const healthPath = target === 'app' ? '/readyz' : '/healthz';
+
+    test(`when run, then it exposes the port the package listens on, checks ${healthPath} with node and starts with node`, () => {
       expect(runtimeText).toContain(`EXPOSE ${port}`);
-      expect(runtimeText).toMatch(/HEALTHCHECK .*CMD \["node", "-e", ".*\/healthz/);
+      expect(runtimeText).toMatch(
+        new RegExp(`HEALTHCHECK .*CMD \\["node", "-e", ".*${healthPath}'`),
+      );
       const cmd = /^CMD (\[.*\])$/m.exec(runtimeText)?.[1];
       const [command, script] = JSON.parse(cmd ?? '[]') as string[];
       expect(command).toBe('node');

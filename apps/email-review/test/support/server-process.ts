@@ -58,13 +58,13 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
 }
 
 /**
- * Waits for the start-up log line (`listening on`: ready; `serving on`: answering /healthz, perhaps
- * still waiting for the database) and returns the URL it names.
+ * Waits for a start-up log line (`ready on`: serving; `starting on`, the first line: listening,
+ * answering /healthz, perhaps still waiting for the database) and returns the URL it names.
  */
 export async function waitUntilListening(
   server: ServerProcess,
   timeoutMs = 60_000,
-  marker: 'listening on' | 'serving on' = 'listening on',
+  marker: 'ready on' | 'starting on' = 'ready on',
 ): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -73,10 +73,11 @@ export async function startService(env: Record<string, string>): Promise<Service
   child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
   const exited = once(child, 'close');
-  // The start-up line is at info; the tests keep the rest of the log quiet. A server that never
-  // listens is killed, not left running after the suite.
+  // The first start-up line ("starting on", at info) names the URL as soon as the server listens,
+  // before it is ready (tests of a database away need it then). A server that never listens is
+  // killed, not left running after the suite.
   await waitFor(
-    () => /helpdesk listening/.test(output.stdout),
+    () => /helpdesk starting on/.test(output.stdout),
     // Generous: on a loaded machine the import of ADK alone has taken over 20 s.
     60_000,
     'the server to listen',
@@ -85,7 +86,7 @@ export async function startService(env: Record<string, string>): Promise<Service
     await exited;
     throw error;
   });
-  const line = output.stdout.split('\n').find((l) => l.includes('helpdesk listening'))!;
+  const line = output.stdout.split('\n').find((l) => l.includes('helpdesk starting on'))!;
   const url = (JSON.parse(line) as { url: string }).url;
   const post = (path: string, body: unknown) =>
     fetch(`${url}${path}`, {
