@@ -505,3 +505,91 @@ describeInBrowser('the chat page in Chromium, with API_TOKEN', () => {
     BROWSER_TEST_TIMEOUT_MS,
   );
 });
+
+describeInBrowser('the chat page in Chromium, with API_TOKEN and WIDGET_PUBLIC', () => {
+  const TOKEN = 'chat-page-public-token-0123456789';
+  let helpdesk: HelpdeskUnderTest;
+  let url: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    helpdesk = await startHelpdesk({
+      apiToken: TOKEN,
+      widget: { public: { perIp: 100, perSession: 100 } },
+    });
+    url = await helpdesk.url();
+    browser = await launchBrowser();
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await helpdesk?.close();
+  }, BROWSER_TEST_TIMEOUT_MS);
+
+  const stored = (page: import('playwright-core').Page) =>
+    page.evaluate<{ id: string | null; token: string | null }>(
+      '({ id: localStorage.getItem("helpdesk.session-id"), token: localStorage.getItem("helpdesk.widget-token") })',
+    );
+
+  test(
+    'when a customer without a token chats, then the conversation the service started answers, a reload shows it, and its id alone reads nothing',
+    async () => {
+      const { page, trouble } = await openPage(browser, url);
+
+      await sendMessage(page, `${INVOICE_QUESTION} My billing email is ap@acme.example`);
+      await answersDone(page, 1);
+      await sendMessage(page, OUTAGE_QUESTION);
+      await answersDone(page, 2);
+
+      expect(await page.locator('#token-form').isHidden()).toBe(true);
+      expect(await page.locator('.message.assistant .text').first().textContent()).toContain(
+        '1250',
+      );
+      const { id, token } = await stored(page);
+      expect(id).toMatch(/^web-[0-9a-f]{32}$/);
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      await helpdesk.http.get(`/sessions/${id}`).expect(404);
+      const shownBefore = await page.locator('.message .text').allTextContents();
+
+      await page.reload();
+      await answersDone(page, 2);
+      expect(await page.locator('.message .text').allTextContents()).toEqual(shownBefore);
+      expect(trouble).toEqual({ consoleErrors: [], pageErrors: [], dialogs: [] });
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'when the conversation is gone (expired or deleted), then the next message starts another and is answered there',
+    async () => {
+      const { page, trouble } = await openPage(browser, url);
+      // A browser of its own: no conversation of the test before.
+      await page.evaluate('localStorage.clear()');
+      await page.reload();
+      await sendMessage(page, OUTAGE_QUESTION);
+      await answersDone(page, 1);
+      const before = await stored(page);
+      await helpdesk.http
+        .delete(`/sessions/${before.id}`)
+        .set('authorization', `Bearer ${TOKEN}`)
+        .expect(204);
+
+      await sendMessage(page, INVOICE_QUESTION);
+      await answersDone(page, 2);
+
+      const after = await stored(page);
+      expect(after.id).not.toBe(before.id);
+      const recorded = await helpdesk.http
+        .get(`/sessions/${after.id}`)
+        .set('x-widget-token', after.token!)
+        .expect(200);
+      expect(recorded.body.turns.map((turn: { text: string }) => turn.text)[0]).toBe(
+        INVOICE_QUESTION,
+      );
+      expect(trouble.pageErrors).toEqual([]);
+      await page.close();
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+});

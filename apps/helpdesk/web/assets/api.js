@@ -20,9 +20,14 @@ export const readToken = () => tokens.getItem(TOKEN_KEY) ?? '';
 export const storeToken = (token) => tokens.setItem(TOKEN_KEY, token);
 export const forgetToken = () => tokens.removeItem(TOKEN_KEY);
 
-export function headers(extra = {}) {
+/** The request's headers: the bearer token if the tab has one, and the conversation's secret. */
+export function headers(extra = {}, session = undefined) {
   const token = readToken();
-  return { ...extra, ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  return {
+    ...extra,
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+    ...(session?.token ? { 'x-widget-token': session.token } : {}),
+  };
 }
 
 export async function problemOf(response) {
@@ -40,12 +45,23 @@ export async function problemOf(response) {
   );
 }
 
-/** The session's transcript, or [] when the service does not know it (new, expired or deleted). */
-export async function readTranscript(sessionId) {
-  const response = await fetch(`sessions/${encodeURIComponent(sessionId)}`, {
+/** A new conversation the service starts: `{ id, token }` (its secret, sent with each request). */
+export async function startConversation() {
+  const response = await fetch('widget/sessions', {
+    method: 'POST',
     headers: headers({ accept: 'application/json' }),
   });
-  if (response.status === 404) return [];
+  if (!response.ok) throw await problemOf(response);
+  const body = await response.json();
+  return { id: body.session_id, token: body.widget_token };
+}
+
+/** The conversation's transcript, or undefined when the service does not know it (expired or deleted). */
+export async function readTranscript(session) {
+  const response = await fetch(`sessions/${encodeURIComponent(session.id)}`, {
+    headers: headers({ accept: 'application/json' }, session),
+  });
+  if (response.status === 404) return undefined;
   if (!response.ok) throw await problemOf(response);
   return (await response.json()).turns;
 }

@@ -1,15 +1,16 @@
 /* global URLSearchParams, location */
-import { ApiError, forgetToken, readTranscript, storeToken } from './api.js';
+import { ApiError, forgetToken, readTranscript, startConversation, storeToken } from './api.js';
 import { addReply, addUserMessage, clearMessages, showTranscript } from './conversation-view.js';
 import { streamTurn } from './event-stream.js';
-import { draftSessionId, forgetSession, rememberSession, storedSessionId } from './session.js';
+import { forgetSession, rememberSession, storedSession } from './session.js';
 import { agentLabel, toolCallLine } from './status-lines.js';
 
 const $ = (id) => document.getElementById(id);
 const DROP_RECHECK_MS = 1_000;
 const DROP_WAIT_MS = 120_000;
 
-let sessionId = storedSessionId() ?? draftSessionId();
+/** The conversation, `{ id, token }`: undefined until the first message starts one. */
+let session = storedSession();
 let busy = false;
 /** The message of the last failed turn: what Retry sends again. */
 let failedMessage;
@@ -54,9 +55,21 @@ function askForToken(reason) {
   $('token-input').focus();
 }
 
+/** The service starts the conversation (its id and secret) when the first message needs one. */
+async function ensureSession() {
+  if (session) return;
+  session = await startConversation();
+  rememberSession(session);
+}
+
+function dropSession() {
+  forgetSession();
+  session = undefined;
+}
+
 /** Turns in the transcript after `known` that answer `message`, once the service has recorded them. */
 async function recordedAnswer(message, known) {
-  const turns = await readTranscript(sessionId);
+  const turns = (await readTranscript(session)) ?? [];
   const [asked, answered] = turns.slice(known);
   return asked?.text === message && answered?.role === 'assistant' ? answered : undefined;
 }
@@ -83,7 +96,7 @@ async function recoverDroppedTurn(message, known, opened, reply) {
 async function runTurn(message, reply, known, attempt = 1) {
   let outcome;
   try {
-    outcome = await streamTurn(sessionId, message, (name, data) => {
+    outcome = await streamTurn(session, message, (name, data) => {
       if (name === 'agent') {
         reply.setAgent(data.agent);
         announce(`${agentLabel(data.agent)} is answering.`);
@@ -112,16 +125,31 @@ async function runTurn(message, reply, known, attempt = 1) {
   announce(`${agentLabel(outcome.data.agent)}: ${outcome.data.reply}`);
 }
 
+/**
+ * Sends the message in this conversation, or in a new one when the service no longer has it
+ * (expired or deleted: 404 session_not_found); nothing of it was recorded then.
+ */
+async function sendInSession(message, reply, known) {
+  try {
+    await ensureSession();
+    await runTurn(message, reply, known);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === 'session_not_found')) throw error;
+    dropSession();
+    await ensureSession();
+    await runTurn(message, reply, 0);
+  }
+}
+
 async function send(message, { retry = false } = {}) {
   if (busy) return;
   setBusy(true);
   hideFailure();
-  rememberSession(sessionId);
   if (!retry) addUserMessage(message);
   const known = $('messages').children.length - 1;
   const reply = addReply();
   try {
-    await runTurn(message, reply, known);
+    await sendInSession(message, reply, known);
   } catch (error) {
     reply.remove();
     if (error instanceof ApiError && error.status === 401) {
@@ -139,9 +167,12 @@ async function send(message, { retry = false } = {}) {
 }
 
 async function loadConversation() {
-  if (!storedSessionId()) return;
+  if (!session) return;
   try {
-    showTranscript(await readTranscript(sessionId));
+    const turns = await readTranscript(session);
+    // Gone (expired or deleted): the next message starts another conversation.
+    if (turns) showTranscript(turns);
+    else dropSession();
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       forgetToken();
@@ -180,8 +211,7 @@ $('retry').addEventListener('click', () => {
 
 $('new-conversation').addEventListener('click', () => {
   if (busy) return;
-  forgetSession();
-  sessionId = draftSessionId();
+  dropSession();
   hideFailure();
   clearMessages();
   announce('New conversation started.');

@@ -25,13 +25,16 @@ function eventParser(onEvent) {
  * ends; rejects with `{ dropped: true, opened }` when the connection breaks first (`opened`: the
  * service had started the turn), or with an ApiError when the service refused the message.
  */
-export async function streamTurn(sessionId, message, onEvent) {
+export async function streamTurn(session, message, onEvent) {
   let response;
   try {
     response = await fetch('chat', {
       method: 'POST',
-      headers: headers({ accept: 'text/event-stream', 'content-type': 'application/json' }),
-      body: JSON.stringify({ session_id: sessionId, message }),
+      headers: headers(
+        { accept: 'text/event-stream', 'content-type': 'application/json' },
+        session,
+      ),
+      body: JSON.stringify({ session_id: session.id, message }),
     });
   } catch {
     throw { dropped: true, opened: false };

@@ -1,28 +1,25 @@
-/* global crypto */
 import { webStorage } from './web-storage.js';
 
-// The conversation's session id survives a reload in localStorage, stored once its first message
-// is sent (an id never used has no transcript to read); a new conversation draws another.
-const KEY = 'helpdesk.session-id';
-
-function newSessionId() {
-  // getRandomValues works outside secure contexts too (randomUUID does not).
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return `web-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
-}
+// The conversation survives a reload in localStorage: its id, and the secret the service gave
+// this browser for it (what reaches it when the widget is public, without a token). Both are
+// stored once the service has started the conversation.
+const ID_KEY = 'helpdesk.session-id';
+const TOKEN_KEY = 'helpdesk.widget-token';
 
 const store = webStorage('localStorage');
 
-/** The stored conversation's id, or undefined when this browser has none yet. */
-export const storedSessionId = () => store.getItem(KEY) ?? undefined;
+/** The stored conversation, `{ id, token }`, or undefined when this browser has none yet. */
+export function storedSession() {
+  const id = store.getItem(ID_KEY);
+  return id ? { id, token: store.getItem(TOKEN_KEY) ?? '' } : undefined;
+}
 
-/** The id a first message will start a conversation under. */
-export const draftSessionId = () => newSessionId();
-
-export function rememberSession(id) {
-  store.setItem(KEY, id);
+export function rememberSession(session) {
+  store.setItem(ID_KEY, session.id);
+  store.setItem(TOKEN_KEY, session.token);
 }
 
 export function forgetSession() {
-  store.removeItem(KEY);
+  store.removeItem(ID_KEY);
+  store.removeItem(TOKEN_KEY);
 }
