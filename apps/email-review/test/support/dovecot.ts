@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { requireInstalled } from '@repo/jest-preset/test-servers.mjs';
 import { ImapFlow } from 'imapflow';
 import { SignJWT } from 'jose';
 import type { MailboxSettings } from '../../src/mailbox/mailbox-service.js';
@@ -122,9 +123,13 @@ export class Dovecot {
   private constructor(
     readonly dir: string,
     readonly port: number,
+    private readonly binary: string,
   ) {}
 
-  static async start(): Promise<Dovecot> {
+  /** `binary`: another path to Dovecot (a test of the missing-server message gives one that is not there). */
+  static async start(options: { binary?: string } = {}): Promise<Dovecot> {
+    const binary = options.binary ?? DOVECOT;
+    requireInstalled('Dovecot', binary);
     const dir = mkdtempSync(join(tmpdir(), 'dovecot-'));
     chmodSync(dir, 0o755);
     const owner = mailOwner();
@@ -140,7 +145,7 @@ export class Dovecot {
       join(dir, 'oauth2-keys', 'default', 'HS256', 'default'),
       OAUTH2_KEY.toString('base64'),
     );
-    const dovecot = new Dovecot(dir, await freePort());
+    const dovecot = new Dovecot(dir, await freePort(), binary);
     writeFileSync(join(dir, 'dovecot.conf'), config(dir, dovecot.port));
     await dovecot.resume();
     return dovecot;
@@ -173,7 +178,7 @@ export class Dovecot {
   /** Starts the server (again, after pause()) and waits for its greeting. */
   async resume(): Promise<void> {
     // Its own process group, so that pause() stops the session processes too, not only the master.
-    const child = spawn(DOVECOT, ['-F', '-c', join(this.dir, 'dovecot.conf')], {
+    const child = spawn(this.binary, ['-F', '-c', join(this.dir, 'dovecot.conf')], {
       stdio: ['ignore', 'ignore', 'pipe'],
       detached: true,
     });
