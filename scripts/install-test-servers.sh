@@ -40,7 +40,7 @@ install_chromium() {
   fi
   command -v npx >/dev/null || { echo "install-test-servers: Node.js (npx) is needed for Chromium on Ubuntu" >&2; exit 1; }
   export PLAYWRIGHT_BROWSERS_PATH=/opt/ms-playwright
-  npx -y "playwright-core@${PLAYWRIGHT_VERSION}" install --with-deps chromium
+  npx -y "playwright-core@${PLAYWRIGHT_VERSION}" install --with-deps --no-shell chromium
   local chrome
   chrome=$(find /opt/ms-playwright -path '*/chromium-*/chrome-linux*/chrome' -type f | head -1)
   [ -n "$chrome" ] || { echo "install-test-servers: Playwright installed no Chromium under /opt/ms-playwright" >&2; exit 1; }
