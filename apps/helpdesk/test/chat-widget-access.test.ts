@@ -7,6 +7,7 @@ import {
   type HarnessOptions,
   type HelpdeskUnderTest,
 } from './support/harness.js';
+import { buildService, startService } from './support/service-process.js';
 import { startWidgetSession, widgetRead, widgetSend } from './support/widget-session.js';
 
 const TOKEN = 'widget-test-token-0123456789';
@@ -248,4 +249,29 @@ describe("the public widget's rate limits", () => {
       await helpdesk.close();
     }
   });
+});
+
+describe('TRUST_PROXY, as server.ts reads it', () => {
+  it('when the environment names the proxy, then the service limits each client behind it apart', async () => {
+    await buildService();
+    const service = await startService({
+      API_TOKEN: TOKEN,
+      WIDGET_PUBLIC: 'true',
+      WIDGET_RATE_PER_IP: '1',
+      TRUST_PROXY: 'loopback',
+    });
+    try {
+      const from = async (address: string) =>
+        (
+          await fetch(`${service.url}/sessions/nobody-here`, {
+            headers: { 'x-forwarded-for': address },
+          })
+        ).status;
+
+      expect([await from('198.51.100.1'), await from('198.51.100.1')]).toEqual([404, 429]);
+      expect(await from('198.51.100.2')).toBe(404);
+    } finally {
+      await service.stop();
+    }
+  }, 120_000);
 });
