@@ -188,6 +188,7 @@ describe('httpServiceEnv', () => {
       LOG_LEVEL: 'info',
       METRICS_PUBLIC: false,
       OTEL_CAPTURE_CONTENT: false,
+      TRUST_PROXY: false,
     });
   });
 
