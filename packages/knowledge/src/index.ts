@@ -33,7 +33,7 @@ export {
   type PostgresKnowledgeBaseOptions,
 } from './store/postgres-knowledge-base.js';
 export { knowledgeTablesMigration } from './store/knowledge-tables.js';
-export { textSearchConfig, TEXT_SEARCH_CONFIGS } from './store/text-search-config.js';
+export { textSearchConfig } from './store/text-search-config.js';
 export { parseArticleFile } from './help-center/article-file.js';
 export { type HelpCenterLoad } from './help-center/help-center-folder.js';
 export { loadHelpCenter } from './help-center/load-help-center.js';

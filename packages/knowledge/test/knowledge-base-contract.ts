@@ -119,6 +119,13 @@ export function knowledgeBaseContract(open: OpenKnowledgeBase): void {
       expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
   });
 
+  it('when no passage holds every word of a question, then those holding some of them come back', async () => {
+    const kb = await open();
+    await loadSamples(kb);
+    const [hit] = await kb.search('how long does shipping take to the United States?');
+    expect(hit).toMatchObject({ slug: 'shipping-times' });
+  });
+
   it('when an article is replaced, then its new text is found and its old text is not', async () => {
     const kb = await open();
     await kb.upsert({

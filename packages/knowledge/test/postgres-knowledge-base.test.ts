@@ -50,6 +50,32 @@ describe('PostgresKnowledgeBase', () => {
     expect(hit).toMatchObject({ slug: 'refund-policy', heading: 'When the money arrives' });
   });
 
+  it('when some passages hold every word of the query, then only those come back', async () => {
+    const kb = await open();
+    await kb.upsert({
+      slug: 'gift-cards',
+      title: 'Gift cards',
+      body: 'Gift cards expire after 3 years.',
+    });
+    await kb.upsert({ slug: 'gift-wrap', title: 'Gift wrap', body: 'Gift wrap is free.' });
+    expect((await kb.search('gift cards')).map((hit) => hit.slug)).toEqual(['gift-cards']);
+    expect((await kb.search('gift')).map((hit) => hit.slug).sort()).toEqual([
+      'gift-cards',
+      'gift-wrap',
+    ]);
+  });
+
+  it('when a language is first written, then the planner knows how few configurations there are', async () => {
+    const kb = await open();
+    await db.pool.query(`TRUNCATE "${db.schema}".knowledge_configs`);
+    await kb.upsert({ slug: 'hallo', title: 'Hallo', language: 'de', body: 'Willkommen.' });
+    // Never analyzed (-1), a search was planned for thousands of configurations and JIT-compiled.
+    const { rows } = await db.pool.query<{ reltuples: number }>(
+      `SELECT reltuples FROM pg_class WHERE oid = '"${db.schema}".knowledge_configs'::regclass`,
+    );
+    expect(rows[0]!.reltuples).toBeGreaterThanOrEqual(1);
+  });
+
   it('when unchanged content is upserted again, then its rows are not rewritten', async () => {
     const kb = await open({ now: ticking() });
     await loadSamples(kb);

@@ -4,6 +4,8 @@
  * tsvector in the article's text search configuration (`config`): its title weighted A, its heading
  * B, its text D, generated from the row, so no writer can store one out of step with its text.
  * Slugs sort bytewise (COLLATE "C"), as the memory store and a listing's `after` do.
+ * `knowledge_configs`: the configurations passages were ever written in, which a search makes its
+ * query in (a few, where all PostgreSQL has are two dozen).
  */
 export function knowledgeTablesMigration(schema: string): string {
   const articles = `"${schema}"."knowledge_articles"`;
@@ -33,5 +35,6 @@ export function knowledgeTablesMigration(schema: string): string {
       ) STORED,
       PRIMARY KEY (slug, position)
     );
-    CREATE INDEX IF NOT EXISTS knowledge_passages_tsv ON ${passages} USING gin (tsv);`;
+    CREATE INDEX IF NOT EXISTS knowledge_passages_tsv ON ${passages} USING gin (tsv);
+    CREATE TABLE IF NOT EXISTS "${schema}"."knowledge_configs" (config regconfig PRIMARY KEY);`;
 }

@@ -44,7 +44,11 @@ export class MemoryKnowledgeBase implements KnowledgeBase {
   private readonly index = new MiniSearch<PassageDocument>({
     fields: ['title', 'heading', 'text'],
     storeFields: ['slug', 'title', 'heading', 'text', 'language'],
-    searchOptions: { boost: { title: 2, heading: 1.5 }, prefix: true, fuzzy: 0.2 },
+    searchOptions: {
+      boost: { title: 2, heading: 1.5 },
+      prefix: (term) => term.length >= 4,
+      fuzzy: 0.2,
+    },
   });
 
   constructor(options: MemoryKnowledgeBaseOptions = {}) {

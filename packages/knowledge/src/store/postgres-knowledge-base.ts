@@ -15,7 +15,7 @@ import {
   type SearchOptions,
   type UpsertResult,
 } from './knowledge-base.js';
-import { TEXT_SEARCH_CONFIGS, textSearchConfig } from './text-search-config.js';
+import { textSearchConfig } from './text-search-config.js';
 
 export interface PostgresKnowledgeBaseOptions {
   pool: pg.Pool;
@@ -54,13 +54,33 @@ const articleOf = (row: ArticleRow): Article => ({
 });
 
 /**
+ * Passages matching the query's `all_words` or `any_word` in their configuration, best first. The
+ * query is made in each configuration in use; each one's passages are searched on their own
+ * (LATERAL), so that each is a lookup in the GIN index with its own query.
+ */
+const searchStatement = (schema: string, match: 'all_words' | 'any_word') => `
+  WITH queries AS (
+    SELECT k.config,
+      websearch_to_tsquery(k.config, $1) AS all_words,
+      NULLIF(replace(plainto_tsquery(k.config, $1)::text, ' & ', ' | '), '')::tsquery AS any_word
+    FROM "${schema}"."knowledge_configs" AS k)
+  SELECT hit.* FROM queries AS q CROSS JOIN LATERAL (
+    SELECT p.slug, p.position, p.title, p.heading, p.text,
+      ts_rank(p.tsv, q.${match}, 1) AS score
+    FROM "${schema}"."knowledge_passages" AS p
+    WHERE p.tsv @@ q.${match} AND p.config = q.config AND ($2::text IS NULL OR p.language = $2)
+    ORDER BY score DESC, p.slug, p.position
+    LIMIT $3) AS hit
+  ORDER BY hit.score DESC, hit.slug, hit.position
+  LIMIT $3`;
+
+/**
  * The knowledge base in PostgreSQL: an article row and its passages' rows, replaced together in one
  * transaction. Writes to one knowledge base take turns on an advisory lock, so that the article
  * limit holds and an unchanged article is never rewritten, whatever instances write at once.
  *
- * Search matches a passage holding any of the query's words (stemmed in each language's
- * configuration) and ranks it by ts_rank; one holding the whole query as websearch_to_tsquery
- * reads it (every word, quoted phrases, `-word` excluded) ranks above all of those.
+ * Search finds the passages holding all the query's words (stemmed in each language's
+ * configuration), or when there are none, any of them (see `searchAll`).
  */
 export class PostgresKnowledgeBase implements KnowledgeBase {
   private readonly pool: pg.Pool;
@@ -74,10 +94,14 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
     | 'write'
     | 'dropPassages'
     | 'writePassages'
+    | 'config'
+    | 'writeConfig'
+    | 'analyzeConfigs'
     | 'delete'
     | 'get'
     | 'list'
-    | 'search',
+    | 'searchAll'
+    | 'searchAny',
     string
   >;
 
@@ -88,6 +112,7 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
     this.lockName = `${options.schema}.knowledge_articles`;
     const articles = `"${options.schema}"."knowledge_articles"`;
     const passages = `"${options.schema}"."knowledge_passages"`;
+    const configs = `"${options.schema}"."knowledge_configs"`;
     this.sql = {
       lock: 'SELECT pg_advisory_xact_lock(hashtext($1))',
       current: `SELECT hash FROM ${articles} WHERE slug = $1`,
@@ -98,30 +123,25 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
           language = excluded.language, tags = excluded.tags, hash = excluded.hash,
           updated_at = excluded.updated_at`,
       dropPassages: `DELETE FROM ${passages} WHERE slug = $1`,
-      // A configuration this server lacks falls back to simple (see text-search-config.ts).
       writePassages: `INSERT INTO ${passages} (slug, position, language, config, title, heading, text)
-        SELECT $1, p.position, $2,
-          coalesce((SELECT c.oid::regconfig FROM pg_ts_config AS c WHERE c.cfgname = $3), 'simple'),
-          $4, p.heading, p.text
+        SELECT $1, p.position, $2, $3::regconfig, $4, p.heading, p.text
         FROM unnest($5::int[], $6::text[], $7::text[]) AS p(position, heading, text)`,
+      // A configuration this server lacks falls back to simple (see text-search-config.ts).
+      config: `SELECT coalesce(
+          (SELECT c.oid::regconfig FROM pg_ts_config AS c WHERE c.cfgname = $1), 'simple')::text
+        AS config`,
+      writeConfig: `INSERT INTO ${configs} (config) VALUES ($1::regconfig) ON CONFLICT DO NOTHING`,
+      analyzeConfigs: `ANALYZE ${configs}`,
       delete: `DELETE FROM ${articles} WHERE slug = $1`,
       get: `SELECT slug, title, body, language, tags, hash, updated_at FROM ${articles} WHERE slug = $1`,
       list: `SELECT slug, title, '' AS body, language, tags, hash, updated_at FROM ${articles}
         WHERE slug > $1 ORDER BY slug LIMIT $2`,
-      // The query in each configuration searched: `any_word` (the plain query's words joined by OR)
-      // finds the passages through the GIN index, `all_words` lifts those that match it whole.
-      search: `WITH queries AS (
-          SELECT c.oid::regconfig AS config,
-            websearch_to_tsquery(c.oid::regconfig, $1) AS all_words,
-            NULLIF(replace(plainto_tsquery(c.oid::regconfig, $1)::text, ' & ', ' | '), '')::tsquery
-              AS any_word
-          FROM pg_ts_config AS c WHERE c.cfgname = ANY($2::text[]))
-        SELECT p.slug, p.title, p.heading, p.text,
-          ts_rank(p.tsv, q.any_word, 1) + CASE WHEN p.tsv @@ q.all_words THEN 1 ELSE 0 END AS score
-        FROM queries AS q JOIN ${passages} AS p ON p.config = q.config AND p.tsv @@ q.any_word
-        WHERE $3::text IS NULL OR p.language = $3
-        ORDER BY score DESC, p.slug, p.position
-        LIMIT $4`,
+      // Passages holding every word of the query as websearch_to_tsquery reads it (quoted
+      // phrases, -word excluded); only when none does, those holding any of its words (a question
+      // in plain language often has a word no passage has). Ranked by ts_rank over the query that
+      // matched, divided by 1 + the log of the passage's length (normalization 1).
+      searchAll: searchStatement(options.schema, 'all_words'),
+      searchAny: searchStatement(options.schema, 'any_word'),
     };
   }
 
@@ -142,10 +162,18 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
       const values = [slug, title, body, language, tags, write.hash, article.updated_at];
       await client.query(this.sql.write, values);
       await client.query(this.sql.dropPassages, [slug]);
+      const { rows } = await client.query<{ config: string }>(this.sql.config, [
+        textSearchConfig(language),
+      ]);
+      const config = rows[0]!.config;
+      const added = await client.query(this.sql.writeConfig, [config]);
+      // Autovacuum never analyzes a table of a few rows: without its count, the planner costs a
+      // search for thousands of configurations, past jit_above_cost (600 ms to compile, measured).
+      if (added.rowCount === 1) await client.query(this.sql.analyzeConfigs);
       await client.query(this.sql.writePassages, [
         slug,
         language,
-        textSearchConfig(language),
+        config,
         title,
         write.passages.map((passage) => passage.position),
         write.passages.map((passage) => passage.heading),
@@ -177,14 +205,9 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const { limit, language } = searchOptionsSchema.parse(options);
     if (!query.trim()) return [];
-    const wanted = language?.toLowerCase();
-    const configs = wanted ? [textSearchConfig(wanted)] : TEXT_SEARCH_CONFIGS;
-    const { rows } = await this.pool.query<HitRow>(this.sql.search, [
-      query,
-      configs,
-      wanted ?? null,
-      limit,
-    ]);
+    const params = [query, language?.toLowerCase() ?? null, limit];
+    let { rows } = await this.pool.query<HitRow>(this.sql.searchAll, params);
+    if (rows.length === 0) ({ rows } = await this.pool.query<HitRow>(this.sql.searchAny, params));
     return rows.map((row) => ({
       slug: row.slug,
       title: row.title,

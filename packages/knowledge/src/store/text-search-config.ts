@@ -35,6 +35,3 @@ export function textSearchConfig(language: string): string {
   const primary = language.toLowerCase().split('-')[0] ?? '';
   return CONFIGS[primary] ?? 'simple';
 }
-
-/** Every configuration an article can be stored with. */
-export const TEXT_SEARCH_CONFIGS = [...new Set([...Object.values(CONFIGS), 'simple'])];
