@@ -1,5 +1,6 @@
 // Search latency at 10,000 articles, in both stores: node scripts/measure-search.mjs after a build.
-// DATABASE_URL (default: the test database) is where a scratch schema is made and dropped.
+// DATABASE_URL (default: the test database) is where a scratch schema is made and dropped;
+// STORES=memory or STORES=postgres measures one.
 // The 20 samples are among the articles; the others are made up (see `word`).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -105,7 +106,9 @@ async function measure(name, kb, loaded = async () => {}) {
 }
 
 const limits = { maxArticles: ARTICLES };
-await measure('memory', new MemoryKnowledgeBase({ limits }));
+const stores = (process.env.STORES ?? 'memory,postgres').split(',');
+if (stores.includes('memory')) await measure('memory', new MemoryKnowledgeBase({ limits }));
+if (!stores.includes('postgres')) process.exit(0);
 
 const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
 const schema = `knowledge_measure_${process.pid}`;

@@ -47,7 +47,8 @@ export class MemoryKnowledgeBase implements KnowledgeBase {
     searchOptions: {
       boost: { title: 2, heading: 1.5 },
       prefix: (term) => term.length >= 4,
-      fuzzy: 0.2,
+      // Short words match too many others within an edit (and cost the most): whole or as prefixes only.
+      fuzzy: (term) => (term.length >= 6 ? 0.2 : false),
     },
   });
 
