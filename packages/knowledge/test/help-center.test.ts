@@ -140,6 +140,21 @@ describe.each(stores)('help center into the %s store', (_name, open) => {
     expect((await kb.get('shipping-times'))?.title).toBe('Shipping times and costs');
   });
 
+  it('when a watched file’s front matter takes another slug, then the old article goes and the new one comes', async () => {
+    const kb = await open();
+    const { logger } = capturedLogger();
+    watching = await watchHelpCenter(folder.dir, kb, logger, { debounceMs: 50 });
+    const file = join(folder.dir, 'opening-hours.md');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('slug: opening-hours', 'slug: support-hours'),
+    );
+    // The new article is written before the old one is deleted.
+    await until(async () => (await kb.get('opening-hours')) === undefined);
+    expect(await kb.get('support-hours')).toBeDefined();
+    expect(await slugs(kb)).toHaveLength(20);
+  });
+
   it('when a watched file is renamed and a new one is added, then the articles follow', async () => {
     const kb = await open();
     const deleted: string[] = [];

@@ -25,14 +25,11 @@ export const isArticleFile = (name: string) => name.endsWith('.md') && !name.sta
 
 const LIST_PAGE = 500;
 
-/** Errors that are the file's own: it is skipped, and the others load. */
-const isFileProblem = (error: unknown) =>
+/** Refusals of the file's article: the file is skipped, and the others load. */
+const isArticleRefused = (error: unknown) =>
   error instanceof InvalidArticle ||
   error instanceof ArticleTooLarge ||
-  error instanceof TooManyArticles ||
-  (error instanceof Error &&
-    'code' in error &&
-    ['EISDIR', 'EACCES', 'EPERM'].includes(String(error.code)));
+  error instanceof TooManyArticles;
 
 /**
  * A folder of markdown articles kept in a knowledge base: which file holds which slug, so that a
@@ -105,7 +102,7 @@ export class HelpCenterFolder {
       if (before !== undefined && before !== article.slug) await this.kb.delete(before);
       return outcome;
     } catch (error) {
-      if (isFileProblem(error)) return this.skip(name, error);
+      if (isArticleRefused(error)) return this.skip(name, error);
       throw error;
     }
   }
