@@ -16,7 +16,10 @@ import { a2aParseErrors, a2aRoutes } from './a2a/a2a-routes.js';
 import { AGENT_CARD_PATH } from './a2a/agent-card.js';
 import type { ChatService } from './chat/chat-service.js';
 import { chatRoute } from './routes/chat.js';
-import { deleteSessionRoute, getSessionRoute } from './routes/sessions.js';
+import { deleteSessionRoute, getSessionRoute, sessionEventsRoute } from './routes/sessions.js';
+import { CONSOLE_PATHS, consolePage } from './operator/console-page.js';
+import { LiveFeed } from './operator/live-feed.js';
+import { operatorRoutes } from './operator/operator-routes.js';
 import { startWidgetSessionRoute } from './routes/widget-sessions.js';
 import { CHAT_PAGE_PATHS, chatPage } from './web/chat-page.js';
 import {
@@ -63,6 +66,8 @@ export interface AppDeps {
   publicUrl?: string;
   /** TRUST_PROXY: the proxies whose X-Forwarded-For gives `req.ip` (rate limits); default none. */
   trustProxy?: TrustProxy;
+  /** OPERATORS: the callers (token names, JWT email/subject) who may use the console. */
+  operators?: readonly string[];
 }
 
 // A message is at most 8 000 characters; even fully \u-escaped it fits well within this.
@@ -113,6 +118,17 @@ export function createApp(deps: AppDeps): Express {
     deleteSessionRoute(deps.chat),
     ...(deps.outbox ? webhookRoutes(deps.outbox) : []),
   ];
+  // One reader of the live events per app, however many customer and console streams are open.
+  const feed = new LiveFeed(deps.chat.desk.live);
+  const liveRoutes = [
+    sessionEventsRoute(deps.chat, feed, { publicWidget, heartbeatMs: deps.sseHeartbeatMs }),
+    ...operatorRoutes({
+      desk: deps.chat.desk,
+      feed,
+      roster: auth ? new Set(deps.operators ?? []) : 'open',
+      ...(deps.sseHeartbeatMs ? { heartbeatMs: deps.sseHeartbeatMs } : {}),
+    }),
+  ].map((route) => (deps.database ? withDatabaseAnswer(route) : route));
   return createHttpApp({
     name: 'helpdesk',
     logger: deps.logger,
@@ -129,17 +145,19 @@ export function createApp(deps: AppDeps): Express {
         .map((route) => (deps.database ? withDatabaseAnswer(route) : route))
         .map((route) =>
           widget.public && route.method !== 'delete' ? withRateLimitAnswer(route) : route,
-        ),
+        )
+        .concat(liveRoutes),
     },
     readiness: deps.database?.readiness,
     onResponse: deps.onResponse,
     metrics: deps.metrics,
     tracing: deps.tracing,
     // The page asks for a token itself when the API needs one; agents read the card to learn that.
-    publicPaths: [...CHAT_PAGE_PATHS, AGENT_CARD_PATH],
+    publicPaths: [...CHAT_PAGE_PATHS, ...CONSOLE_PATHS, AGENT_CARD_PATH],
     ...(widget.public ? { isPublicRequest: isPublicWidgetRequest } : {}),
     configure: (app) => {
       chatPage({ frameAncestors: widget.allowedOrigins ?? '*' })(app);
+      consolePage()(app);
       if (widget.public) publicWidgetLimits({ ...widget.public, bodyLimit: BODY_LIMIT })(app);
     },
     bodyErrorHandler: a2aParseErrors,

@@ -2,6 +2,7 @@ import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
 import { webhooksEnv } from '@repo/webhooks';
 import type { z } from 'zod';
+import { operatorEnv } from './operator/operator-env.js';
 import { widgetEnv } from './web/widget-env.js';
 import {
   intFromEnv,
@@ -40,6 +41,7 @@ const serviceEnvSchema = httpServiceEnv(3002)
     /** How long start-up keeps trying an unreachable database (serving 503 meanwhile) before exit 1. */
     DATABASE_STARTUP_TIMEOUT_MS: intFromEnv(300_000),
     ...widgetEnv,
+    ...operatorEnv,
     /**
      * The service's base URL as callers reach it (behind a proxy, e.g. https://helpdesk.example):
      * what the A2A agent card advertises. Default: the address the service listens on, as the

@@ -10,6 +10,7 @@ import {
 } from './chat/chat-service.js';
 import { openPostgresSessions } from './db/postgres-sessions.js';
 import type { ModelSettings } from './llm/model.js';
+import { handoffMetrics } from './operator/handoff-metrics.js';
 import { helpdeskTelemetry } from './telemetry/helpdesk-telemetry.js';
 import type { InvoiceAccessRule } from './tools/invoice-access.js';
 import { deliveryMetrics, MemoryOutbox, noWebhooks, type WebhookSettings } from '@repo/webhooks';
@@ -69,11 +70,16 @@ export interface HelpdeskDeps {
    * email given. Default: tools/invoice-access.ts's defaultInvoiceAccess.
    */
   invoiceAccess?: InvoiceAccessRule;
+  /** OPERATORS: the callers who may use the operator console (with auth on). */
+  operators?: readonly string[];
+  /** HANDOFF_WAIT_SECONDS: how long a conversation waits for a person before the customer is told. */
+  handoffWaitMs?: number;
 }
 
 const DEFAULT_TTL_MS = 3_600_000;
 const DEFAULT_MAX_SESSIONS = 10_000;
 const MAX_SWEEP_EVERY_MS = 60_000;
+const DEFAULT_HANDOFF_WAIT_MS = 120_000;
 
 /**
  * Wires the agent tree, the chat service over its sessions (memory or PostgreSQL), telemetry and
@@ -111,16 +117,26 @@ export function createHelpdesk(deps: HelpdeskDeps) {
       webhooks,
     });
   const outbox = postgres?.outbox ?? new MemoryOutbox({ ...webhooks, logger: deps.logger });
+  let observeTakeover: ((waitedMs: number) => void) | undefined;
   const chat = telemetry.chat(
     createChatService({
       ...chatOptions,
+      ...(postgres ? { handoffs: postgres.handoffs } : {}),
+      onTakeover: (waitedMs) => observeTakeover?.(waitedMs),
       webhooks: { outbox, includeContent: webhooks.settings.includeContent },
       ...(postgres
         ? { sessionService: postgres.sessionService, sessionTurns: postgres.turns }
         : {}),
     }),
   );
+  if (deps.metrics) {
+    observeTakeover = handoffMetrics(deps.metrics.registry, () =>
+      chat.desk.waitingCount(),
+    ).observeTakeover;
+  }
+  const handoffWaitMs = deps.handoffWaitMs ?? DEFAULT_HANDOFF_WAIT_MS;
   const app = createApp({
+    operators: deps.operators,
     chat,
     outbox,
     logger: deps.logger,
@@ -136,6 +152,16 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     trustProxy: deps.trustProxy,
   });
   let sweep: NodeJS.Timeout | undefined;
+  // Customers waiting past HANDOFF_WAIT_SECONDS are told, once (claimed in the database).
+  const waits = setInterval(
+    () => {
+      chat.desk
+        .tellOverdue(handoffWaitMs)
+        .catch((error: unknown) => deps.logger.warn({ err: error }, 'handoff wait check failed'));
+    },
+    Math.max(50, Math.min(handoffWaitMs / 4, 5_000)),
+  );
+  waits.unref();
   let closed: Promise<void> | undefined;
   return {
     app,
@@ -165,6 +191,7 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     close: () =>
       (closed ??= (async () => {
         clearInterval(sweep);
+        clearInterval(waits);
         if (postgres) await postgres.close();
         else await outbox.close();
       })()),

@@ -48,6 +48,8 @@ const helpdesk = createHelpdesk({
   },
   publicUrl: env.PUBLIC_URL,
   trustProxy: env.TRUST_PROXY,
+  operators: env.OPERATORS,
+  handoffWaitMs: env.HANDOFF_WAIT_SECONDS * 1000,
   webhooks: webhookSettings(env),
 });
 helpdesk.startSweep();

@@ -162,9 +162,19 @@ describe('request validation', () => {
 
     const requests = documentedRequests(document, 'sample-id');
     // POST /widget/sessions, POST /chat, GET and DELETE /sessions/{id}, GET /webhooks/deliveries
-    // and POST …/{id}/retry.
-    expect(requests).toHaveLength(6);
+    // and POST …/{id}/retry; GET /sessions/{id}/events and the operator console's six.
+    expect(requests).toHaveLength(13);
+    const base = await helpdesk.url();
     for (const { method, path } of requests) {
+      if (path.endsWith('/events')) {
+        // An event stream stays open: its status and headers are the answer.
+        const abort = new AbortController();
+        const stream = await fetch(`${base}${path}`, { signal: abort.signal });
+        abort.abort();
+        expect(stream.status).not.toBe(405);
+        expect([200, 404]).toContain(stream.status);
+        continue;
+      }
       const res = await helpdesk.http[method as 'get' | 'post' | 'delete'](path);
       expect(res.status).not.toBe(405);
       expect(res.body.code).not.toBe('not_found');

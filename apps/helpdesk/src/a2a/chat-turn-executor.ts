@@ -7,7 +7,7 @@ import {
   type RequestContext,
 } from '@a2a-js/sdk/server';
 import { HttpError, problemBody, type Logger, type Problem } from '@repo/http-kit';
-import type { ChatReply, ChatService } from '../chat/chat-service.js';
+import type { AgentReply, ChatService, ChatReply } from '../chat/chat-service.js';
 import { turnEventReader, type TurnEvent } from '../chat/turn-events.js';
 import { textOf } from './message-input.js';
 
@@ -90,6 +90,11 @@ export class ChatTurnExecutor implements AgentExecutor {
             }
           : {}),
       });
+      if ('mode' in reply) {
+        // A person holds the conversation: the message went to them, and no agent answers it.
+        status('input-required', agentMessage(taskId, contextId, heldParts(reply)), true);
+        return;
+      }
       const parts = replyParts(reply);
       bus.publish({
         kind: 'artifact-update',
@@ -190,8 +195,27 @@ function agentMessage(taskId: string, contextId: string, parts: Part[]): Message
   return { kind: 'message', role: 'agent', messageId: randomUUID(), taskId, contextId, parts };
 }
 
+/**
+ * A message to a conversation a person holds: it was passed on to them, and their answer comes
+ * in the conversation (GET /sessions/{contextId}), not in this task, which ends `input-required`.
+ */
+function heldParts(reply: Extract<ChatReply, { mode: 'human' }>): Part[] {
+  return [
+    {
+      kind: 'text',
+      text:
+        `A person (${reply.operator}) has taken this conversation over; your message was passed ` +
+        'on to them. Their replies are in the conversation, not in this task.',
+    },
+    {
+      kind: 'data',
+      data: { event: 'human_takeover', operator: reply.operator, session_id: reply.session_id },
+    },
+  ];
+}
+
 /** The reply as POST /chat gives it: the text, then who answered (and the ticket) as data. */
-export function replyParts(reply: ChatReply): Part[] {
+export function replyParts(reply: AgentReply): Part[] {
   return [
     { kind: 'text', text: reply.reply },
     {

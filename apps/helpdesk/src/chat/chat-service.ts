@@ -14,12 +14,16 @@ import {
   widgetTokenSha256,
 } from '../sessions/widget-secret.js';
 import type { Caller } from '../tools/caller.js';
+import { currentActor } from '@repo/http-kit';
+import type { Handoffs } from '../operator/handoffs.js';
+import { MemoryHandoffs } from '../operator/memory-handoffs.js';
+import { createOperatorDesk, type OperatorDesk } from '../operator/operator-desk.js';
 import { apiCaller, type ApiCaller } from './api-caller.js';
 import { TurnFailedError, type TurnErrorCode } from './turn-errors.js';
 import { ticketCreated, turnFailed, type TurnWebhooks } from './turn-webhooks.js';
 
-/** What POST /chat answers. */
-export const chatReplySchema = z.object({
+/** What POST /chat answers when the agents answer. */
+export const agentReplySchema = z.object({
   session_id: z.string(),
   agent: agentNameSchema,
   reply: z.string(),
@@ -29,7 +33,20 @@ export const chatReplySchema = z.object({
     .describe('Present exactly when the escalation agent opened a ticket in this turn.'),
 });
 
+/** What POST /chat answers while a person holds the conversation: the message went to them. */
+export const humanHeldSchema = z.object({
+  session_id: z.string(),
+  mode: z.literal('human'),
+  operator: z
+    .string()
+    .describe('Who holds the conversation; their replies arrive on GET /sessions/{id}/events.'),
+});
+
+/** What POST /chat answers. */
+export const chatReplySchema = z.union([agentReplySchema, humanHeldSchema]);
+
 export type ChatReply = z.infer<typeof chatReplySchema>;
+export type AgentReply = z.infer<typeof agentReplySchema>;
 
 export interface ChatServiceOptions {
   /** The root of the agent tree (createRootAgent). */
@@ -64,6 +81,10 @@ export interface ChatServiceOptions {
   clock?: () => number;
   /** Report `ticket.created` and `turn.failed` to the webhook endpoints (none: no events built). */
   webhooks?: TurnWebhooks;
+  /** The operators' queue and live events (default: in memory). */
+  handoffs?: Handoffs;
+  /** Observed once per takeover with how long the conversation waited (metrics). */
+  onTakeover?: (waitedMs: number) => void;
 }
 
 /** What POST /widget/sessions answers: a new conversation and the secret that reaches it. */
@@ -110,6 +131,8 @@ export interface ChatService {
   queuedTurns(sessionId: string): number;
   /** Sessions kept and not expired: in this process's memory, or in the database (every instance's). */
   countSessions(): Promise<number>;
+  /** The operators' side: the queue, takeover, replies, hand back (src/operator). */
+  desk: OperatorDesk;
 }
 
 // Client-chosen session ids are unique per app, so one ADK user holds them all.
@@ -179,12 +202,26 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     });
   const at = () => new Date(clock()).toISOString();
   const webhooks = options.webhooks?.outbox.enabled ? options.webhooks : undefined;
+  const desk = createOperatorDesk({
+    store,
+    sessionService,
+    handoffs: options.handoffs ?? new MemoryHandoffs(clock, options.webhooks?.outbox),
+    settings,
+    webhooks: options.webhooks,
+    onTakeover: options.onTakeover,
+  });
 
   return {
-    send: (sessionId, message, observer, access = { caller: apiCaller() }) =>
-      store.runTurn(
+    send: async (sessionId, message, observer, access = { caller: apiCaller() }) => {
+      const reply = await store.runTurn(
         sessionId,
-        async (transcript) => {
+        async (transcript): Promise<ChatReply> => {
+          const operator = await desk.heldBy(sessionId);
+          if (operator) {
+            observer?.onStart?.();
+            await desk.customerMessage(sessionId, message, transcript);
+            return { session_id: sessionId, mode: 'human', operator };
+          }
           const askedAt = at();
           const input = {
             userId: USER_ID,
@@ -208,7 +245,13 @@ export function createChatService(options: ChatServiceOptions): ChatService {
           return { session_id: sessionId, agent: outcome.agent, reply: outcome.reply, ...ticket };
         },
         proofOf(access),
-      ),
+      );
+      // An escalation: the conversation waits for a person (once; the ticket is its reason).
+      if ('ticket_id' in reply && reply.ticket_id) {
+        await desk.requestHuman(sessionId, reply.ticket_id, currentActor());
+      }
+      return reply;
+    },
     turns: async (sessionId, access = { caller: apiCaller() }) =>
       store.turnsOf(sessionId, proofOf(access)),
     openWidgetSession: async () => {
@@ -216,10 +259,14 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       await store.openWidgetSession(session.session_id, widgetTokenSha256(session.widget_token));
       return session;
     },
-    remove: (sessionId) => store.delete(sessionId),
+    remove: async (sessionId) => {
+      await store.delete(sessionId);
+      await desk.forget(sessionId);
+    },
     evictExpired: async () => store.evictExpired(),
     queuedTurns: (sessionId) => store.queued(sessionId),
     countSessions: async () => store.count(),
+    desk,
   };
 }
 

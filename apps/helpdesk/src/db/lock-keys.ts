@@ -5,3 +5,4 @@
  */
 export const SETUP_LOCK = [0x48445355, 0] as const; // 'HDSU': the schema set-up
 export const SWEEP_LOCK = [0x48445357, 0] as const; // 'HDSW': the TTL sweep, one instance at a time
+export const EVENTS_LOCK = [0x48444556, 0] as const; // 'HDEV': conversation events, ids in commit order

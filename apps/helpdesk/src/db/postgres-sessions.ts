@@ -2,6 +2,7 @@ import type { Logger } from '@repo/http-kit';
 import { redactSecrets } from '@repo/llm-config';
 import type { SessionSettings } from '../chat/chat-service.js';
 import { DatabaseHealth, DatabaseUnavailable, openPools, setUpWithRetry } from '@repo/pg-kit';
+import { PostgresHandoffs } from '../operator/postgres-handoffs.js';
 import { PostgresSessionService } from './postgres-session-service.js';
 import { PostgresSessionTurns } from './postgres-session-turns.js';
 import { SessionLeases } from './session-leases.js';
@@ -44,6 +45,8 @@ export interface PostgresSessions {
   turns: PostgresSessionTurns;
   /** Webhook deliveries, committed with the session writes that report them. */
   outbox: PostgresOutbox;
+  /** The operators' queue and the conversations' live events, shared by every instance. */
+  handoffs: PostgresHandoffs;
   /** For /readyz: throws until the schema is set up and while the database does not answer. */
   readiness(): Promise<void>;
   /**
@@ -135,10 +138,19 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
       if (!closed) throw error;
     });
 
+  const handoffs = new PostgresHandoffs({
+    pool: pools.pool,
+    schema: options.schema,
+    health,
+    clock: settings.clock,
+    outbox,
+  });
+
   return {
     sessionService,
     turns,
     outbox,
+    handoffs,
     readiness: async () => {
       if (!ready) throw new DatabaseUnavailable();
       await health.guard(() => pools.pool.query('SELECT 1'));

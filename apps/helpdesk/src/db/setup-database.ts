@@ -1,6 +1,7 @@
 import { webhookTablesMigration } from '@repo/webhooks';
 import type pg from 'pg';
 import { SETUP_LOCK } from './lock-keys.js';
+import { handoffTablesMigration } from '../operator/handoff-tables.js';
 import { sessionTablesMigration } from './tables.js';
 
 /**
@@ -14,6 +15,7 @@ export async function setupDatabase(pool: pg.Pool, schema: string): Promise<void
     try {
       await client.query(sessionTablesMigration(schema));
       await client.query(webhookTablesMigration(schema));
+      await client.query(handoffTablesMigration(schema));
     } finally {
       await client.query('SELECT pg_advisory_unlock($1, $2)', [...SETUP_LOCK]);
     }

@@ -8,22 +8,33 @@ const sessionIdSchema = z
   .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ : -')
   .describe('Chosen by the client; the first message of an unknown id creates the session.');
 
+/**
+ * A message's text, a customer's or an operator's. One rule for empty and blank alike, so an
+ * empty message answers one error, not two.
+ */
+export const messageTextSchema = z
+  .string()
+  .max(8000)
+  .regex(/\S/, 'must not be blank')
+  // PostgreSQL stores neither NUL nor unpaired surrogates; refused in every mode alike. In a
+  // `u` regex a lone surrogate is a code point of category Cs; a valid pair is not.
+  .refine((text) => !text.includes('\u0000'), 'must not contain NUL characters')
+  .refine((text) => !/\p{Cs}/u.test(text), 'must be well-formed Unicode (no lone surrogates)');
+
 export const chatRequestSchema = z.strictObject({
   session_id: sessionIdSchema,
-  // One rule for empty and blank alike, so an empty message answers one error, not two.
-  message: z
-    .string()
-    .max(8000)
-    .regex(/\S/, 'must not be blank')
-    // PostgreSQL stores neither NUL nor unpaired surrogates; refused in every mode alike. In a
-    // `u` regex a lone surrogate is a code point of category Cs; a valid pair is not.
-    .refine((text) => !text.includes('\u0000'), 'must not contain NUL characters')
-    .refine((text) => !/\p{Cs}/u.test(text), 'must be well-formed Unicode (no lone surrogates)'),
+  message: messageTextSchema,
 });
 
 export const sessionResponseSchema = z.object({
   session_id: z.string(),
   turns: z.array(turnSchema),
+  events_cursor: z
+    .number()
+    .int()
+    .describe(
+      'Where GET /sessions/{id}/events?after= continues from (live events of a person’s takeover).',
+    ),
 });
 
 export const sessionParamsSchema = z.object({ session_id: sessionIdSchema });

@@ -1,4 +1,6 @@
 import { defineRoute } from '@repo/http-kit';
+import type { LiveFeed } from '../operator/live-feed.js';
+import { afterQuery, resumeAfter, streamLiveEvents } from '../operator/live-stream.js';
 import type { ChatService } from '../chat/chat-service.js';
 import { sessionNotFound } from '../sessions/session-access.js';
 import { sessionAccessOf } from '../web/public-widget.js';
@@ -24,12 +26,14 @@ export const getSessionRoute = (chat: ChatService, options: { publicWidget?: boo
       },
     },
     handler: async ({ params: { session_id }, req, res }) => {
+      // Before the transcript: the live events after it may repeat a message read here (by event_id).
+      const eventsCursor = await chat.desk.live.cursor();
       const turns = await chat.turns(
         session_id,
         sessionAccessOf(req, Boolean(options.publicWidget)),
       );
       if (!turns) throw sessionNotFound(session_id);
-      res.json({ session_id, turns });
+      res.json({ session_id, turns, events_cursor: eventsCursor });
     },
   });
 
@@ -44,5 +48,60 @@ export const deleteSessionRoute = (chat: ChatService) =>
     handler: async ({ params: { session_id }, res }) => {
       await chat.remove(session_id);
       res.status(204).end();
+    },
+  });
+
+/**
+ * GET /sessions/{session_id}/events: what happens in the conversation while a person may hold
+ * it (taken over, their messages, handed back, the wait's end), as Server-Sent Events with ids;
+ * `Last-Event-ID` resumes. The first event, `state`, says who answers now.
+ */
+export const sessionEventsRoute = (
+  chat: ChatService,
+  feed: LiveFeed,
+  options: { publicWidget?: boolean; heartbeatMs?: number } = {},
+) =>
+  defineRoute({
+    method: 'get',
+    path: '/sessions/{session_id}/events',
+    summary: 'The conversation’s live events: a person taking over, their replies, hand back.',
+    params: sessionParamsSchema,
+    query: afterQuery,
+    headers: widgetTokenHeader,
+    responses: {
+      200: {
+        description:
+          'text/event-stream: `state` `{ mode: "agents" | "waiting" | "human", operator }` first ' +
+          '(no id), then `handoff_requested`, `taken_over` `{ operator }`, `operator_message` ' +
+          '`{ operator, text, at }`, `handed_back`, `wait_timeout` `{ text }`, `customer_message`.',
+        schema: null,
+      },
+      404: {
+        description:
+          'Unknown, deleted or expired session; without a token (public widget), also one the ' +
+          '`X-Widget-Token` does not reach (`session_not_found`).',
+      },
+    },
+    handler: async ({ params: { session_id }, query, req, res }) => {
+      const access = sessionAccessOf(req, Boolean(options.publicWidget));
+      if (!(await chat.turns(session_id, access))) throw sessionNotFound(session_id);
+      const entry = await chat.desk.entry(session_id);
+      await streamLiveEvents(
+        req,
+        res,
+        { ...chat.desk.live, feed },
+        {
+          after: resumeAfter(req, query.after),
+          sessionId: session_id,
+          first: {
+            event: 'state',
+            data: {
+              mode: !entry ? 'agents' : entry.state === 'taken' ? 'human' : 'waiting',
+              operator: entry?.operator ?? null,
+            },
+          },
+          ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+        },
+      );
     },
   });

@@ -3,12 +3,20 @@ import { agentNameSchema } from '../agents/agent-names.js';
 
 /** One message of a session as GET /sessions/{id} shows it. */
 export const turnSchema = z.object({
-  role: z.enum(['user', 'assistant']),
+  role: z
+    .enum(['user', 'assistant', 'operator'])
+    .describe('`operator`: a person who took the conversation over wrote it.'),
   agent: agentNameSchema
     .nullable()
-    .describe('The agent that answered; null for the user’s own messages.'),
+    .describe('The agent that answered; null for the user’s own messages and a person’s.'),
+  operator: z.string().optional().describe('The person who wrote it (role `operator`).'),
   text: z.string(),
   ticket_id: z.string().optional(),
+  event_id: z
+    .number()
+    .int()
+    .optional()
+    .describe('A message sent while a person held the conversation: its id in the live events.'),
   at: z.iso.datetime(),
 });
 

@@ -86,7 +86,7 @@ function observedChat(registry: Registry) {
       async send(...args) {
         try {
           const reply = await chat.send(...args);
-          turns.inc({ agent: reply.agent });
+          if ('agent' in reply) turns.inc({ agent: reply.agent });
           return reply;
         } catch (error) {
           if (error instanceof HttpError && error.status === 429) busy.inc();

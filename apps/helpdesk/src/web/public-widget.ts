@@ -29,6 +29,7 @@ const PUBLIC_ROUTES = [
   { methods: ['POST'], path: /^\/widget\/sessions\/?$/i },
   { methods: ['POST'], path: /^\/chat\/?$/i },
   { methods: ['GET', 'HEAD'], path: /^\/sessions\/[^/]+\/?$/i },
+  { methods: ['GET', 'HEAD'], path: /^\/sessions\/[^/]+\/events\/?$/i },
 ];
 
 /**

@@ -6,6 +6,7 @@ import {
   createLogger,
   createMetricsRegistry,
   undocumentedResponses,
+  type AuthSettings,
   type Logger,
   type OpenApiDocument,
   type ResponseEvent,
@@ -89,6 +90,12 @@ export interface HarnessOptions {
   invoiceAccess?: InvoiceAccessRule;
   /** The base URL the A2A agent card advertises (PUBLIC_URL). */
   publicUrl?: string;
+  /** Named tokens (API_TOKENS). */
+  auth?: AuthSettings;
+  /** OPERATORS: who may use the operator console. */
+  operators?: string[];
+  /** HANDOFF_WAIT_SECONDS, in ms. */
+  handoffWaitMs?: number;
 }
 
 const silent = createLogger({ name: 'helpdesk-test', level: 'silent' });
@@ -126,6 +133,9 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     trustProxy: options.trustProxy,
     invoiceAccess: options.invoiceAccess,
     publicUrl: options.publicUrl,
+    auth: options.auth,
+    operators: options.operators,
+    handoffWaitMs: options.handoffWaitMs,
   });
   await service.start();
   const { app, chat, agent } = service;

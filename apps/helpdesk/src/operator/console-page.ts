@@ -1,0 +1,31 @@
+import { fileURLToPath } from 'node:url';
+import express, { type Express } from 'express';
+import { chatPageCsp } from '../web/chat-page.js';
+
+// The same relative path reaches web/operator/ from src/operator (jest) and dist/operator.
+const consoleRoot = fileURLToPath(new URL('../../web/operator/', import.meta.url));
+
+/** The console's page and assets: open, like the chat page (it asks for an operator's token). */
+export const CONSOLE_PATHS = ['/console', '/console/'];
+
+/**
+ * Serves the operator console (web/operator/ at /console/), with the chat page's policy: its own
+ * scripts, styles and requests only; never framed (it is no widget).
+ */
+export function consolePage() {
+  const csp = chatPageCsp([]).replace(/frame-ancestors [^;]*/, "frame-ancestors 'none'");
+  const headers = (res: express.Response) => {
+    res.setHeader('Content-Security-Policy', csp);
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Cache-Control', 'no-cache');
+  };
+  const assets = express.static(consoleRoot, {
+    index: 'index.html',
+    redirect: false,
+    setHeaders: headers,
+  });
+  return (app: Express) => {
+    app.get('/console', (_req, res) => res.redirect(301, '/console/'));
+    app.use('/console/', assets);
+  };
+}

@@ -1,0 +1,108 @@
+import { HttpError } from '@repo/http-kit';
+import type { WebhookEvent } from '@repo/webhooks';
+import { z } from 'zod';
+
+/** A conversation in the operators' queue: waiting for a person, or held by one. */
+export const handoffSchema = z.object({
+  session_id: z.string(),
+  state: z.enum(['waiting', 'taken']),
+  operator: z.string().nullable().describe('Who holds it (state `taken`).'),
+  reason: z.enum(['escalation']),
+  ticket_id: z.string().nullable(),
+  summary: z.string().describe('The ticket and the customer’s latest messages, as written.'),
+  requested_at: z.iso.datetime(),
+  taken_at: z.iso.datetime().nullable(),
+  wait_notified_at: z.iso
+    .datetime()
+    .nullable()
+    .describe('When the customer was told nobody was free in time (HANDOFF_WAIT_SECONDS).'),
+});
+
+export type Handoff = z.infer<typeof handoffSchema>;
+
+export const CONVERSATION_EVENT_TYPES = [
+  'handoff_requested',
+  'taken_over',
+  'handed_back',
+  'customer_message',
+  'operator_message',
+  'wait_timeout',
+] as const;
+
+export type ConversationEventType = (typeof CONVERSATION_EVENT_TYPES)[number];
+
+/**
+ * One thing that happened in a conversation an operator may follow, in one order for all of them:
+ * `id` increases in the order events became visible, so a stream resumes after the last id it sent.
+ */
+export interface ConversationEvent {
+  id: number;
+  session_id: string;
+  type: ConversationEventType;
+  data: Record<string, unknown>;
+  at: string;
+}
+
+export type NewConversationEvent = Omit<ConversationEvent, 'id' | 'at'>;
+
+/** What happens to a conversation's queue entry, and the event (and webhook) that says so. */
+export interface HandoffChange {
+  event: NewConversationEvent;
+  /** Webhook events committed with the change. */
+  announce: WebhookEvent[];
+}
+
+/**
+ * The operators' queue and the conversations' live events: in memory (MemoryHandoffs) or in
+ * PostgreSQL (PostgresHandoffs), shared by every instance then.
+ */
+export interface Handoffs {
+  get(sessionId: string): Promise<Handoff | undefined>;
+  list(): Promise<Handoff[]>;
+  /**
+   * Puts the conversation in the queue, waiting, unless it is there already: the new entry, or
+   * undefined when it was queued before (nothing recorded then).
+   */
+  request(entry: Handoff, change: (entry: Handoff) => HandoffChange): Promise<Handoff | undefined>;
+  /**
+   * Changes the entry with `update` (which throws to refuse) and records its event, atomically
+   * with any other change of the same entry. `update` returning undefined removes the entry.
+   */
+  change(
+    sessionId: string,
+    update: (entry: Handoff) => { entry: Handoff | undefined } & HandoffChange,
+  ): Promise<{ entry: Handoff | undefined; event: ConversationEvent }>;
+  /** Records an event of a conversation (a message). */
+  record(event: NewConversationEvent): Promise<ConversationEvent>;
+  /** Events after `after` (all sessions, or one), oldest first, at most `limit`. */
+  eventsAfter(
+    after: number,
+    options?: { sessionId?: string; limit?: number },
+  ): Promise<ConversationEvent[]>;
+  /** The id of the latest event (0 when none). */
+  cursor(): Promise<number>;
+  /** Waiting entries requested before `before` whose customer was not told yet, now marked told. */
+  claimOverdue(before: Date, now: Date): Promise<Handoff[]>;
+  /** The session is gone: its entry goes (its events stay until pruned). */
+  forget(sessionId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const notInQueue = (sessionId: string) =>
+  new HttpError(404, 'not_in_queue', `Conversation ${sessionId} is not waiting for a person.`, {
+    session_id: sessionId,
+  });
+
+export const alreadyTaken = (sessionId: string, operator: string | null) =>
+  new HttpError(409, 'already_taken', `Conversation ${sessionId} is held by another operator.`, {
+    session_id: sessionId,
+    operator,
+  });
+
+export const notTakenOver = (sessionId: string) =>
+  new HttpError(
+    409,
+    'not_taken_over',
+    `Conversation ${sessionId} is not held by you: take it over first.`,
+    { session_id: sessionId },
+  );

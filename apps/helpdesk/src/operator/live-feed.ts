@@ -1,0 +1,71 @@
+import type { ConversationEvent } from './handoffs.js';
+
+const BATCH = 500;
+
+/**
+ * One reader of the conversations' live events per process, however many streams are open: it
+ * reads what is new every `intervalMs` (while anyone listens) and hands it to every listener.
+ * In PostgreSQL the events come from every instance, so a customer on one instance hears the
+ * operator on another.
+ */
+export class LiveFeed {
+  private readonly listeners = new Set<(events: ConversationEvent[]) => void>();
+  private cursor: Promise<number> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private reading = false;
+
+  constructor(
+    private readonly source: {
+      eventsAfter(after: number, options: { limit: number }): Promise<ConversationEvent[]>;
+      cursor(): Promise<number>;
+    },
+    private readonly intervalMs = 200,
+  ) {}
+
+  /**
+   * Listens from now on. Resolves once the feed's position is fixed: whatever a listener then
+   * reads of the past with `eventsAfter` ends at or after where the feed begins.
+   */
+  async subscribe(listener: (events: ConversationEvent[]) => void): Promise<() => void> {
+    this.listeners.add(listener);
+    this.timer ??= setInterval(() => void this.poll(), this.intervalMs).unref();
+    const unsubscribe = () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.stop();
+    };
+    try {
+      await (this.cursor ??= this.source.cursor());
+    } catch (error) {
+      this.cursor = undefined;
+      unsubscribe();
+      throw error;
+    }
+    return unsubscribe;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.cursor = undefined;
+  }
+
+  private async poll(): Promise<void> {
+    if (this.reading || !this.cursor) return;
+    this.reading = true;
+    try {
+      let after = await this.cursor;
+      for (;;) {
+        const events = await this.source.eventsAfter(after, { limit: BATCH });
+        if (events.length === 0) break;
+        after = events.at(-1)!.id;
+        this.cursor = Promise.resolve(after);
+        for (const listener of this.listeners) listener(events);
+        if (events.length < BATCH) break;
+      }
+    } catch {
+      // The database away: the next tick tries again; streams stay open meanwhile.
+    } finally {
+      this.reading = false;
+    }
+  }
+}

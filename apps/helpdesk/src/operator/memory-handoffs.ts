@@ -1,0 +1,101 @@
+import type { Outbox } from '@repo/webhooks';
+import {
+  notInQueue,
+  type ConversationEvent,
+  type Handoff,
+  type HandoffChange,
+  type Handoffs,
+  type NewConversationEvent,
+} from './handoffs.js';
+
+/** Events kept in memory at most; the oldest go first (a stream further behind starts over). */
+const MAX_EVENTS = 10_000;
+
+/** The queue and the live events in this process's memory (no DATABASE_URL). */
+export class MemoryHandoffs implements Handoffs {
+  private readonly entries = new Map<string, Handoff>();
+  private readonly events: ConversationEvent[] = [];
+  private lastId = 0;
+
+  constructor(
+    private readonly clock: () => number,
+    private readonly outbox?: Outbox,
+  ) {}
+
+  async get(sessionId: string): Promise<Handoff | undefined> {
+    return this.entries.get(sessionId);
+  }
+
+  async list(): Promise<Handoff[]> {
+    return [...this.entries.values()];
+  }
+
+  async request(
+    entry: Handoff,
+    change: (entry: Handoff) => HandoffChange,
+  ): Promise<Handoff | undefined> {
+    if (this.entries.has(entry.session_id)) return undefined;
+    this.entries.set(entry.session_id, entry);
+    await this.commit(change(entry));
+    return entry;
+  }
+
+  async change(
+    sessionId: string,
+    update: (entry: Handoff) => { entry: Handoff | undefined } & HandoffChange,
+  ) {
+    const current = this.entries.get(sessionId);
+    if (!current) throw notInQueue(sessionId);
+    const next = update(current);
+    if (next.entry) this.entries.set(sessionId, next.entry);
+    else this.entries.delete(sessionId);
+    return { entry: next.entry, event: await this.commit(next) };
+  }
+
+  async record(event: NewConversationEvent): Promise<ConversationEvent> {
+    const recorded = { ...event, id: ++this.lastId, at: new Date(this.clock()).toISOString() };
+    this.events.push(recorded);
+    if (this.events.length > MAX_EVENTS) this.events.shift();
+    return recorded;
+  }
+
+  async eventsAfter(after: number, options: { sessionId?: string; limit?: number } = {}) {
+    const found: ConversationEvent[] = [];
+    const limit = options.limit ?? 500;
+    for (const event of this.events) {
+      if (found.length >= limit) break;
+      if (event.id > after && (!options.sessionId || event.session_id === options.sessionId)) {
+        found.push(event);
+      }
+    }
+    return found;
+  }
+
+  async cursor(): Promise<number> {
+    return this.lastId;
+  }
+
+  async claimOverdue(before: Date, now: Date): Promise<Handoff[]> {
+    const overdue: Handoff[] = [];
+    for (const entry of this.entries.values()) {
+      if (entry.state !== 'waiting' || entry.wait_notified_at) continue;
+      if (Date.parse(entry.requested_at) > before.getTime()) continue;
+      const told = { ...entry, wait_notified_at: now.toISOString() };
+      this.entries.set(entry.session_id, told);
+      overdue.push(told);
+    }
+    return overdue;
+  }
+
+  async forget(sessionId: string): Promise<void> {
+    this.entries.delete(sessionId);
+  }
+
+  async close(): Promise<void> {}
+
+  private async commit(change: HandoffChange): Promise<ConversationEvent> {
+    const event = await this.record(change.event);
+    if (change.announce.length > 0) await this.outbox?.publish(change.announce);
+    return event;
+  }
+}

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { createEvent, type BaseSessionService } from '@google/adk';
+import type { SessionSettings } from '../chat/chat-service.js';
+import type { TurnWebhooks } from '../chat/turn-webhooks.js';
+import { sessionNotFound } from '../sessions/session-access.js';
+import type { SessionTurns, TurnTranscript } from '../sessions/session-turns.js';
+import type { Turn } from '../sessions/transcript.js';
+import { conversationSummary } from './conversation-summary.js';
+import { handoffWebhook, type HandoffWebhookType } from './handoff-webhooks.js';
+import {
+  alreadyTaken,
+  notTakenOver,
+  type ConversationEvent,
+  type Handoff,
+  type Handoffs,
+} from './handoffs.js';
+
+export interface OperatorDeskDeps {
+  store: SessionTurns;
+  sessionService: BaseSessionService;
+  handoffs: Handoffs;
+  settings: Pick<SessionSettings, 'appName' | 'userId' | 'clock'>;
+  webhooks?: TurnWebhooks | undefined;
+  /** Observed once per takeover: how long the conversation waited for a person. */
+  onTakeover?: (waitedMs: number) => void;
+}
+
+/** What the customer hears when nobody took the conversation over in time. */
+export const waitTimeoutText = (ticketId: string | null) =>
+  'Nobody from our team is free right now. ' +
+  (ticketId ? `Your ticket ${ticketId} stays open, and you ` : 'You ') +
+  'stay in the queue: a person will join this conversation as soon as one is free. ' +
+  'Meanwhile the assistant keeps answering.';
+
+/**
+ * The operators' side of a conversation: the queue, takeover, replies and hand back; and for the
+ * chat service, what a customer's message does while a person holds the conversation. Messages
+ * of either side go into the session's transcript (under the session's turn lock) and into the
+ * ADK session's history as well, so the agents see them once the conversation is handed back.
+ */
+export function createOperatorDesk(deps: OperatorDeskDeps) {
+  const { handoffs, settings } = deps;
+  const at = () => new Date(settings.clock()).toISOString();
+  const webhooks = deps.webhooks?.outbox.enabled ? deps.webhooks : undefined;
+  const announce = (type: HandoffWebhookType, entry: Handoff, actor: string) =>
+    webhooks ? [handoffWebhook(type, entry, actor, webhooks.includeContent)] : [];
+
+  /** Appends a message to the ADK session's history (the turn holds the session). */
+  const remember = async (sessionId: string, author: string, text: string) => {
+    const { appName, userId } = settings;
+    const session = await deps.sessionService.getSession({ appName, userId, sessionId });
+    if (!session) return;
+    const role = author === 'user' ? 'user' : 'model';
+    await deps.sessionService.appendEvent({
+      session,
+      event: createEvent({
+        invocationId: randomUUID(),
+        author,
+        content: { role, parts: [{ text }] },
+      }),
+    });
+  };
+
+  const holding = async (sessionId: string, operator: string) => {
+    const entry = await handoffs.get(sessionId);
+    if (entry?.state !== 'taken' || entry.operator !== operator) throw notTakenOver(sessionId);
+    return entry;
+  };
+
+  return {
+    queue: async () => {
+      // The cursor first: a stream opened after it replays what the list may already show.
+      const cursor = await handoffs.cursor();
+      return { conversations: await handoffs.list(), cursor };
+    },
+
+    conversation: async (sessionId: string) => {
+      const cursor = await handoffs.cursor();
+      const entry = await handoffs.get(sessionId);
+      const turns = await deps.store.turnsOf(sessionId);
+      if (!turns) throw sessionNotFound(sessionId);
+      return { entry: entry ?? null, turns, cursor };
+    },
+
+    takeOver: async (sessionId: string, operator: string): Promise<Handoff> => {
+      const current = await handoffs.get(sessionId);
+      if (current?.state === 'taken' && current.operator === operator) return current;
+      const { entry } = await handoffs.change(sessionId, (waiting) => {
+        if (waiting.state === 'taken') throw alreadyTaken(sessionId, waiting.operator);
+        const taken: Handoff = { ...waiting, state: 'taken', operator, taken_at: at() };
+        return {
+          entry: taken,
+          event: { session_id: sessionId, type: 'taken_over', data: { operator } },
+          announce: announce('conversation.taken_over', taken, operator),
+        };
+      });
+      const taken = entry!;
+      deps.onTakeover?.(Date.parse(taken.taken_at!) - Date.parse(taken.requested_at));
+      return taken;
+    },
+
+    reply: async (
+      sessionId: string,
+      operator: string,
+      text: string,
+    ): Promise<ConversationEvent> => {
+      await holding(sessionId, operator);
+      return deps.store.runTurn(sessionId, async (transcript) => {
+        // Checked again holding the session: a hand back may have come in between.
+        await holding(sessionId, operator);
+        const when = at();
+        const event = await handoffs.record({
+          session_id: sessionId,
+          type: 'operator_message',
+          data: { operator, text, at: when },
+        });
+        transcript.append([
+          { role: 'operator', agent: null, operator, text, at: when, event_id: event.id },
+        ]);
+        await remember(sessionId, 'operator', text);
+        return event;
+      });
+    },
+
+    handBack: async (sessionId: string, operator: string): Promise<void> => {
+      await handoffs.change(sessionId, (entry) => {
+        if (entry.state !== 'taken' || entry.operator !== operator) throw notTakenOver(sessionId);
+        return {
+          entry: undefined,
+          event: { session_id: sessionId, type: 'handed_back', data: { operator } },
+          announce: announce('conversation.handed_back', entry, operator),
+        };
+      });
+    },
+
+    entry: (sessionId: string) => handoffs.get(sessionId),
+
+    /** The person holding the conversation, if one does: the agents then stay out of it. */
+    heldBy: async (sessionId: string): Promise<string | undefined> => {
+      const entry = await handoffs.get(sessionId);
+      return entry?.state === 'taken' ? (entry.operator ?? undefined) : undefined;
+    },
+
+    /** A customer's message while a person holds the conversation: no turn of the agents. */
+    customerMessage: async (sessionId: string, text: string, transcript: TurnTranscript) => {
+      const when = at();
+      const event = await handoffs.record({
+        session_id: sessionId,
+        type: 'customer_message',
+        data: { text, at: when },
+      });
+      transcript.append([{ role: 'user', agent: null, text, at: when, event_id: event.id }]);
+      await remember(sessionId, 'user', text);
+    },
+
+    /** A ticket was opened (the escalation agent): the conversation waits for a person. */
+    requestHuman: async (sessionId: string, ticketId: string, actor: string) => {
+      const turns: readonly Turn[] = (await deps.store.turnsOf(sessionId)) ?? [];
+      const entry: Handoff = {
+        session_id: sessionId,
+        state: 'waiting',
+        operator: null,
+        reason: 'escalation',
+        ticket_id: ticketId,
+        summary: conversationSummary(turns, ticketId),
+        requested_at: at(),
+        taken_at: null,
+        wait_notified_at: null,
+      };
+      await handoffs.request(entry, (queued) => ({
+        event: {
+          session_id: sessionId,
+          type: 'handoff_requested',
+          data: { reason: queued.reason, ticket_id: ticketId, summary: queued.summary },
+        },
+        announce: announce('conversation.handoff_requested', queued, actor),
+      }));
+    },
+
+    /** Tells each customer who waited longer than `waitMs` (once); they stay in the queue. */
+    tellOverdue: async (waitMs: number): Promise<number> => {
+      const now = settings.clock();
+      const overdue = await handoffs.claimOverdue(new Date(now - waitMs), new Date(now));
+      for (const entry of overdue) {
+        await handoffs.record({
+          session_id: entry.session_id,
+          type: 'wait_timeout',
+          data: { text: waitTimeoutText(entry.ticket_id) },
+        });
+      }
+      return overdue.length;
+    },
+
+    forget: (sessionId: string) => handoffs.forget(sessionId),
+    /** The live events, for streams (LiveFeed, streamLiveEvents). */
+    live: {
+      eventsAfter: (after: number, options?: { sessionId?: string; limit?: number }) =>
+        handoffs.eventsAfter(after, options),
+      cursor: () => handoffs.cursor(),
+    },
+    waitingCount: async () =>
+      (await handoffs.list()).filter((entry) => entry.state === 'waiting').length,
+  };
+}
+
+export type OperatorDesk = ReturnType<typeof createOperatorDesk>;

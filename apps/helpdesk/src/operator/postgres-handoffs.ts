@@ -1,0 +1,211 @@
+import type pg from 'pg';
+import { withTransaction, type DatabaseHealth } from '@repo/pg-kit';
+import type { Outbox } from '@repo/webhooks';
+import { EVENTS_LOCK } from '../db/lock-keys.js';
+import {
+  notInQueue,
+  type ConversationEvent,
+  type Handoff,
+  type HandoffChange,
+  type Handoffs,
+  type NewConversationEvent,
+} from './handoffs.js';
+
+interface HandoffRow {
+  session_id: string;
+  state: Handoff['state'];
+  operator: string | null;
+  reason: Handoff['reason'];
+  ticket_id: string | null;
+  summary: string;
+  requested_at: Date;
+  taken_at: Date | null;
+  wait_notified_at: Date | null;
+}
+
+interface EventRow {
+  id: string;
+  session_id: string;
+  type: ConversationEvent['type'];
+  data: Record<string, unknown>;
+  at: Date;
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+const handoffOf = (row: HandoffRow): Handoff => ({
+  ...row,
+  requested_at: row.requested_at.toISOString(),
+  taken_at: iso(row.taken_at),
+  wait_notified_at: iso(row.wait_notified_at),
+});
+
+const eventOf = (row: EventRow): ConversationEvent => ({
+  ...row,
+  id: Number(row.id),
+  at: row.at.toISOString(),
+});
+
+const COLUMNS =
+  'session_id, state, operator, reason, ticket_id, summary, requested_at, taken_at, wait_notified_at';
+
+/** The queue and the live events in PostgreSQL: every instance sees the same, in one order. */
+export class PostgresHandoffs implements Handoffs {
+  private readonly sql: Record<
+    | 'get'
+    | 'lock'
+    | 'list'
+    | 'insert'
+    | 'upsert'
+    | 'remove'
+    | 'record'
+    | 'after'
+    | 'afterIn'
+    | 'cursor'
+    | 'overdue',
+    string
+  >;
+
+  constructor(
+    private readonly options: {
+      pool: pg.Pool;
+      schema: string;
+      health: DatabaseHealth;
+      clock: () => number;
+      outbox?: Outbox;
+    },
+  ) {
+    const handoffs = `"${options.schema}"."helpdesk_handoffs"`;
+    const events = `"${options.schema}"."helpdesk_conversation_events"`;
+    this.sql = {
+      get: `SELECT ${COLUMNS} FROM ${handoffs} WHERE session_id = $1`,
+      lock: `SELECT ${COLUMNS} FROM ${handoffs} WHERE session_id = $1 FOR UPDATE`,
+      list: `SELECT ${COLUMNS} FROM ${handoffs} ORDER BY requested_at, session_id`,
+      insert: `INSERT INTO ${handoffs} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        ON CONFLICT (session_id) DO NOTHING`,
+      upsert: `UPDATE ${handoffs} SET state = $2, operator = $3, taken_at = $4, wait_notified_at = $5
+        WHERE session_id = $1`,
+      remove: `DELETE FROM ${handoffs} WHERE session_id = $1`,
+      record: `INSERT INTO ${events} (session_id, type, data, at) VALUES ($1, $2, $3::jsonb, $4)
+        RETURNING id, session_id, type, data, at`,
+      after: `SELECT id, session_id, type, data, at FROM ${events} WHERE id > $1 ORDER BY id LIMIT $2`,
+      afterIn: `SELECT id, session_id, type, data, at FROM ${events}
+        WHERE session_id = $3 AND id > $1 ORDER BY id LIMIT $2`,
+      cursor: `SELECT coalesce(max(id), 0) AS id FROM ${events}`,
+      overdue: `UPDATE ${handoffs} SET wait_notified_at = $2
+        WHERE state = 'waiting' AND wait_notified_at IS NULL AND requested_at <= $1
+        RETURNING ${COLUMNS}`,
+    };
+  }
+
+  async get(sessionId: string): Promise<Handoff | undefined> {
+    const { rows } = await this.query<HandoffRow>(this.sql.get, [sessionId]);
+    return rows[0] && handoffOf(rows[0]);
+  }
+
+  async list(): Promise<Handoff[]> {
+    const { rows } = await this.query<HandoffRow>(this.sql.list, []);
+    return rows.map(handoffOf);
+  }
+
+  request(entry: Handoff, change: (entry: Handoff) => HandoffChange): Promise<Handoff | undefined> {
+    return this.transaction(async (client) => {
+      const inserted = await client.query(this.sql.insert, [
+        entry.session_id,
+        entry.state,
+        entry.operator,
+        entry.reason,
+        entry.ticket_id,
+        entry.summary,
+        entry.requested_at,
+        entry.taken_at,
+        entry.wait_notified_at,
+      ]);
+      if (inserted.rowCount !== 1) return undefined;
+      await this.commit(client, change(entry));
+      return entry;
+    });
+  }
+
+  change(
+    sessionId: string,
+    update: (entry: Handoff) => { entry: Handoff | undefined } & HandoffChange,
+  ) {
+    return this.transaction(async (client) => {
+      const { rows } = await client.query<HandoffRow>(this.sql.lock, [sessionId]);
+      if (!rows[0]) throw notInQueue(sessionId);
+      const next = update(handoffOf(rows[0]));
+      if (next.entry) {
+        const { state, operator, taken_at, wait_notified_at } = next.entry;
+        await client.query(this.sql.upsert, [
+          sessionId,
+          state,
+          operator,
+          taken_at,
+          wait_notified_at,
+        ]);
+      } else {
+        await client.query(this.sql.remove, [sessionId]);
+      }
+      return { entry: next.entry, event: await this.commit(client, next) };
+    });
+  }
+
+  record(event: NewConversationEvent): Promise<ConversationEvent> {
+    return this.transaction((client) => this.insertEvent(client, event));
+  }
+
+  async eventsAfter(after: number, options: { sessionId?: string; limit?: number } = {}) {
+    const limit = options.limit ?? 500;
+    const { rows } = options.sessionId
+      ? await this.query<EventRow>(this.sql.afterIn, [after, limit, options.sessionId])
+      : await this.query<EventRow>(this.sql.after, [after, limit]);
+    return rows.map(eventOf);
+  }
+
+  async cursor(): Promise<number> {
+    const { rows } = await this.query<{ id: string }>(this.sql.cursor, []);
+    return Number(rows[0]?.id ?? 0);
+  }
+
+  async claimOverdue(before: Date, now: Date): Promise<Handoff[]> {
+    const { rows } = await this.query<HandoffRow>(this.sql.overdue, [before, now]);
+    return rows.map(handoffOf);
+  }
+
+  async forget(sessionId: string): Promise<void> {
+    await this.query(this.sql.remove, [sessionId]);
+  }
+
+  async close(): Promise<void> {}
+
+  private query<R extends pg.QueryResultRow>(text: string, values: unknown[]) {
+    return this.options.health.guard(() => this.options.pool.query<R>(text, values));
+  }
+
+  private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.options.health.guard(() =>
+      withTransaction(this.options.pool, async (client) => {
+        // Ids in commit order: one writer of events at a time (they are few: messages, changes).
+        await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...EVENTS_LOCK]);
+        return work(client);
+      }),
+    );
+  }
+
+  private async insertEvent(client: pg.PoolClient, event: NewConversationEvent) {
+    const { rows } = await client.query<EventRow>(this.sql.record, [
+      event.session_id,
+      event.type,
+      JSON.stringify(event.data),
+      new Date(this.options.clock()),
+    ]);
+    return eventOf(rows[0]!);
+  }
+
+  private async commit(client: pg.PoolClient, change: HandoffChange) {
+    const event = await this.insertEvent(client, change.event);
+    if (change.announce.length > 0) await this.options.outbox?.publish(change.announce, client);
+    return event;
+  }
+}
