@@ -203,8 +203,9 @@ describe('sessions in PostgreSQL, real service processes', () => {
     const tookMs = Date.now() - started;
 
     expect(res.status).toBe(200);
-    // The lease's 2 s at most, then four model calls of 300 ms: well under the 60 s a turn waits.
-    expect(tookMs).toBeLessThan(10_000);
+    // The lease's 2 s at most, then four model calls of 300 ms; a turn that waited for the dead one instead
+    // waits 60 s. The bound is half of that, so a loaded machine's slower calls don't fail it.
+    expect(tookMs).toBeLessThan(30_000);
     const turns = await transcriptOf(survivor, 'killed-1');
     expect(turns.map((t) => [t.role, t.role === 'user' ? t.text : t.agent])).toEqual([
       ['user', INVOICE_QUESTION],
