@@ -1,6 +1,7 @@
 export {
   articleInputSchema,
   articleSchema,
+  articleSourceSchema,
   articleSummarySchema,
   contentHash,
   languageSchema,
@@ -8,10 +9,12 @@ export {
   type Article,
   type ArticleFields,
   type ArticleInput,
+  type ArticleSource,
   type ArticleSummary,
 } from './articles/article.js';
 export { ArticleTooLarge, InvalidArticle, TooManyArticles } from './articles/knowledge-errors.js';
 export { DEFAULT_KNOWLEDGE_LIMITS, type KnowledgeLimits } from './articles/knowledge-limits.js';
+export { type WriteOptions } from './store/article-write.js';
 export { cutPassages, type Passage } from './passages/cut-passages.js';
 export {
   MAX_SEARCH_LIMIT,
@@ -42,3 +45,10 @@ export {
   type HelpCenterWatch,
   type WatchOptions,
 } from './help-center/watch-help-center.js';
+export {
+  knowledgeRoutes,
+  articlePageSchema,
+  searchAnswerSchema,
+  upsertAnswerSchema,
+  MAX_QUERY_CHARS,
+} from './routes/knowledge-routes.js';

@@ -105,6 +105,19 @@ describe.each(stores)('help center into the %s store', (_name, open) => {
     expect(await kb.get('opening-hours')).toBeUndefined();
   });
 
+  it('when an article was written through the API, then a folder load keeps it and marks its files’ articles as from a file', async () => {
+    const kb = await open();
+    const { logger } = capturedLogger();
+    await kb.upsert({ slug: 'gift-cards', title: 'Gift cards', body: 'Valid for 3 years.' });
+    const load = await loadHelpCenter(folder.dir, kb, logger);
+    expect(load.deleted).toEqual([]);
+    expect(await kb.get('gift-cards')).toMatchObject({ source: 'api' });
+    expect(await kb.get('refund-policy')).toMatchObject({ source: 'file' });
+    rmSync(join(folder.dir, 'opening-hours.md'));
+    expect((await loadHelpCenter(folder.dir, kb, logger)).deleted).toEqual(['opening-hours']);
+    expect(await kb.get('gift-cards')).toBeDefined();
+  });
+
   it('when two files claim one slug, then the second is skipped and the first keeps it', async () => {
     writeFileSync(
       join(folder.dir, 'zz-copy.md'),

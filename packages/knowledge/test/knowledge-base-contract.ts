@@ -46,6 +46,7 @@ export function knowledgeBaseContract(open: OpenKnowledgeBase): void {
       language: 'en',
       updated_at: '2026-11-27T08:00:00.000Z',
       hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      source: 'api',
     });
     expect(article).toEqual(await kb.get('refund-policy'));
     expect(await kb.get('no-such-article')).toBeUndefined();

@@ -28,6 +28,16 @@ export const articleInputSchema = z.strictObject({
 export type ArticleInput = z.input<typeof articleInputSchema>;
 export type ArticleFields = z.output<typeof articleInputSchema>;
 
+/**
+ * Where an article came from: a help center folder's file, or the API. A folder load deletes only
+ * the `file` articles no file holds, never those written through the API.
+ */
+export const articleSourceSchema = z
+  .enum(['file', 'api'])
+  .describe('`file`: a help center folder holds it; `api`: written through the API.');
+
+export type ArticleSource = z.infer<typeof articleSourceSchema>;
+
 export const articleSchema = z.object({
   slug: z.string(),
   title: z.string(),
@@ -38,6 +48,7 @@ export const articleSchema = z.object({
   hash: z
     .string()
     .describe('SHA-256 of its title, body, language and tags: unchanged content keeps it.'),
+  source: articleSourceSchema,
 });
 
 export type Article = z.infer<typeof articleSchema>;

@@ -16,7 +16,7 @@ export interface HelpCenterLoad {
   unchanged: number;
   /** Files that could not be read or did not make an article (each named in one log line). */
   skipped: string[];
-  /** Articles deleted because no file holds them any more. */
+  /** Articles from files deleted because no file holds them any more (API articles stay). */
   deleted: string[];
 }
 
@@ -95,7 +95,7 @@ export class HelpCenterFolder {
         throw new InvalidArticle(`Its slug ${article.slug} is already ${holder}'s.`, [
           { path: 'slug', message: `already the slug of ${holder}` },
         ]);
-      const { outcome } = await this.kb.upsert(article);
+      const { outcome } = await this.kb.upsert(article, { source: 'file' });
       const before = this.files.get(name);
       this.files.set(name, article.slug);
       // The file now holds another slug: its old article goes.
@@ -149,7 +149,10 @@ export class HelpCenterFolder {
     let after: string | undefined;
     do {
       const page = await this.kb.list({ limit: LIST_PAGE, ...(after ? { after } : {}) });
-      unheld.push(...page.articles.map((a) => a.slug).filter((slug) => !held.has(slug)));
+      // Only the folder's own: articles written through the API stay.
+      unheld.push(
+        ...page.articles.filter((a) => a.source === 'file' && !held.has(a.slug)).map((a) => a.slug),
+      );
       after = page.next;
     } while (after);
     for (const slug of unheld) await this.kb.delete(slug);

@@ -3,6 +3,7 @@ import {
   type Article,
   type ArticleFields,
   type ArticleInput,
+  type ArticleSource,
 } from '../articles/article.js';
 import { validArticle, type KnowledgeLimits } from '../articles/knowledge-limits.js';
 import { cutPassages, type Passage } from '../passages/cut-passages.js';
@@ -15,8 +16,17 @@ export interface ArticleWrite {
   article(updatedAt: Date): Article;
 }
 
+export interface WriteOptions {
+  /** Where the article comes from (default `api`); help center folders write `file`. */
+  source?: ArticleSource;
+}
+
 /** What either store writes for an input: validated (InvalidArticle, ArticleTooLarge), hashed, cut. */
-export function articleWrite(input: ArticleInput, limits: KnowledgeLimits): ArticleWrite {
+export function articleWrite(
+  input: ArticleInput,
+  limits: KnowledgeLimits,
+  source: ArticleSource = 'api',
+): ArticleWrite {
   const fields = validArticle(input, limits);
   const { slug, title, body, language, tags } = fields;
   const hash = contentHash(fields);
@@ -32,6 +42,7 @@ export function articleWrite(input: ArticleInput, limits: KnowledgeLimits): Arti
       tags,
       updated_at: updatedAt.toISOString(),
       hash,
+      source,
     }),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Article, ArticleInput, ArticleSummary } from '../articles/article.js';
+import type { WriteOptions } from './article-write.js';
 
 /** What an upsert did: `unchanged` when the slug already held the same content (nothing written). */
 export type UpsertOutcome = 'created' | 'replaced' | 'unchanged';
@@ -47,10 +48,10 @@ export type SearchOptions = z.input<typeof searchOptionsSchema>;
 export interface KnowledgeBase {
   /**
    * Creates or replaces the article of `input.slug`. The same content again writes nothing
-   * (`unchanged`: same slug, same content hash). Throws InvalidArticle, ArticleTooLarge, or
-   * TooManyArticles for a new slug past the limit.
+   * (`unchanged`: same slug, same content hash; its source stays as it was). Throws
+   * InvalidArticle, ArticleTooLarge, or TooManyArticles for a new slug past the limit.
    */
-  upsert(input: ArticleInput): Promise<UpsertResult>;
+  upsert(input: ArticleInput, options?: WriteOptions): Promise<UpsertResult>;
   /** Whether there was an article to delete. */
   delete(slug: string): Promise<boolean>;
   get(slug: string): Promise<Article | undefined>;

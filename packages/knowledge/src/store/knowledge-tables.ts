@@ -18,8 +18,11 @@ export function knowledgeTablesMigration(schema: string): string {
       language text NOT NULL,
       tags text[] NOT NULL,
       hash text NOT NULL,
-      updated_at timestamptz NOT NULL
+      updated_at timestamptz NOT NULL,
+      source text NOT NULL DEFAULT 'api'
     );
+    -- Tables made before sources were kept held folder articles only.
+    ALTER TABLE ${articles} ADD COLUMN IF NOT EXISTS source text NOT NULL DEFAULT 'file';
     CREATE TABLE IF NOT EXISTS ${passages} (
       slug text COLLATE "C" NOT NULL REFERENCES ${articles} (slug) ON DELETE CASCADE,
       position int NOT NULL,

@@ -5,7 +5,7 @@ import {
   DEFAULT_KNOWLEDGE_LIMITS,
   type KnowledgeLimits,
 } from '../articles/knowledge-limits.js';
-import { articleWrite } from './article-write.js';
+import { articleWrite, type WriteOptions } from './article-write.js';
 import {
   searchOptionsSchema,
   type ArticlePage,
@@ -57,8 +57,8 @@ export class MemoryKnowledgeBase implements KnowledgeBase {
     this.now = options.now ?? (() => new Date());
   }
 
-  async upsert(input: ArticleInput): Promise<UpsertResult> {
-    const write = articleWrite(input, this.limits);
+  async upsert(input: ArticleInput, options: WriteOptions = {}): Promise<UpsertResult> {
+    const write = articleWrite(input, this.limits, options.source);
     const { slug, title, language } = write.fields;
     const existing = this.articles.get(slug);
     if (existing?.hash === write.hash) return { outcome: 'unchanged', article: copyOf(existing) };

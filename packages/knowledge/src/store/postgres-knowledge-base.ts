@@ -1,12 +1,12 @@
 import { withTransaction } from '@repo/pg-kit';
 import type pg from 'pg';
-import { type Article, type ArticleInput } from '../articles/article.js';
+import { type Article, type ArticleInput, type ArticleSource } from '../articles/article.js';
 import {
   checkRoomForOneMore,
   DEFAULT_KNOWLEDGE_LIMITS,
   type KnowledgeLimits,
 } from '../articles/knowledge-limits.js';
-import { articleWrite } from './article-write.js';
+import { articleWrite, type WriteOptions } from './article-write.js';
 import {
   searchOptionsSchema,
   type ArticlePage,
@@ -33,6 +33,7 @@ interface ArticleRow {
   tags: string[];
   hash: string;
   updated_at: Date;
+  source: ArticleSource;
 }
 
 interface HitRow {
@@ -51,6 +52,7 @@ const articleOf = (row: ArticleRow): Article => ({
   tags: row.tags,
   updated_at: row.updated_at.toISOString(),
   hash: row.hash,
+  source: row.source,
 });
 
 /**
@@ -117,11 +119,11 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
       lock: 'SELECT pg_advisory_xact_lock(hashtext($1))',
       current: `SELECT hash FROM ${articles} WHERE slug = $1`,
       count: `SELECT count(*)::int AS count FROM ${articles}`,
-      write: `INSERT INTO ${articles} (slug, title, body, language, tags, hash, updated_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7)
+      write: `INSERT INTO ${articles} (slug, title, body, language, tags, hash, updated_at, source)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
         ON CONFLICT (slug) DO UPDATE SET title = excluded.title, body = excluded.body,
           language = excluded.language, tags = excluded.tags, hash = excluded.hash,
-          updated_at = excluded.updated_at`,
+          updated_at = excluded.updated_at, source = excluded.source`,
       dropPassages: `DELETE FROM ${passages} WHERE slug = $1`,
       writePassages: `INSERT INTO ${passages} (slug, position, language, config, title, heading, text)
         SELECT $1, p.position, $2, $3::regconfig, $4, p.heading, p.text
@@ -133,8 +135,8 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
       writeConfig: `INSERT INTO ${configs} (config) VALUES ($1::regconfig) ON CONFLICT DO NOTHING`,
       analyzeConfigs: `ANALYZE ${configs}`,
       delete: `DELETE FROM ${articles} WHERE slug = $1`,
-      get: `SELECT slug, title, body, language, tags, hash, updated_at FROM ${articles} WHERE slug = $1`,
-      list: `SELECT slug, title, '' AS body, language, tags, hash, updated_at FROM ${articles}
+      get: `SELECT slug, title, body, language, tags, hash, updated_at, source FROM ${articles} WHERE slug = $1`,
+      list: `SELECT slug, title, '' AS body, language, tags, hash, updated_at, source FROM ${articles}
         WHERE slug > $1 ORDER BY slug LIMIT $2`,
       // Passages holding every word of the query as websearch_to_tsquery reads it (quoted
       // phrases, -word excluded); only when none does, those holding any of its words (a question
@@ -145,8 +147,8 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
     };
   }
 
-  async upsert(input: ArticleInput): Promise<UpsertResult> {
-    const write = articleWrite(input, this.limits);
+  async upsert(input: ArticleInput, options: WriteOptions = {}): Promise<UpsertResult> {
+    const write = articleWrite(input, this.limits, options.source);
     const { slug, title, body, language, tags } = write.fields;
     return withTransaction(this.pool, async (client) => {
       await client.query(this.sql.lock, [this.lockName]);
@@ -159,7 +161,16 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
         checkRoomForOneMore(slug, rows[0]!.count, this.limits);
       }
       const article = write.article(this.now());
-      const values = [slug, title, body, language, tags, write.hash, article.updated_at];
+      const values = [
+        slug,
+        title,
+        body,
+        language,
+        tags,
+        write.hash,
+        article.updated_at,
+        article.source,
+      ];
       await client.query(this.sql.write, values);
       await client.query(this.sql.dropPassages, [slug]);
       const { rows } = await client.query<{ config: string }>(this.sql.config, [
