@@ -25,7 +25,11 @@ export function consolePage() {
     setHeaders: headers,
   });
   return (app: Express) => {
-    app.get('/console', (_req, res) => res.redirect(301, '/console/'));
+    // The page's relative URLs need the trailing slash; Express matches /console/ here too.
+    app.get('/console', (req, res, next) => {
+      if (req.originalUrl.split('?')[0] !== '/console') return next();
+      res.redirect(301, '/console/');
+    });
     app.use('/console/', assets);
   };
 }

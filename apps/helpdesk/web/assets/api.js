@@ -56,12 +56,20 @@ export async function startConversation() {
   return { id: body.session_id, token: body.widget_token };
 }
 
-/** The conversation's transcript, or undefined when the service does not know it (expired or deleted). */
-export async function readTranscript(session) {
+/**
+ * The conversation as GET /sessions/{id} has it (`turns`, and `events_cursor` where its live
+ * events continue), or undefined when the service does not know it (expired or deleted).
+ */
+export async function readConversation(session) {
   const response = await fetch(`sessions/${encodeURIComponent(session.id)}`, {
     headers: headers({ accept: 'application/json' }, session),
   });
   if (response.status === 404) return undefined;
   if (!response.ok) throw await problemOf(response);
-  return (await response.json()).turns;
+  return response.json();
+}
+
+/** The conversation's transcript, or undefined when the service does not know it (expired or deleted). */
+export async function readTranscript(session) {
+  return (await readConversation(session))?.turns;
 }

@@ -1,7 +1,15 @@
 /* global URLSearchParams, location */
-import { ApiError, forgetToken, readTranscript, startConversation, storeToken } from './api.js';
+import {
+  ApiError,
+  forgetToken,
+  readConversation,
+  readTranscript,
+  startConversation,
+  storeToken,
+} from './api.js';
 import { addReply, addUserMessage, clearMessages, showTranscript } from './conversation-view.js';
 import { streamTurn } from './event-stream.js';
+import { followConversation, rememberShown, stopFollowing } from './live-conversation.js';
 import { forgetSession, rememberSession, storedSession } from './session.js';
 import { agentLabel, toolCallLine } from './status-lines.js';
 
@@ -60,9 +68,11 @@ async function ensureSession() {
   if (session) return;
   session = await startConversation();
   rememberSession(session);
+  followConversation(session, 0, announce);
 }
 
 function dropSession() {
+  stopFollowing();
   forgetSession();
   session = undefined;
 }
@@ -121,6 +131,12 @@ async function runTurn(message, reply, known, attempt = 1) {
     throw new ApiError(0, 'connection_lost', 'The connection was lost.');
   }
   if (outcome.outcome === 'error') throw Object.assign(new Error('turn failed'), outcome.data);
+  if (outcome.data.mode === 'human') {
+    // A person holds the conversation: the message went to them; their answer comes live.
+    reply.remove();
+    announce(`Sent to ${outcome.data.operator}.`);
+    return;
+  }
   reply.finish(outcome.data);
   announce(`${agentLabel(outcome.data.agent)}: ${outcome.data.reply}`);
 }
@@ -169,10 +185,12 @@ async function send(message, { retry = false } = {}) {
 async function loadConversation() {
   if (!session) return;
   try {
-    const turns = await readTranscript(session);
+    const conversation = await readConversation(session);
     // Gone (expired or deleted): the next message starts another conversation.
-    if (turns) showTranscript(turns);
-    else dropSession();
+    if (!conversation) return dropSession();
+    showTranscript(conversation.turns);
+    rememberShown(conversation.turns);
+    followConversation(session, conversation.events_cursor, announce);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       forgetToken();

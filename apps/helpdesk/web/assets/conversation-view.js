@@ -85,11 +85,32 @@ export function addReply(agent) {
   };
 }
 
+/** A person's message (they took the conversation over), named as they are. */
+export function addOperatorMessage(text, operator) {
+  const item = element('li', 'message operator');
+  item.append(element('p', 'who', `${operator} (a person)`), element('p', 'text', text));
+  list().append(item);
+  showList();
+  scrollToEnd();
+  return item;
+}
+
+/** A line from the service about the conversation (a person joined, nobody free yet…). */
+export function addNotice(text) {
+  const item = element('li', 'message notice');
+  item.append(element('p', 'text', text));
+  list().append(item);
+  showList();
+  scrollToEnd();
+  return item;
+}
+
 /** The transcript as GET /sessions/{id} has it. */
 export function showTranscript(turns) {
   clearMessages();
   for (const turn of turns) {
     if (turn.role === 'user') addUserMessage(turn.text);
+    else if (turn.role === 'operator') addOperatorMessage(turn.text, turn.operator ?? 'Support');
     else
       addReply(turn.agent).finish({
         reply: turn.text,
