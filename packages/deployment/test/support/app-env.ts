@@ -17,6 +17,7 @@ const SHARED_ENV_FILES: Record<string, string[]> = {
   ],
   databaseEnv: ['packages/pg-kit/src/database-env.ts'],
   widgetEnv: ['apps/helpdesk/src/web/widget-env.ts'],
+  operatorEnv: ['apps/helpdesk/src/operator/operator-env.ts'],
   webhooksEnv: ['packages/webhooks/src/config/webhooks-env.ts'],
 };
 
