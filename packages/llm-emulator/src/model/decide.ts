@@ -1,5 +1,6 @@
 import { chooseTransfer, TRANSFER_TOOL } from './agent-transfer.js';
 import { feedbackText, parseFeedback, withoutFeedback } from './feedback.js';
+import { isSearchTool, searchCall } from './help-center.js';
 import { bestMatch } from './intents.js';
 import {
   askForReference,
@@ -130,6 +131,10 @@ export function decide(task: ModelTask): Decision {
   const forced = task.toolMode === 'required' && callable.length > 0;
   const tool = ownTools[index] ?? (forced ? (ownTools[0] ?? callable[0]) : undefined);
   const missing = tool && !forced ? missingReference(tool, request) : undefined;
+  // A help center to search: a question no other tool fits, or one without the id its tool needs.
+  const search = forced ? undefined : ownTools.find(isSearchTool);
+  if (search && (!tool || (missing && tool !== search)))
+    return { kind: 'tool_calls', calls: [searchCall(search, request)] };
   if (missing) return answer(task, userIndex, askForReference(missing));
   const services = tool && !forced ? missingService(tool, request) : undefined;
   if (services) return answer(task, userIndex, askForService(services));

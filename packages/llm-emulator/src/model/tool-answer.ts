@@ -1,3 +1,4 @@
+import { groundedAnswer, passagesIn } from './help-center.js';
 import { asSentence, joinWithOr } from './sentences.js';
 
 type Fields = Record<string, unknown>;
@@ -190,6 +191,8 @@ function answerSentences(result: unknown): string[] {
   const fields = Object.fromEntries(
     Object.entries(value).map(([k, v]) => [k.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase(), v]),
   );
+  const passages = passagesIn(fields);
+  if (passages) return groundedAnswer(passages);
   const ticketKey = firstKey(fields, TICKET);
   if (ticketKey) return ticketAnswer(fields, ticketKey);
   if (fields['found'] === false) return notFoundAnswer(fields);
