@@ -75,7 +75,8 @@ Reply with the email body only, without a subject line.
 End the reply with this signature, exactly as written:
 Best regards,
 The Acme support team`);
-    expect(prompts.billing).toBe(`${BILLING_INSTRUCTION}
+    expect(prompts.billing)
+      .toBe(`${BILLING_INSTRUCTION.replace('a support team', 'the Acme support team')}
 The product is Acme Cloud. Hosted invoicing for small shops.
 Tone: warm and plain.
 Style rules:
