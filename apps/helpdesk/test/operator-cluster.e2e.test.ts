@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import { WebhookReceiver } from '@repo/webhooks/receiver';
 import {
@@ -11,6 +10,7 @@ import {
   type Browser,
 } from './support/chat-page-browser.js';
 import { openLiveEvents, type LiveEvents } from './support/live-events.js';
+import { freePort } from './support/own-cluster.js';
 import {
   buildService,
   dropSchema,
@@ -29,15 +29,6 @@ let receiver: WebhookReceiver;
 let browser: Browser;
 const running: ServiceProcess[] = [];
 const streams: LiveEvents[] = [];
-
-/** A port nobody uses now: instance A comes back on it after its SIGKILL, as behind a balancer. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** One instance on the shared database, every webhook to the receiver. */
 async function instance(env: Record<string, string> = {}) {
@@ -98,6 +89,7 @@ describeInBrowser('operator takeover on two instances of one database', () => {
   test(
     'when the customer is on A and the operator on B, and A is killed during the takeover, then the customer page reconnects and every message is there once; the webhooks arrive signed, in order',
     async () => {
+      // A comes back on its port after its SIGKILL, as behind a balancer.
       const portA = await freePort();
       let a = await instance({ PORT: String(portA) });
       const b = await instance();

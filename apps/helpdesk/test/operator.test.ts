@@ -6,12 +6,15 @@ import {
   undocumentedResponsesSoFar,
   type HelpdeskUnderTest,
 } from './support/harness.js';
+import type { Task } from '@a2a-js/sdk';
+import { clientFor, dataOf, message, textOf } from './support/a2a-client.js';
 import { openLiveEvents, type LiveEvents } from './support/live-events.js';
 import { dropSchema, TEST_DATABASE_URL, testSchema } from './support/service-process.js';
 import { startWidgetSession, widgetRead, widgetSend } from './support/widget-session.js';
 
 const ALICE = 'alice-operator-token-0123';
 const BOB = 'bob-client-token-0123456';
+const REVIEWER = 'reviewer-token-0123456789';
 const ASK_FOR_PERSON = 'I want to talk to a person';
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -30,7 +33,7 @@ describe.each(['memory', 'postgres'] as const)('operator takeover (%s)', (mode) 
   beforeAll(async () => {
     helpdesk = await startHelpdesk({
       // The reviewer's token reads the document (and is no operator).
-      apiToken: 'reviewer-token-0123456789',
+      apiToken: REVIEWER,
       auth: {
         tokens: [
           { name: 'alice', token: ALICE },
@@ -40,6 +43,7 @@ describe.each(['memory', 'postgres'] as const)('operator takeover (%s)', (mode) 
       operators: ['alice'],
       widget: { public: { perIp: 1_000, perSession: 1_000 } },
       handoffWaitMs: 60_000,
+      metrics: {},
       ...(mode === 'postgres'
         ? { database: { connectionString: TEST_DATABASE_URL, schema, poolMax: 4 } }
         : {}),
@@ -192,6 +196,51 @@ describe.each(['memory', 'postgres'] as const)('operator takeover (%s)', (mode) 
     ]);
     expect(messages.map((m) => m.data['text'])).toEqual(['one', 'two']);
   }, 30_000);
+
+  it('when an A2A caller writes to a conversation a person holds, then the task ends input-required naming them, and no model is called', async () => {
+    const { http } = helpdesk;
+    const contextId = `a2a-held-${mode}`;
+    await http
+      .post('/chat')
+      .set(as(BOB))
+      .send({ session_id: contextId, message: ASK_FOR_PERSON })
+      .expect(200);
+    await http.post(`/operator/conversations/${contextId}/takeover`).set(as(ALICE)).expect(200);
+    const client = await clientFor(base, BOB);
+    const callsBefore = helpdesk.modelCalls().length;
+
+    const task = (await client.sendMessage(message('Any news?', contextId))) as Task;
+
+    expect(task.status.state).toBe('input-required');
+    expect(textOf(task.status.message?.parts)).toContain('alice');
+    expect(dataOf(task.status.message?.parts)).toEqual([
+      { event: 'human_takeover', operator: 'alice', session_id: contextId },
+    ]);
+    expect(helpdesk.modelCalls()).toHaveLength(callsBefore);
+    const transcript = await http.get(`/sessions/${contextId}`).set(as(BOB)).expect(200);
+    expect(transcript.body.turns.at(-1)).toMatchObject({ role: 'user', text: 'Any news?' });
+  });
+
+  it('when a conversation waits and is taken over, then the metrics count it and the time to takeover', async () => {
+    const { http } = helpdesk;
+    const metric = async (name: string) => {
+      const text = (await http.get('/metrics').set(as(REVIEWER)).expect(200)).text;
+      return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+    };
+    const waiting = await metric('helpdesk_handoff_waiting_conversations');
+    const takeovers = await metric('helpdesk_handoff_time_to_takeover_seconds_count');
+    const widget = await startWidgetSession(http);
+    await widgetSend(http, widget, ASK_FOR_PERSON).expect(200);
+    expect(await metric('helpdesk_handoff_waiting_conversations')).toBe(waiting + 1);
+
+    await http
+      .post(`/operator/conversations/${widget.session_id}/takeover`)
+      .set(as(ALICE))
+      .expect(200);
+
+    expect(await metric('helpdesk_handoff_waiting_conversations')).toBe(waiting);
+    expect(await metric('helpdesk_handoff_time_to_takeover_seconds_count')).toBe(takeovers + 1);
+  });
 
   it('when the answers are checked against the document, then every one is documented', async () => {
     expect(await undocumentedResponsesSoFar()).toEqual([]);

@@ -12,7 +12,8 @@ const run = promisify(execFile);
 const asPostgres = (binary: string, args: string[]) =>
   run('runuser', ['-u', 'postgres', '--', join(BIN, binary), ...args]);
 
-async function freePort(): Promise<number> {
+/** A port nobody listens on now (for a server that must come back on the same one). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as { port: number };
