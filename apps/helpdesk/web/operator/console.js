@@ -112,7 +112,7 @@ function addMessage(role, who, text) {
   const item = element('li', `message ${role}`);
   item.append(element('p', 'who', who), element('p', 'text', text));
   $('messages').append(item);
-  item.scrollIntoView({ block: 'end' });
+  $('messages').scrollTop = $('messages').scrollHeight;
 }
 
 function addNotice(text) {
