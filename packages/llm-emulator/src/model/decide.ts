@@ -1,6 +1,6 @@
 import { chooseTransfer, TRANSFER_TOOL } from './agent-transfer.js';
 import { feedbackText, parseFeedback, withoutFeedback } from './feedback.js';
-import { isSearchTool, searchCall } from './help-center.js';
+import { groundedSentence, isSearchTool, searchCall } from './help-center.js';
 import { bestMatch } from './intents.js';
 import {
   askForReference,
@@ -56,7 +56,13 @@ function valueContext(
   const signature = asEmail ? requestedSignature(task.system) : undefined;
   const compose = () =>
     draft === undefined
-      ? composeReply(userText, feedback(), asEmail, signature)
+      ? composeReply(
+          userText,
+          feedback(),
+          asEmail,
+          signature,
+          asEmail ? groundedSentence(task.system, userText) : undefined,
+        )
       : redraft(draft, userText, feedback(), asEmail, signature);
   let reply: string | undefined;
   return {

@@ -1,4 +1,5 @@
 import type { JsonSchema, ToolCall, ToolSpec } from './task.js';
+import { contentWords } from './text-index.js';
 
 const SEARCH_NAME = /search|knowledge|help_?center|faq/i;
 const QUERY_FIELD = /^(query|q|question)$/;
@@ -76,4 +77,49 @@ export function groundedAnswer(passages: Passage[]): string[] {
     .slice(0, 2)
     .join(' ');
   return [`${sentences} [kb:${best.slug}]`];
+}
+
+/**
+ * The passages a draft prompt hands the model (email-review's draft step): after the line
+ * `Help center passages…`, each passage is a line `[kb:slug] Title` followed by its text, up to
+ * `End of the help center passages.`
+ */
+export function passagesInPrompt(system: string): Passage[] {
+  const start = system.search(/^Help center passages\b.*$/m);
+  if (start < 0) return [];
+  const end = system.indexOf('End of the help center passages.', start);
+  const block = system.slice(start, end < 0 ? undefined : end);
+  const passages: Passage[] = [];
+  for (const part of block.split(/^(?=\[kb:[^\]\s]+\])/m).slice(1)) {
+    const [header = '', ...lines] = part.split('\n');
+    const slug = /^\[kb:([^\]\s]+)\]/.exec(header)?.[1];
+    const title = header.replace(/^\[kb:[^\]\s]+\]\s*/, '');
+    if (slug) passages.push({ slug, text: `${title}\n${lines.join('\n')}`.trim() });
+  }
+  return passages;
+}
+
+/** The prompt says no article answers the email: the drafter promises to check instead. */
+export const NO_ARTICLE = /^No help center article answers this email\b/m;
+
+export const CHECK_SENTENCE =
+  'I am checking this with our team and will get back to you with a precise answer.';
+
+/**
+ * The sentence a draft answers from: the passage sharing most of the email's words (of 4 letters or
+ * more), its first two sentences citing it; the first of equals (the search's best) wins. None
+ * shares a word: undefined, and the prompt's "no article" line asks for a promise to check.
+ */
+export function groundedSentence(system: string, request: string): string | undefined {
+  const words = new Set(contentWords(request).filter((w) => w.length >= 4));
+  let best: { passage: Passage; shared: number } | undefined;
+  for (const passage of passagesInPrompt(system)) {
+    const shared = new Set(contentWords(passage.text).filter((w) => words.has(w))).size;
+    if (shared > 0 && shared > (best?.shared ?? 0)) best = { passage, shared };
+  }
+  if (best) {
+    const body = best.passage.text.split('\n').slice(1).join('\n');
+    return groundedAnswer([{ slug: best.passage.slug, text: body }])[0];
+  }
+  return NO_ARTICLE.test(system) ? CHECK_SENTENCE : undefined;
 }

@@ -66,12 +66,16 @@ export function signOffFor(signature: string | undefined, short: boolean): strin
   return signature ?? (short ? 'Best,\nSupport Team' : 'Best regards,\nSupport Team');
 }
 
-/** A polite reply that quotes the user's text and visibly applies the reviewer's feedback. */
+/**
+ * A polite reply that quotes the user's text and visibly applies the reviewer's feedback. `grounded`:
+ * the sentence that answers from the help center passages in the prompt, instead of the topic's.
+ */
 export function composeReply(
   userText: string,
   feedback: Feedback,
   asEmail: boolean,
   signature?: string,
+  grounded?: string,
 ): string {
   const email = emailPartsOf(userText);
   const topic = topicOf(indexText(userText));
@@ -83,7 +87,7 @@ export function composeReply(
     const sentences = [
       `Thanks for your message${about}.`,
       ...apology,
-      SHORT_TOPIC_SENTENCE[topic],
+      grounded ?? SHORT_TOPIC_SENTENCE[topic],
       ...mentionSentences(feedback.mentions, userText),
     ];
     return asEmail
@@ -93,7 +97,7 @@ export function composeReply(
   const sentences = [
     `Thank you for your ${asEmail ? 'email' : 'message'}${about}. You wrote: "${email.firstSentence}"`,
     ...apology,
-    TOPIC_SENTENCE[topic],
+    grounded ?? TOPIC_SENTENCE[topic],
     ...mentionSentences(feedback.mentions, userText),
     ...(feedback.longer ? [MORE_DETAIL] : []),
     'Please let us know if there is anything else we can help with.',
