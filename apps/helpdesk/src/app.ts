@@ -11,6 +11,7 @@ import {
   type Route,
   type TrustProxy,
 } from '@repo/http-kit';
+import { knowledgeRoutes, type KnowledgeBase } from '@repo/knowledge';
 import { webhookRoutes, type Outbox } from '@repo/webhooks';
 import { a2aParseErrors, a2aRoutes } from './a2a/a2a-routes.js';
 import { AGENT_CARD_PATH } from './a2a/agent-card.js';
@@ -68,6 +69,8 @@ export interface AppDeps {
   trustProxy?: TrustProxy;
   /** OPERATORS: the callers (token names, JWT email/subject) who may use the console. */
   operators?: readonly string[];
+  /** The help center's knowledge base: GET/PUT/DELETE /kb/articles, GET /kb/search (behind the token). */
+  knowledge?: KnowledgeBase;
 }
 
 // A message is at most 8 000 characters; even fully \u-escaped it fits well within this.
@@ -118,6 +121,7 @@ export function createApp(deps: AppDeps): Express {
     deleteSessionRoute(deps.chat),
     ...(deps.outbox ? webhookRoutes(deps.outbox) : []),
   ];
+  const kbRoutes = deps.knowledge ? knowledgeRoutes(deps.knowledge) : [];
   // One reader of the live events per app, however many customer and console streams are open.
   const feed = new LiveFeed(deps.chat.desk.live);
   const liveRoutes = [
@@ -146,7 +150,8 @@ export function createApp(deps: AppDeps): Express {
         .map((route) =>
           widget.public && route.method !== 'delete' ? withRateLimitAnswer(route) : route,
         )
-        .concat(liveRoutes),
+        .concat(liveRoutes)
+        .concat(kbRoutes.map((route) => (deps.database ? withDatabaseAnswer(route) : route))),
     },
     readiness: deps.database?.readiness,
     onResponse: deps.onResponse,

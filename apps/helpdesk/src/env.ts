@@ -1,7 +1,8 @@
 import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
+import { loadSupportConfig, type SupportPrompts, type SupportProfile } from '@repo/support-profile';
 import { webhooksEnv } from '@repo/webhooks';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { operatorEnv } from './operator/operator-env.js';
 import { widgetEnv } from './web/widget-env.js';
 import {
@@ -55,14 +56,43 @@ const serviceEnvSchema = httpServiceEnv(3002)
       .transform((value) => value?.replace(/\/+$/, '')),
     /** WEBHOOK_*: endpoints for `ticket.created` and `turn.failed` (packages/webhooks). */
     ...webhooksEnv(),
+    /**
+     * lookup_invoice's and check_service_status's own data: `GET {url}/{id}` answers the record as
+     * JSON, 404 when there is none (README, Tool data sources). Unset: the static demo data.
+     */
+    INVOICE_SOURCE_URL: urlFromEnv(),
+    STATUS_SOURCE_URL: urlFromEnv(),
+    /** Per request to a tool data source; past it the tool says the system is not answering. */
+    TOOL_SOURCE_TIMEOUT_MS: intFromEnv(5_000),
+    /** A folder of markdown help center articles, loaded at start and watched. */
+    KB_DIR: z
+      .string()
+      .optional()
+      .transform((value) => value?.trim() || undefined),
+    /** The knowledge base's schema in PostgreSQL; services sharing it share one knowledge base. */
+    KB_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+      .default('knowledge'),
   })
   .superRefine(authEnvRules);
 
-export type ServiceEnv = z.infer<typeof serviceEnvSchema> & { agentModel: AgentModelSettings };
+export type ServiceEnv = z.infer<typeof serviceEnvSchema> & {
+  agentModel: AgentModelSettings;
+  /** SUPPORT_PROFILE_FILE, PROMPTS_DIR, PROFILE_*: the company, the voice and the agents' prompts. */
+  support: { profile: SupportProfile; prompts: SupportPrompts };
+};
 
-/** The whole configuration of the service. Throws ConfigError naming the first bad variable. */
+/**
+ * The whole configuration of the service. Throws ConfigError naming the first bad variable, or the
+ * profile's bad field or prompt file.
+ */
 export function loadServiceEnv(env: Env = process.env): ServiceEnv {
-  return { ...parseEnv(serviceEnvSchema, env), agentModel: loadAgentModelSettings(env) };
+  return {
+    ...parseEnv(serviceEnvSchema, env),
+    agentModel: loadAgentModelSettings(env),
+    support: loadSupportConfig(env),
+  };
 }
 
 /** Only the model settings, for agents/agent.ts (the benchmark's `adk api_server` peer). */

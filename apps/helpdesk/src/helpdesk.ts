@@ -1,7 +1,7 @@
 import type { LlmAgent, Runner } from '@google/adk';
 import type { AuthSettings, Logger, ResponseEvent, Tracing, TrustProxy } from '@repo/http-kit';
 import type { Registry } from 'prom-client';
-import { createRootAgent, type AgentTreePatches } from './agents/agent-tree.js';
+import { createRootAgent, type AgentPrompts, type AgentTreePatches } from './agents/agent-tree.js';
 import { createApp, type WidgetSettings } from './app.js';
 import {
   createChatService,
@@ -13,6 +13,13 @@ import type { ModelSettings } from './llm/model.js';
 import { handoffMetrics } from './operator/handoff-metrics.js';
 import { helpdeskTelemetry } from './telemetry/helpdesk-telemetry.js';
 import type { InvoiceAccessRule } from './tools/invoice-access.js';
+import type { ToolSources } from './tools/tool-sources.js';
+import {
+  DEFAULT_KB_SCHEMA,
+  openHelpCenter,
+  type HelpCenterSettings,
+} from './help-center/help-center.js';
+import { helpCenterMetrics } from './help-center/help-center-metrics.js';
 import { deliveryMetrics, MemoryOutbox, noWebhooks, type WebhookSettings } from '@repo/webhooks';
 
 /** Sessions in PostgreSQL (DATABASE_URL): where, and how turns share them. */
@@ -70,6 +77,15 @@ export interface HelpdeskDeps {
    * email given. Default: tools/invoice-access.ts's defaultInvoiceAccess.
    */
   invoiceAccess?: InvoiceAccessRule;
+  /**
+   * The agents' instructions: the support profile's prompts (SUPPORT_PROFILE_FILE, PROMPTS_DIR,
+   * PROFILE_*); default the package's prompts without a profile.
+   */
+  prompts?: AgentPrompts;
+  /** Where lookup_invoice and check_service_status read (INVOICE_SOURCE_URL, STATUS_SOURCE_URL); default the static data. */
+  toolSources?: Partial<ToolSources>;
+  /** The help center (KB_DIR, KB_SCHEMA): its folder, and its schema in PostgreSQL. */
+  helpCenter?: HelpCenterSettings;
   /** OPERATORS: the callers who may use the operator console (with auth on). */
   operators?: readonly string[];
   /** HANDOFF_WAIT_SECONDS: how long a conversation waits for a person before the customer is told. */
@@ -92,18 +108,6 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     provider: deps.model.provider ?? 'gemini',
     tracing: deps.tracing,
   });
-  const agent = createRootAgent(deps.model, deps.patches, telemetry.model, {
-    invoiceAccess: deps.invoiceAccess,
-  });
-  const chatOptions: ChatServiceOptions = {
-    agent,
-    appName: deps.appName ?? 'helpdesk',
-    sessionTtlMs: DEFAULT_TTL_MS,
-    maxSessions: DEFAULT_MAX_SESSIONS,
-    ...deps.chat,
-    plugins: telemetry.plugins,
-    ...(deps.runner ? { runner: deps.runner(agent) } : {}),
-  };
   const webhooks = {
     settings: deps.webhooks ?? noWebhooks(),
     metrics: deliveryMetrics(deps.metrics?.registry),
@@ -112,10 +116,43 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     deps.database &&
     openPostgresSessions({
       ...deps.database,
-      settings: sessionSettings(chatOptions),
+      knowledgeSchema: deps.helpCenter?.schema ?? DEFAULT_KB_SCHEMA,
+      settings: sessionSettings({
+        appName: deps.appName ?? 'helpdesk',
+        sessionTtlMs: DEFAULT_TTL_MS,
+        ...deps.chat,
+      }),
       logger: deps.logger,
       webhooks,
     });
+  const kbMetrics = helpCenterMetrics(deps.metrics?.registry);
+  const helpCenter = openHelpCenter({
+    settings: deps.helpCenter ?? {},
+    pool: postgres?.pool,
+    logger: deps.logger,
+    timed: kbMetrics.timed,
+  });
+  const agent = createRootAgent(
+    deps.model,
+    deps.patches,
+    telemetry.model,
+    {
+      invoiceAccess: deps.invoiceAccess,
+      sources: deps.toolSources,
+      helpCenter: helpCenter.search,
+    },
+    deps.prompts,
+  );
+  const chatOptions: ChatServiceOptions = {
+    agent,
+    appName: deps.appName ?? 'helpdesk',
+    sessionTtlMs: DEFAULT_TTL_MS,
+    maxSessions: DEFAULT_MAX_SESSIONS,
+    ...deps.chat,
+    plugins: telemetry.plugins,
+    onAnswer: kbMetrics.observeAnswer,
+    ...(deps.runner ? { runner: deps.runner(agent) } : {}),
+  };
   const outbox = postgres?.outbox ?? new MemoryOutbox({ ...webhooks, logger: deps.logger });
   let observeTakeover: ((waitedMs: number) => void) | undefined;
   const chat = telemetry.chat(
@@ -150,6 +187,7 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     widget: deps.widget,
     publicUrl: deps.publicUrl,
     trustProxy: deps.trustProxy,
+    knowledge: helpCenter.kb,
   });
   let sweep: NodeJS.Timeout | undefined;
   // Customers waiting past HANDOFF_WAIT_SECONDS are told, once (claimed in the database).
@@ -172,7 +210,10 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     /** Sets the session database up (nothing to do in memory mode): PostgresSessions#start. */
     start: async (retry?: { untilMs?: number }) => {
       await postgres?.start(retry);
+      await helpCenter.start();
     },
+    /** The knowledge base search_help_center and /kb/* use. */
+    knowledge: helpCenter.kb,
     /**
      * Requests evict expired sessions as they come; this sweep frees what is idle (in
      * PostgreSQL, one instance at a time), every TTL or minute, whichever is shorter.
@@ -192,6 +233,7 @@ export function createHelpdesk(deps: HelpdeskDeps) {
       (closed ??= (async () => {
         clearInterval(sweep);
         clearInterval(waits);
+        await helpCenter.close();
         if (postgres) await postgres.close();
         else await outbox.close();
       })()),

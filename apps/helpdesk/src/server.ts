@@ -13,6 +13,7 @@ import { routeAdkLogsTo } from './agents/adk-logging.js';
 import { webhookSettings } from '@repo/webhooks';
 import { loadServiceEnv } from './env.js';
 import { createHelpdesk } from './helpdesk.js';
+import { httpInvoices, httpServiceStatuses } from './tools/http-sources.js';
 
 const env = loadOrExit(() => loadServiceEnv(), 'helpdesk');
 const logger = createLogger({ name: 'helpdesk', level: env.LOG_LEVEL });
@@ -51,6 +52,26 @@ const helpdesk = createHelpdesk({
   operators: env.OPERATORS,
   handoffWaitMs: env.HANDOFF_WAIT_SECONDS * 1000,
   webhooks: webhookSettings(env),
+  prompts: env.support.prompts,
+  toolSources: {
+    ...(env.INVOICE_SOURCE_URL
+      ? {
+          invoices: httpInvoices({
+            url: env.INVOICE_SOURCE_URL,
+            timeoutMs: env.TOOL_SOURCE_TIMEOUT_MS,
+          }),
+        }
+      : {}),
+    ...(env.STATUS_SOURCE_URL
+      ? {
+          services: httpServiceStatuses({
+            url: env.STATUS_SOURCE_URL,
+            timeoutMs: env.TOOL_SOURCE_TIMEOUT_MS,
+          }),
+        }
+      : {}),
+  },
+  helpCenter: { dir: env.KB_DIR, schema: env.KB_SCHEMA },
 });
 helpdesk.startSweep();
 

@@ -2,6 +2,7 @@ import { FunctionTool } from '@google/adk';
 import {
   checkServiceStatus,
   checkServiceStatusTool as checkServiceStatusOptions,
+  staticServices,
 } from '../src/tools/check-service-status.js';
 import {
   createTicket,
@@ -19,7 +20,7 @@ import type { Caller } from '../src/tools/caller.js';
 const lookupInvoiceTool = new FunctionTool(lookupInvoiceOptions(defaultInvoiceAccess));
 const client: Caller = { kind: 'client', name: 'crm' };
 const widget: Caller = { kind: 'widget', session: 'web-0123' };
-const checkServiceStatusTool = new FunctionTool(checkServiceStatusOptions);
+const checkServiceStatusTool = new FunctionTool(checkServiceStatusOptions(staticServices));
 const createTicketTool = new FunctionTool(createTicketOptions);
 
 describe('lookup_invoice', () => {

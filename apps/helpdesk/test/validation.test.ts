@@ -162,8 +162,9 @@ describe('request validation', () => {
 
     const requests = documentedRequests(document, 'sample-id');
     // POST /widget/sessions, POST /chat, GET and DELETE /sessions/{id}, GET /webhooks/deliveries
-    // and POST …/{id}/retry; GET /sessions/{id}/events and the operator console's six.
-    expect(requests).toHaveLength(13);
+    // and POST …/{id}/retry; GET /sessions/{id}/events and the operator console's six; the knowledge
+    // base's five (GET /kb/articles, GET, PUT and DELETE /kb/articles/{slug}, GET /kb/search).
+    expect(requests).toHaveLength(18);
     const base = await helpdesk.url();
     for (const { method, path } of requests) {
       if (path.endsWith('/events')) {
@@ -175,7 +176,7 @@ describe('request validation', () => {
         expect([200, 404]).toContain(stream.status);
         continue;
       }
-      const res = await helpdesk.http[method as 'get' | 'post' | 'delete'](path);
+      const res = await helpdesk.http[method as 'get' | 'post' | 'put' | 'delete'](path);
       expect(res.status).not.toBe(405);
       expect(res.body.code).not.toBe('not_found');
     }

@@ -1,10 +1,20 @@
 import type { BaseLlm, LlmAgent } from '@google/adk';
+import { DEFAULT_PROFILE, loadPrompts, type SupportPrompts } from '@repo/support-profile';
 import { createModel, type ModelPatches, type ModelSettings } from '../llm/model.js';
 import { createCoordinator } from './coordinator.js';
 import { createSpecialist, SPECIALISTS, type ToolSettings } from './specialists.js';
 
 /** The framework patches the tree applies, each on by default (the register: packages/http-kit/src/framework-patches.ts). */
 export type AgentTreePatches = ModelPatches;
+
+/** The instructions of the tree's agents: the support profile's prompts (SUPPORT_PROFILE_FILE, PROMPTS_DIR). */
+export type AgentPrompts = Pick<
+  SupportPrompts,
+  'coordinator' | 'billing' | 'technical' | 'escalation'
+>;
+
+/** The default prompts, rendered without a profile. */
+export const defaultAgentPrompts = (): AgentPrompts => loadPrompts(DEFAULT_PROFILE);
 
 /**
  * The help desk's agent tree: a coordinator over three specialists, all on one Gemini instance
@@ -15,12 +25,14 @@ export function createRootAgent(
   patches: AgentTreePatches = {},
   /** Wraps the shared model, e.g. to observe each call (src/telemetry). */
   observeModel: (model: BaseLlm) => BaseLlm = (model) => model,
-  /** The deployment's tool rules (e.g. who may see which invoice); default the tools' own. */
+  /** The deployment's tool rules and data sources (e.g. who may see which invoice); default the tools' own. */
   tools: ToolSettings = {},
+  prompts: AgentPrompts = defaultAgentPrompts(),
 ): LlmAgent {
   const model = observeModel(createModel(settings, patches));
   return createCoordinator(
     model,
-    SPECIALISTS.map((specialist) => createSpecialist(specialist, model, tools)),
+    SPECIALISTS.map((specialist) => createSpecialist(specialist, model, prompts, tools)),
+    prompts.coordinator,
   );
 }

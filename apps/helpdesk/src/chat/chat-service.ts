@@ -1,6 +1,7 @@
 import { Runner, type BaseAgent, type BasePlugin, type BaseSessionService } from '@google/adk';
 import { z } from 'zod';
 import { agentNameSchema } from '../agents/agent-names.js';
+import { sourceSchema } from '../help-center/citations.js';
 import type { HistoryLimits } from '../sessions/condense-history.js';
 import { CondensingSessionService } from '../sessions/condensing-session-service.js';
 import type { WidgetProof } from '../sessions/session-access.js';
@@ -31,6 +32,10 @@ export const agentReplySchema = z.object({
     .string()
     .optional()
     .describe('Present exactly when the escalation agent opened a ticket in this turn.'),
+  sources: z
+    .array(sourceSchema)
+    .optional()
+    .describe('The help center articles the reply cites as [kb:slug]; absent when it cites none.'),
 });
 
 /** What POST /chat answers while a person holds the conversation: the message went to them. */
@@ -83,6 +88,8 @@ export interface ChatServiceOptions {
   webhooks?: TurnWebhooks;
   /** The operators' queue and live events (default: in memory). */
   handoffs?: Handoffs;
+  /** Observed once per answered turn (metrics: grounded answers, removed citations). */
+  onAnswer?: (outcome: TurnOutcome) => void;
   /** Observed once per takeover with how long the conversation waited (metrics). */
   onTakeover?: (waitedMs: number) => void;
 }
@@ -232,7 +239,9 @@ export function createChatService(options: ChatServiceOptions): ChatService {
           const outcome = webhooks
             ? await reportingFailure(webhooks, input, () => runTurn(runner, input, observer))
             : await runTurn(runner, input, observer);
+          options.onAnswer?.(outcome);
           const ticket = outcome.ticketId ? { ticket_id: outcome.ticketId } : {};
+          const sources = outcome.sources.length > 0 ? { sources: outcome.sources } : {};
           if (webhooks && outcome.ticketId) {
             transcript.announce([
               ticketCreated(webhooks, { ...input, ticketId: outcome.ticketId }),
@@ -240,9 +249,22 @@ export function createChatService(options: ChatServiceOptions): ChatService {
           }
           transcript.append([
             { role: 'user', agent: null, text: message, at: askedAt },
-            { role: 'assistant', agent: outcome.agent, text: outcome.reply, ...ticket, at: at() },
+            {
+              role: 'assistant',
+              agent: outcome.agent,
+              text: outcome.reply,
+              ...ticket,
+              ...sources,
+              at: at(),
+            },
           ]);
-          return { session_id: sessionId, agent: outcome.agent, reply: outcome.reply, ...ticket };
+          return {
+            session_id: sessionId,
+            agent: outcome.agent,
+            reply: outcome.reply,
+            ...ticket,
+            ...sources,
+          };
         },
         proofOf(access),
       );

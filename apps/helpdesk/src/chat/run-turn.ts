@@ -9,6 +9,7 @@ import {
 import { isAgentName, type AgentName } from '../agents/agent-names.js';
 import { CALLER_STATE_KEY, type Caller } from '../tools/caller.js';
 import { toModelErrorCode, type ModelErrorCode } from '../llm/model-errors.js';
+import { checkCitations, RetrievedArticles, type Source } from '../help-center/citations.js';
 import { TurnFailedError } from './turn-errors.js';
 
 export interface TurnOutcome {
@@ -17,6 +18,12 @@ export interface TurnOutcome {
   reply: string;
   /** The id `create_ticket` returned in this turn, if it ran. */
   ticketId?: string;
+  /** The help center articles the reply cites (`[kb:slug]`) that search_help_center returned in this turn. */
+  sources: Source[];
+  /** Citations of articles the turn did not retrieve, removed from the reply. */
+  removedCitations: string[];
+  /** Whether search_help_center returned passages in this turn. */
+  searched: boolean;
 }
 
 export interface TurnInput {
@@ -59,8 +66,9 @@ export async function runTurn(
   observer?: TurnObserver,
 ): Promise<TurnOutcome> {
   observer?.onStart?.();
-  let outcome: TurnOutcome | undefined;
+  let outcome: Pick<TurnOutcome, 'agent' | 'reply'> | undefined;
   let ticketId: string | undefined;
+  const retrieved = new RetrievedArticles();
   let modelError: { code: ModelErrorCode; reason: string } | undefined;
   try {
     const events = runner.runAsync({
@@ -80,6 +88,7 @@ export async function runTurn(
         continue;
       }
       ticketId = ticketIdIn(event) ?? ticketId;
+      retrieved.collect(event);
       if (event.author === 'user' || !isFinalResponse(event)) continue;
       const text = stringifyContent(event).trim();
       if (text && isAgentName(event.author)) outcome = { agent: event.author, reply: text };
@@ -105,5 +114,13 @@ export async function runTurn(
       ticketId,
     });
   }
-  return ticketId ? { ...outcome, ticketId } : outcome;
+  const checked = checkCitations(outcome.reply, retrieved);
+  return {
+    agent: outcome.agent,
+    reply: checked.reply,
+    ...(ticketId ? { ticketId } : {}),
+    sources: checked.sources,
+    removedCitations: checked.removed,
+    searched: retrieved.searched,
+  };
 }

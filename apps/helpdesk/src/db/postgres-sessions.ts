@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { Logger } from '@repo/http-kit';
 import { redactSecrets } from '@repo/llm-config';
 import type { SessionSettings } from '../chat/chat-service.js';
@@ -36,6 +37,8 @@ export interface PostgresSessionsOptions {
   preparedStatements?: boolean;
   /** Start-up retries while the database is away: first delay, doubling up to 30 s. */
   retryBaseMs?: number;
+  /** The help center's schema (KB_SCHEMA), set up with the sessions'. */
+  knowledgeSchema?: string;
   /** The webhook endpoints: their deliveries live beside the sessions, taken from there by the outbox's workers. */
   webhooks: { settings: WebhookSettings; metrics: DeliveryMetrics };
 }
@@ -47,6 +50,8 @@ export interface PostgresSessions {
   outbox: PostgresOutbox;
   /** The operators' queue and the conversations' live events, shared by every instance. */
   handoffs: PostgresHandoffs;
+  /** The query pool (the help center's knowledge base shares it). */
+  pool: pg.Pool;
   /** For /readyz: throws until the schema is set up and while the database does not answer. */
   readiness(): Promise<void>;
   /**
@@ -119,7 +124,7 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
   });
 
   const setUp = async () => {
-    await setupDatabase(pools.lockPool, options.schema);
+    await setupDatabase(pools.lockPool, options.schema, options.knowledgeSchema);
     await outbox.start();
     ready = true;
     health.markUp();
@@ -147,6 +152,7 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
   });
 
   return {
+    pool: pools.pool,
     sessionService,
     turns,
     outbox,

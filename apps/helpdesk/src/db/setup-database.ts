@@ -1,3 +1,4 @@
+import { knowledgeTablesMigration } from '@repo/knowledge';
 import { webhookTablesMigration } from '@repo/webhooks';
 import type pg from 'pg';
 import { SETUP_LOCK } from './lock-keys.js';
@@ -5,10 +6,15 @@ import { handoffTablesMigration } from '../operator/handoff-tables.js';
 import { sessionTablesMigration } from './tables.js';
 
 /**
- * Creates the schema and the sessions table. Instances starting at once would race on
+ * Creates the schema and the sessions table, and the knowledge base's tables in `knowledgeSchema`
+ * (shared with the other services on the database). Instances starting at once would race on
  * `CREATE ... IF NOT EXISTS` (it is not atomic), so the set-up runs under one advisory lock.
  */
-export async function setupDatabase(pool: pg.Pool, schema: string): Promise<void> {
+export async function setupDatabase(
+  pool: pg.Pool,
+  schema: string,
+  knowledgeSchema?: string,
+): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1, $2)', [...SETUP_LOCK]);
@@ -16,6 +22,10 @@ export async function setupDatabase(pool: pg.Pool, schema: string): Promise<void
       await client.query(sessionTablesMigration(schema));
       await client.query(webhookTablesMigration(schema));
       await client.query(handoffTablesMigration(schema));
+      if (knowledgeSchema) {
+        await client.query(`CREATE SCHEMA IF NOT EXISTS "${knowledgeSchema}"`);
+        await client.query(knowledgeTablesMigration(knowledgeSchema));
+      }
     } finally {
       await client.query('SELECT pg_advisory_unlock($1, $2)', [...SETUP_LOCK]);
     }

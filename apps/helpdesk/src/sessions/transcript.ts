@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { agentNameSchema } from '../agents/agent-names.js';
+import { sourceSchema } from '../help-center/citations.js';
 
 /** One message of a session as GET /sessions/{id} shows it. */
 export const turnSchema = z.object({
@@ -12,6 +13,10 @@ export const turnSchema = z.object({
   operator: z.string().optional().describe('The person who wrote it (role `operator`).'),
   text: z.string(),
   ticket_id: z.string().optional(),
+  sources: z
+    .array(sourceSchema)
+    .optional()
+    .describe('The help center articles the answer cites, with the passages it read.'),
   event_id: z
     .number()
     .int()

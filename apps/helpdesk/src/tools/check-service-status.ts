@@ -1,6 +1,7 @@
 import type { ToolOptions } from '@google/adk';
 import { z } from 'zod';
 import { SERVICES, type ServiceStatus } from './data/services.js';
+import { SourceUnavailable, type ServiceStatusSource } from './tool-sources.js';
 
 export const checkServiceStatusParameters = z.object({
   service: z
@@ -12,7 +13,13 @@ export const checkServiceStatusParameters = z.object({
 
 export type ServiceStatusCheck =
   | ({ found: true } & ServiceStatus)
-  | { found: false; service: string; known_services: string[]; message: string };
+  | {
+      found: false;
+      service: string;
+      known_services: string[];
+      message: string;
+      unavailable?: true;
+    };
 
 const KNOWN = SERVICES.map((s) => s.service);
 
@@ -36,10 +43,36 @@ export function checkServiceStatus({
   };
 }
 
-/** Built into a FunctionTool by the agent tree (agents/specialists.ts). */
-export const checkServiceStatusTool: ToolOptions<typeof checkServiceStatusParameters> = {
+/** The in-repo services with their loose name matching (the default source). */
+export const staticServices: ServiceStatusSource = {
+  check: async (service) => checkServiceStatus({ service }),
+};
+
+/** The check through `source`; a source that does not answer is said to the model, not thrown. */
+async function checkThrough(
+  source: ServiceStatusSource,
+  service: string,
+): Promise<ServiceStatusCheck> {
+  try {
+    return await source.check(service);
+  } catch (error) {
+    if (!(error instanceof SourceUnavailable)) throw error;
+    return {
+      found: false,
+      service: service.trim(),
+      known_services: [],
+      unavailable: true,
+      message: 'The status system is not answering right now; the service’s status is unknown.',
+    };
+  }
+}
+
+/** Built into a FunctionTool by the agent tree (agents/specialists.ts), on the static data by default. */
+export const checkServiceStatusTool = (
+  source: ServiceStatusSource,
+): ToolOptions<typeof checkServiceStatusParameters> => ({
   name: 'check_service_status',
   description: 'Tells whether a service is operational, degraded or in an outage, with a message.',
   parameters: checkServiceStatusParameters,
-  execute: checkServiceStatus,
-};
+  execute: ({ service }) => checkThrough(source, service),
+});

@@ -3,6 +3,14 @@ import { z } from 'zod';
 import { callerIn, type Caller } from './caller.js';
 import { INVOICES, type Invoice } from './data/invoices.js';
 import { defaultInvoiceAccess, type InvoiceAccessRule } from './invoice-access.js';
+import { SourceUnavailable, type InvoiceSource } from './tool-sources.js';
+
+const byId = new Map(INVOICES.map((invoice) => [invoice.invoice_id, invoice]));
+
+/** The in-repo invoices `INV-1001`…`INV-1005` (the default source). */
+export const staticInvoices: InvoiceSource = {
+  find: async (invoiceId) => byId.get(invoiceId),
+};
 
 export const lookupInvoiceParameters = z.object({
   invoice_id: z.string().min(1).max(64).describe('The invoice id, e.g. INV-1001.'),
@@ -17,22 +25,36 @@ export const lookupInvoiceParameters = z.object({
 });
 
 export type InvoiceLookup =
-  ({ found: true } & Invoice) | { found: false; invoice_id: string; message: string };
-
-const byId = new Map(INVOICES.map((invoice) => [invoice.invoice_id, invoice]));
+  | ({ found: true } & Invoice)
+  | { found: false; invoice_id: string; message: string; unavailable?: true };
 
 /**
- * Finds an invoice by id (case-insensitively, so "inv-1001" finds INV-1001) and shows it if
- * `access` lets `caller` see it. An invoice the caller may not see gets the very answer an
+ * Finds an invoice by id in `source` (case-insensitively, so "inv-1001" finds INV-1001) and
+ * shows it if `access` lets `caller` see it: the rule applies to every source alike. An invoice the caller may not see gets the very answer an
  * unknown id gets, so that trying ids tells nothing.
  */
 export async function lookupInvoice(
   { invoice_id, billing_email }: z.infer<typeof lookupInvoiceParameters>,
   caller: Caller | undefined,
   access: InvoiceAccessRule = defaultInvoiceAccess,
+  source: InvoiceSource = staticInvoices,
 ): Promise<InvoiceLookup> {
   const id = invoice_id.trim().toUpperCase();
-  const invoice = byId.get(id);
+  let invoice: Invoice | undefined;
+  try {
+    invoice = await source.find(id);
+  } catch (error) {
+    if (!(error instanceof SourceUnavailable)) throw error;
+    // Said to the model (and logged by the caller's telemetry as a tool result), not a failed turn.
+    return {
+      found: false,
+      invoice_id: id,
+      unavailable: true,
+      message:
+        'The billing system is not answering right now, so the invoice cannot be looked up. ' +
+        'Ask the customer to try again in a few minutes.',
+    };
+  }
   if (invoice && (await access({ caller, invoice, billingEmail: billing_email }))) {
     return { found: true, ...invoice };
   }
@@ -52,10 +74,11 @@ export async function lookupInvoice(
  */
 export const lookupInvoiceTool = (
   access: InvoiceAccessRule,
+  source: InvoiceSource = staticInvoices,
 ): ToolOptions<typeof lookupInvoiceParameters> => ({
   name: 'lookup_invoice',
   description:
     'Looks up an invoice by its id and returns its amount, currency, status and due date.',
   parameters: lookupInvoiceParameters,
-  execute: (args, context) => lookupInvoice(args, callerIn(context), access),
+  execute: (args, context) => lookupInvoice(args, callerIn(context), access, source),
 });

@@ -15,6 +15,7 @@ import {
 } from '@repo/http-kit';
 import type { LlmAgent, Runner } from '@google/adk';
 import type { Express } from 'express';
+import type { KnowledgeBase } from '@repo/knowledge';
 import request from 'supertest';
 import { routeAdkLogsTo } from '../../src/agents/adk-logging.js';
 import type { ModelSettings } from '../../src/llm/model.js';
@@ -22,6 +23,9 @@ import type { ChatService, ChatServiceOptions } from '../../src/chat/chat-servic
 import type { WidgetSettings } from '../../src/app.js';
 import type { InvoiceAccessRule } from '../../src/tools/invoice-access.js';
 import { createHelpdesk, type HelpdeskDatabase } from '../../src/helpdesk.js';
+import type { AgentPrompts } from '../../src/agents/agent-tree.js';
+import type { HelpCenterSettings } from '../../src/help-center/help-center.js';
+import type { ToolSources } from '../../src/tools/tool-sources.js';
 
 export const INVOICE_QUESTION = 'What is the amount due on invoice INV-1001?';
 export const OUTAGE_QUESTION = 'Is the API down?';
@@ -60,6 +64,8 @@ export interface HelpdeskUnderTest {
   modelCalls(): LoggedRequest[];
   /** Model calls the emulator has received but not answered yet. */
   pendingModelCalls(): number;
+  /** The help center's knowledge base (the /kb routes' and search_help_center's). */
+  knowledge: KnowledgeBase;
   close(): Promise<void>;
 }
 
@@ -96,6 +102,12 @@ export interface HarnessOptions {
   operators?: string[];
   /** HANDOFF_WAIT_SECONDS, in ms. */
   handoffWaitMs?: number;
+  /** The agents' prompts (a support profile's); default the package's defaults. */
+  prompts?: AgentPrompts;
+  /** Where the tools read invoices and statuses (default the static data). */
+  toolSources?: Partial<ToolSources>;
+  /** The help center (KB_DIR); with a database, its schema defaults to the sessions' (dropped with it). */
+  helpCenter?: HelpCenterSettings;
 }
 
 const silent = createLogger({ name: 'helpdesk-test', level: 'silent' });
@@ -136,6 +148,13 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     auth: options.auth,
     operators: options.operators,
     handoffWaitMs: options.handoffWaitMs,
+    prompts: options.prompts,
+    toolSources: options.toolSources,
+    helpCenter: {
+      ...(options.database ? { schema: options.database.schema } : {}),
+      debounceMs: 50,
+      ...options.helpCenter,
+    },
   });
   await service.start();
   const { app, chat, agent } = service;
@@ -157,6 +176,7 @@ export async function startHelpdesk(options: HarnessOptions = {}): Promise<Helpd
     provider,
     emulator,
     agent,
+    knowledge: service.knowledge,
     app,
     chat,
     http,
@@ -217,18 +237,21 @@ const chatText = (content: ChatMessage['content']) =>
 
 const chatMessages = (call: LoggedRequest) => (call.body as ChatBody).messages ?? [];
 
+/** The system instruction of a model call, as the provider received it. */
+export function systemInstructionOf(call: LoggedRequest): string {
+  return call.provider === 'openai'
+    ? chatMessages(call)
+        .filter((m) => m.role === 'system')
+        .map((m) => chatText(m.content))
+        .join('\n')
+    : ((call.body as GeminiBody).systemInstruction?.parts ?? [])
+        .map((p) => p.text ?? '')
+        .join('\n');
+}
+
 /** The agent a model call was made for, from ADK's identity line in the system instruction. */
 export function callerOf(call: LoggedRequest): string | undefined {
-  const system =
-    call.provider === 'openai'
-      ? chatMessages(call)
-          .filter((m) => m.role === 'system')
-          .map((m) => chatText(m.content))
-          .join('\n')
-      : ((call.body as GeminiBody).systemInstruction?.parts ?? [])
-          .map((p) => p.text ?? '')
-          .join('\n');
-  return /Your internal name is "([^"]+)"/.exec(system)?.[1];
+  return /Your internal name is "([^"]+)"/.exec(systemInstructionOf(call))?.[1];
 }
 
 type FunctionResponse = { name: string; response: Record<string, unknown> };

@@ -19,6 +19,7 @@ const SHARED_ENV_FILES: Record<string, string[]> = {
   widgetEnv: ['apps/helpdesk/src/web/widget-env.ts'],
   operatorEnv: ['apps/helpdesk/src/operator/operator-env.ts'],
   webhooksEnv: ['packages/webhooks/src/config/webhooks-env.ts'],
+  loadSupportConfig: ['packages/support-profile/src/env.ts'],
 };
 
 export interface AppEnv {

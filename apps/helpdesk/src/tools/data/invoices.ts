@@ -5,8 +5,10 @@ export interface Invoice {
   /** Where the invoice is sent: what a customer without a token proves it is theirs with. */
   billing_email: string;
   amount: number;
-  currency: 'EUR' | 'USD' | 'GBP';
-  status: 'paid' | 'open' | 'overdue' | 'refunded';
+  /** ISO 4217: EUR, USD, GBP here. */
+  currency: string;
+  /** paid, open, overdue or refunded here; a billing system may have others. */
+  status: string;
   issued_on: string;
   due_on: string;
 }

@@ -1,7 +1,8 @@
 /** The services `check_service_status` reports on: static, in-repo data standing in for a status page. */
 export interface ServiceStatus {
   service: string;
-  status: 'operational' | 'degraded' | 'outage';
+  /** operational, degraded or outage here; a status system may have others. */
+  status: string;
   message: string;
 }
 

@@ -1,0 +1,82 @@
+import { getFunctionResponses, type Event } from '@google/adk';
+import { z } from 'zod';
+import { SEARCH_HELP_CENTER, retrievedPassageSchema } from '../tools/search-help-center.js';
+
+/** An article an answer cites, as the chat page shows it: its title and the passages the answer read. */
+export const sourceSchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  text: z
+    .string()
+    .describe(
+      'The passages of the article search_help_center returned in this turn (markdown, shown as text).',
+    ),
+});
+
+export type Source = z.infer<typeof sourceSchema>;
+
+/** `[kb:slug]` as the specialists write it; a space inside is tolerated, and removed with the rest. */
+const CITATION = /\s?\[kb:\s*([^\]\s]*)\s*\]/g;
+
+/** What search_help_center returned in one turn, by slug: the articles an answer may cite. */
+export class RetrievedArticles {
+  private readonly articles = new Map<string, { title: string; passages: string[] }>();
+
+  /** Reads the turn's search_help_center results from an ADK event. */
+  collect(event: Event): void {
+    for (const response of getFunctionResponses(event)) {
+      if (response.name !== SEARCH_HELP_CENTER) continue;
+      const passages = z
+        .array(retrievedPassageSchema)
+        .safeParse((response.response as { passages?: unknown } | undefined)?.passages);
+      if (!passages.success) continue;
+      for (const { slug, title, heading, text } of passages.data) {
+        const article = this.articles.get(slug) ?? { title, passages: [] };
+        article.passages.push(heading ? `${heading}\n\n${text}` : text);
+        this.articles.set(slug, article);
+      }
+    }
+  }
+
+  /** Whether the help center was searched in the turn (a grounded answer is possible). */
+  get searched(): boolean {
+    return this.articles.size > 0;
+  }
+
+  source(slug: string): Source | undefined {
+    const article = this.articles.get(slug);
+    return article && { slug, title: article.title, text: article.passages.join('\n\n') };
+  }
+}
+
+export interface CheckedReply {
+  reply: string;
+  /** The articles cited that the turn retrieved, in the order first cited. */
+  sources: Source[];
+  /** Citations of slugs the turn did not retrieve, removed from the reply. */
+  removed: string[];
+}
+
+/**
+ * Keeps a reply's `[kb:slug]` citations of articles search_help_center returned in its turn and
+ * removes the others (a slug the model made up, or remembered from an earlier turn): a citation
+ * the customer sees always names a passage the answer was given.
+ */
+export function checkCitations(reply: string, retrieved: RetrievedArticles): CheckedReply {
+  const sources = new Map<string, Source>();
+  const removed: string[] = [];
+  const text = reply.replace(CITATION, (citation, slug: string) => {
+    const source = retrieved.source(slug);
+    if (!source) {
+      removed.push(slug);
+      return '';
+    }
+    sources.set(slug, source);
+    return citation;
+  });
+  return {
+    reply: removed.length > 0 ? text.replace(/ +([.,;:!?])/g, '$1').trim() : reply,
+    sources: [...sources.values()],
+    removed,
+  };
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import type { Invoice } from './data/invoices.js';
+import { SourceUnavailable, type InvoiceSource, type ServiceStatusSource } from './tool-sources.js';
+
+/** The invoice a source answers with: what `lookup_invoice` shows (and its access rule reads). */
+export const invoiceRecordSchema = z.object({
+  invoice_id: z.string().min(1),
+  customer: z.string(),
+  billing_email: z.string(),
+  amount: z.number(),
+  currency: z.string().min(3).max(3),
+  status: z.string().min(1),
+  issued_on: z.string(),
+  due_on: z.string(),
+});
+
+export const serviceStatusRecordSchema = z.object({
+  service: z.string().min(1),
+  status: z.string().min(1),
+  message: z.string(),
+});
+
+export interface HttpSourceOptions {
+  /** The base URL; a record is `GET {url}/{id}` (the id percent-encoded). */
+  url: string;
+  /** Per request (default 5 s). */
+  timeoutMs?: number;
+  /** Sent as `Authorization` when set (e.g. `Bearer …`). */
+  authorization?: string;
+}
+
+/**
+ * `GET {url}/{id}`: 200 with the JSON record, 404 when there is none. Anything else (another
+ * status, a body that is not the record, no answer within the timeout, a refused connection) is
+ * SourceUnavailable, which the tool reports to the model as the system being away.
+ */
+async function getRecord<T>(
+  name: string,
+  options: HttpSourceOptions,
+  id: string,
+  schema: z.ZodType<T>,
+): Promise<T | undefined> {
+  const url = `${options.url.replace(/\/+$/, '')}/${encodeURIComponent(id)}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: {
+        accept: 'application/json',
+        ...(options.authorization ? { authorization: options.authorization } : {}),
+      },
+      signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
+    });
+  } catch (error) {
+    const reason =
+      (error as Error).name === 'TimeoutError' ? 'timed out' : (error as Error).message;
+    throw new SourceUnavailable(name, reason);
+  }
+  if (response.status === 404) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new SourceUnavailable(name, `answered ${response.status}`);
+  }
+  const parsed = schema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success)
+    throw new SourceUnavailable(name, 'answered with a body that is not a record');
+  return parsed.data;
+}
+
+/** Invoices from a billing system over HTTP (INVOICE_SOURCE_URL). */
+export function httpInvoices(options: HttpSourceOptions): InvoiceSource {
+  return {
+    find: (invoiceId): Promise<Invoice | undefined> =>
+      getRecord('invoice source', options, invoiceId, invoiceRecordSchema),
+  };
+}
+
+/** Service statuses from a status system over HTTP (STATUS_SOURCE_URL), by the name as asked, lower-cased. */
+export function httpServiceStatuses(options: HttpSourceOptions): ServiceStatusSource {
+  return {
+    check: async (service) => {
+      const name = service.trim().toLowerCase();
+      const found = await getRecord('status source', options, name, serviceStatusRecordSchema);
+      if (found) return { found: true, ...found };
+      return {
+        found: false,
+        service: service.trim(),
+        known_services: [],
+        message: `No service named "${service.trim()}" on the status page.`,
+      };
+    },
+  };
+}
