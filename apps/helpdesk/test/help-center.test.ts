@@ -1,7 +1,9 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Task } from '@a2a-js/sdk';
 import { createLogger } from '@repo/http-kit';
+import { clientFor, dataOf, message, textOf } from './support/a2a-client.js';
 import type { HelpdeskDatabase } from '../src/helpdesk.js';
 import {
   callerOf,
@@ -79,6 +81,18 @@ describe.each(stores)('the help center (%s)', (_store, database) => {
     ]);
     const transcript = await helpdesk.http.get('/sessions/kb-shipping').expect(200);
     expect(transcript.body.turns[1].sources).toEqual(res.body.sources);
+  });
+
+  it('when an A2A client asks, then the completed task carries the citations as a data part', async () => {
+    const client = await clientFor(await helpdesk.url());
+
+    const task = (await client.sendMessage(message('What is your refund window?'))) as Task;
+
+    const reply = task.status.message!;
+    expect(textOf(reply.parts)).toContain('[kb:refund-policy]');
+    expect(dataOf(reply.parts)).toContainEqual({
+      citations: [expect.objectContaining({ slug: 'refund-policy', title: 'Refund policy' })],
+    });
   });
 
   it('when the help center has nothing on the question, then the answer cites nothing and offers a ticket', async () => {

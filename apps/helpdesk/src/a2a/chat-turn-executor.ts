@@ -214,7 +214,10 @@ function heldParts(reply: Extract<ChatReply, { mode: 'human' }>): Part[] {
   ];
 }
 
-/** The reply as POST /chat gives it: the text, then who answered (and the ticket) as data. */
+/**
+ * The reply as POST /chat gives it: the text, then who answered (and the ticket) as data, and the
+ * help center articles it cites (`[kb:slug]`) as a data part of their own, when it cites any.
+ */
 export function replyParts(reply: AgentReply): Part[] {
   return [
     { kind: 'text', text: reply.reply },
@@ -226,5 +229,8 @@ export function replyParts(reply: AgentReply): Part[] {
         ...(reply.ticket_id ? { ticket_id: reply.ticket_id } : {}),
       },
     },
+    ...(reply.sources?.length
+      ? [{ kind: 'data' as const, data: { citations: reply.sources } }]
+      : []),
   ];
 }
