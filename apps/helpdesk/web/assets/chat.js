@@ -95,7 +95,12 @@ async function recoverDroppedTurn(message, known, opened, reply) {
     await new Promise((resolve) => setTimeout(resolve, DROP_RECHECK_MS));
     const answered = await recordedAnswer(message, known).catch(() => undefined);
     if (answered) {
-      reply.finish({ reply: answered.text, agent: answered.agent, ticket_id: answered.ticket_id });
+      reply.finish({
+        reply: answered.text,
+        agent: answered.agent,
+        ticket_id: answered.ticket_id,
+        sources: answered.sources,
+      });
       announce(`${agentLabel(answered.agent)}: ${answered.text}`);
       return 'shown';
     }

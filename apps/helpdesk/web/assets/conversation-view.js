@@ -42,7 +42,9 @@ export function addReply(agent) {
   const text = element('p', 'text');
   const ticket = element('p', 'ticket');
   ticket.hidden = true;
-  item.append(who, status, text, ticket);
+  const sources = element('div', 'sources');
+  sources.hidden = true;
+  item.append(who, status, text, ticket, sources);
   item.dataset.state = 'streaming';
   list().append(item);
   showList();
@@ -65,6 +67,7 @@ export function addReply(agent) {
       text.textContent = reply.reply;
       if (reply.agent) this.setAgent(reply.agent);
       if (reply.ticket_id) this.setTicket(reply.ticket_id);
+      this.setSources(reply.sources);
       this.setStatus(undefined);
       item.dataset.state = 'done';
       scrollToEnd();
@@ -77,6 +80,25 @@ export function addReply(agent) {
       );
       ticket.dataset.ticketId = ticketId;
       ticket.hidden = false;
+    },
+    /**
+     * The help center articles the answer cites: each title opens the passages the answer read.
+     * An article is the company's own text, but it is shown as text too, never as HTML or links.
+     */
+    setSources(cited = []) {
+      sources.replaceChildren();
+      sources.hidden = cited.length === 0;
+      if (cited.length === 0) return;
+      sources.append(element('p', 'sources-label', 'Sources'));
+      for (const source of cited) {
+        const details = element('details', 'source');
+        details.dataset.slug = source.slug;
+        details.append(
+          element('summary', 'source-title', source.title),
+          element('p', 'source-text', source.text),
+        );
+        sources.append(details);
+      }
     },
     remove() {
       item.remove();
@@ -116,6 +138,7 @@ export function showTranscript(turns) {
         reply: turn.text,
         agent: turn.agent,
         ticket_id: turn.ticket_id,
+        sources: turn.sources,
       });
   }
 }

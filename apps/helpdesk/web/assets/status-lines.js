@@ -17,6 +17,8 @@ export function toolCallLine(name, args = {}) {
       return `Checking the status of ${args.service ?? 'the service'}…`;
     case 'create_ticket':
       return 'Opening a ticket for a colleague…';
+    case 'search_help_center':
+      return 'Searching the help center…';
     default:
       return 'Working on it…';
   }
