@@ -1,6 +1,7 @@
 import {
   callerOf,
   INVOICE_QUESTION,
+  ManualClock,
   startHelpdesk,
   textsIn,
   undocumentedResponsesSoFar,
@@ -244,5 +245,42 @@ describe.each(['memory', 'postgres'] as const)('operator takeover (%s)', (mode) 
 
   it('when the answers are checked against the document, then every one is documented', async () => {
     expect(await undocumentedResponsesSoFar()).toEqual([]);
+  });
+});
+
+describe.each(['memory', 'postgres'] as const)('the queue when sessions expire (%s)', (mode) => {
+  let helpdesk: HelpdeskUnderTest;
+  const clock = new ManualClock(Date.now());
+
+  beforeAll(async () => {
+    helpdesk = await startHelpdesk({
+      auth: { tokens: [{ name: 'alice', token: ALICE }] },
+      operators: ['alice'],
+      chat: { clock: clock.read, sessionTtlMs: 60_000 },
+      ...(mode === 'postgres'
+        ? { database: { connectionString: TEST_DATABASE_URL, schema, poolMax: 4 } }
+        : {}),
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await helpdesk.close();
+  });
+
+  it('when a waiting conversation’s session expires, then the sweep takes it out of the queue', async () => {
+    const { http } = helpdesk;
+    const id = `expiring-${mode}`;
+    await http.post('/chat').set(as(ALICE)).send({ session_id: id, message: ASK_FOR_PERSON });
+    const listed = async () =>
+      (
+        (await http.get('/operator/conversations').set(as(ALICE)).expect(200)).body
+          .conversations as Array<{ session_id: string }>
+      ).map((entry) => entry.session_id);
+    expect(await listed()).toContain(id);
+
+    clock.advance(61_000);
+    await helpdesk.chat.evictExpired();
+
+    expect(await listed()).not.toContain(id);
   });
 });

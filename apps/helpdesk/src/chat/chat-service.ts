@@ -285,7 +285,11 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       await store.delete(sessionId);
       await desk.forget(sessionId);
     },
-    evictExpired: async () => store.evictExpired(),
+    evictExpired: async () => {
+      const evicted = await store.evictExpired();
+      await desk.forgetGone();
+      return evicted;
+    },
     queuedTurns: (sessionId) => store.queued(sessionId),
     countSessions: async () => store.count(),
     desk,

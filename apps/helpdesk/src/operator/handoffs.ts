@@ -83,7 +83,7 @@ export interface Handoffs {
   cursor(): Promise<number>;
   /** Waiting entries requested before `before` whose customer was not told yet, now marked told. */
   claimOverdue(before: Date, now: Date): Promise<Handoff[]>;
-  /** The session is gone: its entry goes (its events stay until pruned). */
+  /** The session is gone: its entry and its events go. */
   forget(sessionId: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -89,6 +89,8 @@ export class MemoryHandoffs implements Handoffs {
 
   async forget(sessionId: string): Promise<void> {
     this.entries.delete(sessionId);
+    const kept = this.events.filter((event) => event.session_id !== sessionId);
+    this.events.splice(0, this.events.length, ...kept);
   }
 
   async close(): Promise<void> {}

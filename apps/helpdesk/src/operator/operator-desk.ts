@@ -192,6 +192,13 @@ export function createOperatorDesk(deps: OperatorDeskDeps) {
     },
 
     forget: (sessionId: string) => handoffs.forget(sessionId),
+
+    /** Takes conversations whose session expired or was deleted out of the queue (the sweep). */
+    forgetGone: async () => {
+      for (const entry of await handoffs.list()) {
+        if (!(await deps.store.turnsOf(entry.session_id))) await handoffs.forget(entry.session_id);
+      }
+    },
     /** The live events, for streams (LiveFeed, streamLiveEvents). */
     live: {
       eventsAfter: (after: number, options?: { sessionId?: string; limit?: number }) =>

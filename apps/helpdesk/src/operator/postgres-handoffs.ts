@@ -58,6 +58,7 @@ export class PostgresHandoffs implements Handoffs {
     | 'insert'
     | 'upsert'
     | 'remove'
+    | 'forget'
     | 'record'
     | 'after'
     | 'afterIn'
@@ -86,6 +87,8 @@ export class PostgresHandoffs implements Handoffs {
       upsert: `UPDATE ${handoffs} SET state = $2, operator = $3, taken_at = $4, wait_notified_at = $5
         WHERE session_id = $1`,
       remove: `DELETE FROM ${handoffs} WHERE session_id = $1`,
+      forget: `WITH gone AS (DELETE FROM ${handoffs} WHERE session_id = $1)
+        DELETE FROM ${events} WHERE session_id = $1`,
       record: `INSERT INTO ${events} (session_id, type, data, at) VALUES ($1, $2, $3::jsonb, $4)
         RETURNING id, session_id, type, data, at`,
       after: `SELECT id, session_id, type, data, at FROM ${events} WHERE id > $1 ORDER BY id LIMIT $2`,
@@ -174,7 +177,7 @@ export class PostgresHandoffs implements Handoffs {
   }
 
   async forget(sessionId: string): Promise<void> {
-    await this.query(this.sql.remove, [sessionId]);
+    await this.query(this.sql.forget, [sessionId]);
   }
 
   async close(): Promise<void> {}
