@@ -96,7 +96,14 @@ export function planServices(input: {
     name: 'helpdesk',
     cwd: join(repoRoot, 'apps/helpdesk'),
     args: ['dist/server.js'],
-    env: { ...inherited, ...llmOverrides, ...host, PORT: String(env.DEMO_HELPDESK_PORT) },
+    env: {
+      ...inherited,
+      // The sample help center, so that general questions get answers citing it (a shell's KB_DIR wins).
+      KB_DIR: inherited.KB_DIR || join(repoRoot, 'packages/knowledge/sample-help-center'),
+      ...llmOverrides,
+      ...host,
+      PORT: String(env.DEMO_HELPDESK_PORT),
+    },
     port: env.DEMO_HELPDESK_PORT,
     portVariable: 'DEMO_HELPDESK_PORT',
     url: localUrl(env.DEMO_HELPDESK_PORT),
