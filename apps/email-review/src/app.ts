@@ -7,12 +7,15 @@ import {
   type ResponseEvent,
 } from '@repo/http-kit';
 import type { Express } from 'express';
+import { knowledgeRoutes, type KnowledgeBase } from '@repo/knowledge';
 import type { Registry } from 'prom-client';
 import type { ThreadService } from './operations/thread-service.js';
 import type { QuarantineList } from './mailbox/quarantine.js';
 import { mailboxRoutes } from './routes/mailbox-routes.js';
 import { threadRoutes } from './routes/thread-routes.js';
 import { eventsRoute } from './routes/event-routes.js';
+import { labelRoutes } from './routes/label-routes.js';
+import { DEFAULT_LABELS, type Labels } from './workflow/classification.js';
 import { ChangeFeed } from './changes/change-feed.js';
 import { MemoryOutbox, webhookRoutes, type Outbox } from '@repo/webhooks';
 import { outboxDeps } from './webhooks/thread-webhooks.js';
@@ -42,6 +45,10 @@ export interface AppDeps {
   sseHeartbeatMs?: number;
   /** GET /webhooks/deliveries and their retry (the persistence's outbox). */
   outbox?: Outbox;
+  /** The support profile's categories and urgencies (default: DEFAULT_LABELS). */
+  labels?: Labels;
+  /** The help center's knowledge base: GET/PUT/DELETE /kb/articles, GET /kb/search (behind the token). */
+  knowledge?: KnowledgeBase;
 }
 
 const DEFAULT_CREATE_WAIT_MS = 30_000;
@@ -57,8 +64,11 @@ export function emailReviewApi(
     sseHeartbeatMs?: number;
     outbox?: Outbox;
     listQuarantine?: () => Promise<QuarantineList>;
+    labels?: Labels;
+    knowledge?: KnowledgeBase;
   } = {},
 ) {
+  const labels = options.labels ?? DEFAULT_LABELS;
   const outbox =
     options.outbox ??
     new MemoryOutbox(
@@ -70,10 +80,15 @@ export function emailReviewApi(
     description:
       'Drafts replies to inbound emails with an LLM and sends them only after a human approves.',
     routes: [
-      ...threadRoutes(threads, { createWaitMs: options.createWaitMs ?? DEFAULT_CREATE_WAIT_MS }),
+      ...threadRoutes(threads, {
+        createWaitMs: options.createWaitMs ?? DEFAULT_CREATE_WAIT_MS,
+        labels,
+      }),
+      ...labelRoutes(labels),
       eventsRoute(options.changes ?? new ChangeFeed(), { heartbeatMs: options.sseHeartbeatMs }),
       ...webhookRoutes(outbox),
       ...mailboxRoutes(options.listQuarantine),
+      ...(options.knowledge ? knowledgeRoutes(options.knowledge) : []),
     ],
   };
 }
@@ -99,6 +114,8 @@ export function createApp(deps: AppDeps): Express {
       sseHeartbeatMs: deps.sseHeartbeatMs,
       outbox: deps.outbox,
       listQuarantine: deps.listQuarantine,
+      labels: deps.labels,
+      knowledge: deps.knowledge,
     }),
   });
 }

@@ -12,6 +12,9 @@ import { DatabaseUnavailable } from '@repo/pg-kit';
 import { mailboxService, type MailboxSettings } from './mailbox/mailbox-service.js';
 import { buildEmailGraph, compileEmailGraph } from './workflow/graph.js';
 import { emailReviewTelemetry } from './telemetry/email-review-telemetry.js';
+import { openHelpCenter, type HelpCenterSettings } from './knowledge/help-center.js';
+import { DEFAULT_PROMPTS, type EmailPrompts } from './workflow/prompts.js';
+import { DEFAULT_LABELS, type Labels } from './workflow/classification.js';
 import {
   createThreadRetention,
   KEEP_FOREVER,
@@ -46,6 +49,13 @@ export interface EmailReviewDeps {
   mailbox?: MailboxSettings;
   /** Delete finished threads past this age (PostgreSQL mode); unset: keep them forever. */
   retention?: RetentionSettings;
+  /**
+   * The support profile (SUPPORT_PROFILE_FILE, PROMPTS_DIR, PROFILE_*): its prompts and its
+   * categories and urgencies. Default: the package's prompts and labels without a profile.
+   */
+  support?: { prompts: EmailPrompts; labels: Labels };
+  /** The help center (KB_DIR, KB_SCHEMA): its folder, and its schema in PostgreSQL. */
+  helpCenter?: HelpCenterSettings;
 }
 
 /** The retention job over the service's database; none without a setting or in memory mode. */
@@ -75,9 +85,19 @@ export function createEmailReview(deps: EmailReviewDeps) {
   });
   const llm = telemetry.model(deps.llm);
   const deliveries = telemetry.deliveries(deps.persistence.deliveries);
+  const labels = deps.support?.labels ?? DEFAULT_LABELS;
+  const helpCenter = openHelpCenter({
+    settings: deps.helpCenter ?? {},
+    pool: deps.persistence.database?.pool,
+    logger: deps.logger,
+    registry: deps.metrics?.registry,
+  });
   const builder = buildEmailGraph({
     llm,
     model: deps.model,
+    prompts: deps.support?.prompts ?? DEFAULT_PROMPTS,
+    labels,
+    helpCenter: helpCenter.retrieval,
     ...(deps.llmRetryBudgetMs !== undefined ? { retry: { budgetMs: deps.llmRetryBudgetMs } } : {}),
     clock: deps.clock,
   });
@@ -154,6 +174,8 @@ export function createEmailReview(deps: EmailReviewDeps) {
     changes: deps.persistence.changes,
     sseHeartbeatMs: deps.eventsKeepAliveMs,
     outbox: deps.persistence.outbox,
+    labels,
+    knowledge: helpCenter.kb,
   });
   return {
     app,
@@ -163,5 +185,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
     modelWork,
     mailbox,
     retention: threadRetention(deps),
+    /** The knowledge base; `start()` makes its tables (PostgreSQL) and loads and watches KB_DIR. */
+    helpCenter,
   };
 }

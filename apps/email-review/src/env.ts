@@ -1,10 +1,13 @@
 import { authEnvRules, flagFromEnv, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
+import { loadSupportConfig, type SupportProfile } from '@repo/support-profile';
 import { webhooksEnv } from '@repo/webhooks';
 import { z } from 'zod';
 import { DEFAULT_RETRY_POLICY } from './delivery/retry-policy.js';
 import { mailboxSchema } from './email/mailbox.js';
 import { intFromEnv, loadOpenAiSettings, parseEnv, type OpenAiSettings } from '@repo/llm-config';
+import { labelsOf, type Labels } from './workflow/classification.js';
+import type { EmailPrompts } from './workflow/prompts.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -108,6 +111,16 @@ const serviceEnvSchema = httpServiceEnv(3001)
     THREAD_RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
     /** Threads whose reply did not go out (failed, no recipient, draft failed) go this many days after their last change. */
     THREAD_RETENTION_UNSENT_DAYS: z.coerce.number().int().min(1).optional(),
+    /** A folder of markdown help center articles, loaded at start and watched (as helpdesk's). */
+    KB_DIR: z
+      .string()
+      .optional()
+      .transform((value) => value?.trim() || undefined),
+    /** The knowledge base's schema in PostgreSQL; services sharing it share one knowledge base. */
+    KB_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+      .default('knowledge'),
   })
   .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
     path: ['MAIL_FROM'],
@@ -127,11 +140,24 @@ const serviceEnvSchema = httpServiceEnv(3001)
   })
   .superRefine(authEnvRules);
 
-export type ServiceEnv = z.infer<typeof serviceEnvSchema> & { openai: OpenAiSettings };
+export type ServiceEnv = z.infer<typeof serviceEnvSchema> & {
+  openai: OpenAiSettings;
+  /** SUPPORT_PROFILE_FILE, PROMPTS_DIR, PROFILE_*: the company, the voice, the prompts and labels. */
+  support: { profile: SupportProfile; prompts: EmailPrompts; labels: Labels };
+};
 
-/** The whole configuration of the service. Throws ConfigError naming the first bad variable. */
+/**
+ * The whole configuration of the service. Throws ConfigError naming the first bad variable, or the
+ * profile's bad field or prompt file.
+ */
 export function loadServiceEnv(env: Env = process.env): ServiceEnv {
-  return { ...parseEnv(serviceEnvSchema, env), openai: loadOpenAiSettings(env) };
+  const parsed = parseEnv(serviceEnvSchema, env);
+  const { profile, prompts } = loadSupportConfig(env);
+  return {
+    ...parsed,
+    openai: loadOpenAiSettings(env),
+    support: { profile, prompts, labels: labelsOf(profile) },
+  };
 }
 
 /**

@@ -87,7 +87,7 @@ function mailboxOf(env: ServiceEnv): MailboxSettings | undefined {
   };
 }
 
-const { app, delivery, modelWork, mailbox, retention } = createEmailReview({
+const { app, delivery, modelWork, mailbox, retention, helpCenter } = createEmailReview({
   persistence,
   llm: createOpenAiClient(env.openai),
   model: env.openai.model,
@@ -112,6 +112,8 @@ const { app, delivery, modelWork, mailbox, retention } = createEmailReview({
       }
     : {}),
   mailbox: mailboxOf(env),
+  support: env.support,
+  helpCenter: { dir: env.KB_DIR, schema: env.KB_SCHEMA },
 });
 
 // Set when shutdown begins: a start-up still waiting for the database then stops quietly.
@@ -127,6 +129,7 @@ const running = await serve(app, {
       closing = true;
     },
     () => mailbox.stop(),
+    () => helpCenter.close(),
     () => delivery.stop(),
     () => retention.stop(),
     () => persistence.close(),
@@ -155,6 +158,10 @@ async function becomeReady(logger: Logger): Promise<void> {
     process.exit(1);
   }
   if (closing) return;
+  // A knowledge base not set up yet is set up again by the first draft that searches it.
+  await helpCenter.start().catch((error: unknown) => {
+    logger.error({ err: error }, 'help center not set up');
+  });
   await delivery.start();
   await retention.start();
   await modelWork.start();

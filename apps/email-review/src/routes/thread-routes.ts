@@ -2,8 +2,8 @@ import { defineRoute, emptyBody, HttpError, type ResponseSpec, type Route } from
 import type { Request } from 'express';
 import type { z } from 'zod';
 import type { ThreadService } from '../operations/thread-service.js';
-import { threadHistorySchema } from '../threads/thread-history.js';
-import { threadSchema, type Thread } from '../threads/thread.js';
+import type { Thread } from '../threads/thread.js';
+import { DEFAULT_LABELS, type Labels } from '../workflow/classification.js';
 import { parseRawEmail, RAW_EMAIL_MAX_BYTES, type InboundEmail } from '../email/raw-email.js';
 import { UNKNOWN_EMAIL } from '../email/thread-email.js';
 import {
@@ -11,12 +11,12 @@ import {
   createThreadBody,
   editThreadBody,
   idempotencyKeyHeader,
-  listThreadsQuery,
   redeliverThreadBody,
   rejectThreadBody,
-  threadListSchema,
   threadParams,
 } from './thread-schemas.js';
+import { listFiltered } from './filtered-list.js';
+import { labelledSchemas, type LabelledSchemas } from './labelled-schemas.js';
 import {
   revisionChecked,
   revisionCondition,
@@ -25,11 +25,13 @@ import {
   type RouteHeaders,
 } from './thread-revision.js';
 
-const thread = (description: string): ResponseSpec => ({
-  description,
-  schema: threadSchema,
-  headers: revisionTag,
-});
+const threadAnswer =
+  (schemas: LabelledSchemas) =>
+  (description: string): ResponseSpec => ({
+    description,
+    schema: schemas.thread,
+    headers: revisionTag,
+  });
 /** Express answers a GET whose If-None-Match holds the answer's ETag with 304 (browsers send it). */
 const notModified: ResponseSpec = { description: 'Unchanged since the ETag in If-None-Match.' };
 
@@ -88,6 +90,7 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
 
 /** A change to a paused thread: the same parameters and error answers for edit, approve, reject, retry. */
 function threadChange<B extends z.ZodType>(spec: {
+  thread: (description: string) => ResponseSpec;
   action: 'edit' | 'approve' | 'reject' | 'retry' | 'redeliver';
   summary: string;
   ok: string;
@@ -104,7 +107,7 @@ function threadChange<B extends z.ZodType>(spec: {
     body: spec.body,
     headers: spec.headers,
     responses: {
-      200: thread(spec.ok),
+      200: spec.thread(spec.ok),
       400: { description: 'Invalid thread id or body.' },
       404: { description: 'Unknown thread.' },
       409: {
@@ -125,7 +128,12 @@ function threadChange<B extends z.ZodType>(spec: {
 }
 
 /** The API over the thread service, each route declared once: registered, validated, documented. */
-export function threadRoutes(threads: ThreadService, options: { createWaitMs: number }): Route[] {
+export function threadRoutes(
+  threads: ThreadService,
+  options: { createWaitMs: number; labels?: Labels },
+): Route[] {
+  const schemas = labelledSchemas(options.labels ?? DEFAULT_LABELS);
+  const thread = threadAnswer(schemas);
   return [
     defineRoute({
       method: 'post',
@@ -186,14 +194,18 @@ export function threadRoutes(threads: ThreadService, options: { createWaitMs: nu
       method: 'get',
       path: '/threads',
       summary: 'List threads, newest first.',
-      query: listThreadsQuery,
+      query: schemas.listQuery,
       responses: {
-        200: { description: 'One page of threads.', schema: threadListSchema },
+        200: {
+          description:
+            'One page of threads. Filtered by category or grounding, a page may hold fewer than `limit` threads and still have a `next_cursor`.',
+          schema: schemas.threadList,
+        },
         304: notModified,
         400: { description: 'Invalid query or cursor.' },
       },
       handler: async ({ query, res }) => {
-        res.json(await threads.listThreads(query));
+        res.json(await listFiltered(threads, query));
       },
     }),
     defineRoute({
@@ -217,7 +229,7 @@ export function threadRoutes(threads: ThreadService, options: { createWaitMs: nu
         'The thread’s history, oldest first: every change, who made it, and its delivery events.',
       params: threadParams,
       responses: {
-        200: { description: 'The events, oldest first.', schema: threadHistorySchema },
+        200: { description: 'The events, oldest first.', schema: schemas.history },
         304: notModified,
         400: { description: 'Invalid thread id.' },
         404: { description: 'Unknown thread.' },
@@ -227,6 +239,7 @@ export function threadRoutes(threads: ThreadService, options: { createWaitMs: nu
       },
     }),
     threadChange({
+      thread,
       action: 'edit',
       summary: 'Replace the draft with text, or redraft it with instructions.',
       ok: 'Edited, awaiting review again.',
@@ -240,6 +253,7 @@ export function threadRoutes(threads: ThreadService, options: { createWaitMs: nu
         threads.editThread(threadId, edit, revisionCondition(req, { revision })),
     }),
     threadChange({
+      thread,
       action: 'approve',
       summary:
         'Approve the draft: the thread is sent and its reply queued for delivery (both or neither).',
@@ -251,6 +265,7 @@ export function threadRoutes(threads: ThreadService, options: { createWaitMs: nu
         threads.approveThread(threadId, { to: approval?.to }, revisionCondition(req, approval)),
     }),
     threadChange({
+      thread,
       action: 'redeliver',
       summary:
         'Queue a failed or recipient-less (`no_recipient`) delivery again, optionally to another address.',
@@ -265,6 +280,7 @@ export function threadRoutes(threads: ThreadService, options: { createWaitMs: nu
       change: (threadId, body) => threads.redeliverThread(threadId, body?.to),
     }),
     threadChange({
+      thread,
       action: 'reject',
       summary: 'Reject the draft: the workflow ends without sending.',
       ok: 'Rejected.',
@@ -279,6 +295,7 @@ export function threadRoutes(threads: ThreadService, options: { createWaitMs: nu
         ),
     }),
     threadChange({
+      thread,
       action: 'retry',
       summary: 'Resume a failed thread from its last completed step.',
       ok: 'Resumed.',

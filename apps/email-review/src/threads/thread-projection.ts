@@ -15,6 +15,7 @@ export function projectThread(
     status: statusOf(values),
     classification: values.classification ?? previous.classification,
     draft: values.sent?.text ?? values.reply ?? previous.draft,
+    grounding: values.grounding !== undefined ? values.grounding : (previous.grounding ?? null),
     revision: values.revision ?? previous.revision,
     sent_at: values.sent?.at ?? null,
     updated_at: updatedAt,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { deliveryViewSchema } from '../delivery/delivery.js';
 import { threadEmailSchema } from '../email/thread-email.js';
+import { groundingSchema } from '../knowledge/grounding.js';
 import { categorySchema, urgencySchema } from '../workflow/classification.js';
 
 export const THREAD_STATUSES = [
@@ -32,6 +33,7 @@ export const threadSchema = z.object({
     .string()
     .nullable()
     .describe('The current draft reply (after sending: the text that was sent).'),
+  grounding: groundingSchema.nullable().optional(),
   revision: z
     .number()
     .int()

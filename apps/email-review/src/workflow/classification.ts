@@ -1,9 +1,10 @@
+import type { SupportProfile } from '@repo/support-profile';
 import { z } from 'zod';
 import { cutToCodePoints, storableText } from './model-text.js';
 
 /**
- * The closed set of categories the classifier chooses from (documented in the README).
- * Adding one is an API change: clients filter and route on these values.
+ * The categories the classifier chooses from without a profile (support-profile's DEFAULT_CATEGORIES).
+ * A profile's `categories` replace them: clients filter and route on these values (GET /labels).
  */
 export const CATEGORIES = [
   'billing',
@@ -18,17 +19,51 @@ export const CATEGORIES = [
 
 export const URGENCIES = ['low', 'normal', 'high'] as const;
 
-export const categorySchema = z.enum(CATEGORIES);
-export const urgencySchema = z.enum(URGENCIES);
+/** The labels a service classifies with: the profile's, or the defaults above. */
+export interface Labels {
+  categories: readonly { name: string; description?: string | undefined }[];
+  urgencies: readonly { name: string; description?: string | undefined }[];
+}
 
-/** What the classify step produces; also the model's structured-output schema. */
-export const classificationSchema = z.object({
-  category: categorySchema.describe('The single category that best fits the email.'),
-  urgency: urgencySchema.describe('How soon the sender needs an answer.'),
-  summary: z.string().describe('One line, at most 200 characters, saying what the sender wants.'),
-});
+export const DEFAULT_LABELS: Labels = {
+  categories: CATEGORIES.map((name) => ({ name })),
+  urgencies: URGENCIES.map((name) => ({ name })),
+};
 
-export type Classification = z.infer<typeof classificationSchema>;
+export function labelsOf(profile: SupportProfile): Labels {
+  return { categories: profile.categories, urgencies: profile.urgencies };
+}
+
+const names = (labels: Labels['categories']) =>
+  labels.map((label) => label.name) as [string, ...string[]];
+
+/**
+ * A stored thread's category or urgency: a name of the labels configured when it was classified.
+ * The API's documents enumerate the configured ones (classificationSchemaFor).
+ */
+export const categorySchema = z
+  .string()
+  .describe('One of the configured categories (GET /labels).');
+export const urgencySchema = z.string().describe('One of the configured urgencies (GET /labels).');
+
+/** What the classify step produces with `labels`; also the model's structured-output schema. */
+export function classificationSchemaFor(labels: Labels) {
+  return z.object({
+    category: z
+      .enum(names(labels.categories))
+      .describe('The single category that best fits the email.'),
+    urgency: z.enum(names(labels.urgencies)).describe('How soon the sender needs an answer.'),
+    summary: z.string().describe('One line, at most 200 characters, saying what the sender wants.'),
+  });
+}
+
+export const classificationSchema = classificationSchemaFor(DEFAULT_LABELS);
+
+export interface Classification {
+  category: string;
+  urgency: string;
+  summary: string;
+}
 
 const SUMMARY_MAX = 200;
 

@@ -1,6 +1,9 @@
 import type OpenAI from 'openai';
+import type { DraftRetrieval } from '../knowledge/help-center.js';
 import type { ModelRetryPolicy } from '../llm/model-call.js';
+import type { Labels } from './classification.js';
 import type { Mailer } from './mailer.js';
+import type { EmailPrompts } from './prompts.js';
 
 /** What the workflow's nodes need from the outside world; passed in so tests and servers choose. */
 export interface WorkflowDeps {
@@ -11,4 +14,10 @@ export interface WorkflowDeps {
   /** Told of each run of `send` outside the service (see sendNode); the service passes none. */
   mailer?: Mailer;
   clock?: () => Date;
+  /** The support profile's prompts (default: the package's, without a profile). */
+  prompts?: EmailPrompts;
+  /** The profile's categories and urgencies (default: DEFAULT_LABELS). */
+  labels?: Labels;
+  /** The help center the draft step retrieves passages from; none: drafts carry no grounding. */
+  helpCenter?: DraftRetrieval;
 }

@@ -8,7 +8,7 @@ import {
   type Tracing,
 } from '@repo/http-kit';
 import type { Emulator } from '@repo/llm-emulator';
-import { createEmailReview } from '../../src/email-review.js';
+import { createEmailReview, type EmailReviewDeps } from '../../src/email-review.js';
 import { createOpenAiClient } from '../../src/llm/openai-client.js';
 import type { OutgoingMessage } from '../../src/delivery/delivery.js';
 import type { MailTransport } from '../../src/delivery/mail-transport.js';
@@ -135,6 +135,10 @@ export async function startInstance(options: {
   metrics?: { public?: boolean };
   /** Read this mailbox (started with the instance, stopped by close()). */
   mailbox?: MailboxSettings;
+  /** The support profile's prompts and labels, as server.ts passes them from loadSupportConfig. */
+  support?: EmailReviewDeps['support'];
+  /** The help center (KB_DIR, KB_SCHEMA), started with the instance. */
+  helpCenter?: EmailReviewDeps['helpCenter'];
 }): Promise<Instance> {
   const logger = createLogger({
     name: 'email-review-test',
@@ -191,7 +195,10 @@ export async function startInstance(options: {
       ? { metrics: { registry: createMetricsRegistry(), ...options.metrics } }
       : {}),
     ...(options.mailbox ? { mailbox: options.mailbox } : {}),
+    ...(options.support ? { support: options.support } : {}),
+    ...(options.helpCenter ? { helpCenter: options.helpCenter } : {}),
   });
+  await service.helpCenter.start();
   await service.delivery.start();
   await service.modelWork.start();
   service.mailbox.start();
@@ -212,6 +219,7 @@ export async function startInstance(options: {
         await new Promise((resolve) => server!.close(resolve));
       }
       await service.mailbox.stop();
+      await service.helpCenter.close();
       await service.delivery.stop();
       await service.retention.stop();
       await persistence.close();

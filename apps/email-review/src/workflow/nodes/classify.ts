@@ -1,25 +1,36 @@
 import { zodResponseFormat } from 'openai/helpers/zod';
-import { classificationSchema, oneLineSummary, type Classification } from '../classification.js';
+import {
+  classificationSchemaFor,
+  DEFAULT_LABELS,
+  oneLineSummary,
+  type Classification,
+} from '../classification.js';
 import type { WorkflowDeps } from '../deps.js';
-import { classifyMessages } from '../prompts.js';
+import { classifyMessages, DEFAULT_PROMPTS } from '../prompts.js';
 import type { EmailStateUpdate, EmailStateValues } from '../state.js';
 import { ModelOutputInvalid } from '../../llm/llm-errors.js';
 import { callModel, DEFAULT_RETRY_BUDGET_MS } from '../../llm/model-call.js';
 
-const responseFormat = zodResponseFormat(classificationSchema, 'classification');
-
 /**
  * classify — reads `inbound` and `subject`; writes `classification`.
- * One Chat Completions call with a strict JSON-schema structured output.
+ * One Chat Completions call with a strict JSON-schema structured output: the profile's categories
+ * and urgencies as its enums, its classify prompt as the system message.
  */
-export function classifyNode(deps: Pick<WorkflowDeps, 'llm' | 'model' | 'retry'>) {
+export function classifyNode(
+  deps: Pick<WorkflowDeps, 'llm' | 'model' | 'retry' | 'prompts' | 'labels'>,
+) {
   const policy = deps.retry ?? { budgetMs: DEFAULT_RETRY_BUDGET_MS };
+  const responseFormat = zodResponseFormat(
+    classificationSchemaFor(deps.labels ?? DEFAULT_LABELS),
+    'classification',
+  );
+  const prompts = deps.prompts ?? DEFAULT_PROMPTS;
   return async (state: EmailStateValues): Promise<EmailStateUpdate> => {
     const completion = await callModel(deps.llm, policy, (options) =>
       deps.llm.chat.completions.parse(
         {
           model: deps.model,
-          messages: classifyMessages(state.inbound, state.subject, state.from),
+          messages: classifyMessages(state.inbound, state.subject, state.from, prompts),
           response_format: responseFormat,
         },
         options,

@@ -1,5 +1,6 @@
+import { checkCitations } from '../../knowledge/grounding.js';
 import type { WorkflowDeps } from '../deps.js';
-import { draftMessages } from '../prompts.js';
+import { DEFAULT_PROMPTS, draftMessages } from '../prompts.js';
 import type { EmailStateUpdate, EmailStateValues } from '../state.js';
 import { ModelOutputInvalid } from '../../llm/llm-errors.js';
 import { callModel, DEFAULT_RETRY_BUDGET_MS } from '../../llm/model-call.js';
@@ -7,30 +8,49 @@ import { storableText } from '../model-text.js';
 
 /**
  * draft — reads `inbound`, `subject`, `from`, `earlier`, `classification`, and on a redraft `reply` and `instructions`;
- * writes `reply`, one more `revision`, and clears `instructions`.
+ * writes `reply`, one more `revision`, `grounding`, and clears `instructions`.
+ * Each draft (a redraft too) retrieves the help center's passages for the email anew, gives them to
+ * the model with their slugs, and keeps only the draft's citations of those (checkCitations).
  */
-export function draftNode(deps: Pick<WorkflowDeps, 'llm' | 'model' | 'retry'>) {
+export function draftNode(
+  deps: Pick<WorkflowDeps, 'llm' | 'model' | 'retry' | 'prompts' | 'helpCenter'>,
+) {
   const policy = deps.retry ?? { budgetMs: DEFAULT_RETRY_BUDGET_MS };
+  const prompts = deps.prompts ?? DEFAULT_PROMPTS;
   return async (state: EmailStateValues): Promise<EmailStateUpdate> => {
+    const passages = await deps.helpCenter?.passagesFor(state);
     const completion = await callModel(deps.llm, policy, (options) =>
       deps.llm.chat.completions.create(
         {
           model: deps.model,
-          messages: draftMessages({
-            inbound: state.inbound,
-            subject: state.subject,
-            from: state.from,
-            classification: state.classification,
-            earlier: state.earlier,
-            previousDraft: state.reply,
-            instructions: state.instructions,
-          }),
+          messages: draftMessages(
+            {
+              inbound: state.inbound,
+              subject: state.subject,
+              from: state.from,
+              classification: state.classification,
+              earlier: state.earlier,
+              previousDraft: state.reply,
+              instructions: state.instructions,
+              passages,
+            },
+            prompts,
+          ),
         },
         options,
       ),
     );
     const text = storableText(completion.choices[0]?.message.content ?? '').trim();
     if (!text) throw new ModelOutputInvalid('the draft was empty');
-    return { reply: text, revision: 1, instructions: null };
+    if (!deps.helpCenter || passages === undefined)
+      return { reply: text, revision: 1, instructions: null, grounding: null };
+    const checked = checkCitations(text, passages);
+    deps.helpCenter.observe(checked.grounding);
+    return {
+      reply: checked.draft,
+      revision: 1,
+      instructions: null,
+      grounding: checked.grounding,
+    };
   };
 }
