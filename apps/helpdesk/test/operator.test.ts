@@ -8,6 +8,7 @@ import {
   type HelpdeskUnderTest,
 } from './support/harness.js';
 import type { Task } from '@a2a-js/sdk';
+import pg from 'pg';
 import { clientFor, dataOf, message, textOf } from './support/a2a-client.js';
 import { openLiveEvents, type LiveEvents } from './support/live-events.js';
 import { dropSchema, TEST_DATABASE_URL, testSchema } from './support/service-process.js';
@@ -283,4 +284,40 @@ describe.each(['memory', 'postgres'] as const)('the queue when sessions expire (
 
     expect(await listed()).not.toContain(id);
   });
+
+  // Memory keeps only its latest 10 000 events; PostgreSQL would keep them for ever.
+  (mode === 'postgres' ? it : it.skip)(
+    'when a handed-back conversation’s session expires, then its live events go with it',
+    async () => {
+      const { http } = helpdesk;
+      const id = 'handed-back-expiring';
+      await http.post('/chat').set(as(ALICE)).send({ session_id: id, message: ASK_FOR_PERSON });
+      await http.post(`/operator/conversations/${id}/takeover`).set(as(ALICE)).expect(200);
+      await http
+        .post(`/operator/conversations/${id}/messages`)
+        .set(as(ALICE))
+        .send({ text: 'hello' })
+        .expect(201);
+      await http.post(`/operator/conversations/${id}/handback`).set(as(ALICE)).expect(204);
+      const eventsOf = async () => {
+        const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+        await client.connect();
+        try {
+          const { rows } = await client.query(
+            `SELECT count(*)::int AS n FROM "${schema}".helpdesk_conversation_events WHERE session_id = $1`,
+            [id],
+          );
+          return (rows[0] as { n: number }).n;
+        } finally {
+          await client.end();
+        }
+      };
+      expect(await eventsOf()).toBe(4);
+
+      clock.advance(61_000);
+      await helpdesk.chat.evictExpired();
+
+      expect(await eventsOf()).toBe(0);
+    },
+  );
 });

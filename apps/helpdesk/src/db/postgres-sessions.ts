@@ -8,6 +8,7 @@ import { PostgresSessionService } from './postgres-session-service.js';
 import { PostgresSessionTurns } from './postgres-session-turns.js';
 import { SessionLeases } from './session-leases.js';
 import { setupDatabase } from './setup-database.js';
+import { sessionsTable } from './tables.js';
 import { PostgresOutbox, type DeliveryMetrics, type WebhookSettings } from '@repo/webhooks';
 
 export interface PostgresSessionsOptions {
@@ -149,6 +150,11 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
     health,
     clock: settings.clock,
     outbox,
+    sessions: {
+      table: sessionsTable(options.schema),
+      appName: settings.appName,
+      userId: settings.userId,
+    },
   });
 
   return {

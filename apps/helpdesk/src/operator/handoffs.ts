@@ -85,6 +85,8 @@ export interface Handoffs {
   claimOverdue(before: Date, now: Date): Promise<Handoff[]>;
   /** The session is gone: its entry and its events go. */
   forget(sessionId: string): Promise<void>;
+  /** Events of sessions that are gone (handed back before they expired): the sweep's. */
+  forgetOrphanEvents(): Promise<void>;
   close(): Promise<void>;
 }
 

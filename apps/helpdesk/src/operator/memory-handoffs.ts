@@ -93,6 +93,9 @@ export class MemoryHandoffs implements Handoffs {
     this.events.splice(0, this.events.length, ...kept);
   }
 
+  /** Nothing to do: memory keeps only the latest MAX_EVENTS anyway. */
+  async forgetOrphanEvents(): Promise<void> {}
+
   async close(): Promise<void> {}
 
   private async commit(change: HandoffChange): Promise<ConversationEvent> {

@@ -198,6 +198,7 @@ export function createOperatorDesk(deps: OperatorDeskDeps) {
       for (const entry of await handoffs.list()) {
         if (!(await deps.store.turnsOf(entry.session_id))) await handoffs.forget(entry.session_id);
       }
+      await handoffs.forgetOrphanEvents();
     },
     /** The live events, for streams (LiveFeed, streamLiveEvents). */
     live: {

@@ -59,6 +59,7 @@ export class PostgresHandoffs implements Handoffs {
     | 'upsert'
     | 'remove'
     | 'forget'
+    | 'orphans'
     | 'record'
     | 'after'
     | 'afterIn'
@@ -74,6 +75,8 @@ export class PostgresHandoffs implements Handoffs {
       health: DatabaseHealth;
       clock: () => number;
       outbox?: Outbox;
+      /** The sessions the events belong to: their table and the app's keys. */
+      sessions: { table: string; appName: string; userId: string };
     },
   ) {
     const handoffs = `"${options.schema}"."helpdesk_handoffs"`;
@@ -87,6 +90,8 @@ export class PostgresHandoffs implements Handoffs {
       upsert: `UPDATE ${handoffs} SET state = $2, operator = $3, taken_at = $4, wait_notified_at = $5
         WHERE session_id = $1`,
       remove: `DELETE FROM ${handoffs} WHERE session_id = $1`,
+      orphans: `DELETE FROM ${events} e WHERE NOT EXISTS (SELECT 1 FROM ${options.sessions.table} s
+        WHERE s.app_name = $1 AND s.user_id = $2 AND s.session_id = e.session_id)`,
       forget: `WITH gone AS (DELETE FROM ${handoffs} WHERE session_id = $1)
         DELETE FROM ${events} WHERE session_id = $1`,
       record: `INSERT INTO ${events} (session_id, type, data, at) VALUES ($1, $2, $3::jsonb, $4)
@@ -178,6 +183,11 @@ export class PostgresHandoffs implements Handoffs {
 
   async forget(sessionId: string): Promise<void> {
     await this.query(this.sql.forget, [sessionId]);
+  }
+
+  async forgetOrphanEvents(): Promise<void> {
+    const { appName, userId } = this.options.sessions;
+    await this.query(this.sql.orphans, [appName, userId]);
   }
 
   async close(): Promise<void> {}
