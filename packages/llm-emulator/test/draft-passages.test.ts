@@ -33,8 +33,16 @@ describe('a draft prompt with help center passages', () => {
     expect(text).not.toContain('[kb:refund-policy]');
   });
 
-  test('when no passage shares a word, then nothing is cited', () => {
-    expect(draft(PASSAGES, 'Can I bring my dog to the office?')).not.toContain('[kb:');
+  test('when no passage shares a word, then nothing is cited and the draft promises to check', () => {
+    const text = draft(PASSAGES, 'Can I bring my dog to the office?');
+    expect(text).not.toContain('[kb:');
+    expect(text).toContain('I am checking this with our team');
+  });
+
+  test('when the prompt has no passages, then the draft is the usual one', () => {
+    expect(draft(DRAFT_SYSTEM, 'Can I bring my dog to the office?')).not.toContain(
+      'I am checking this with our team',
+    );
   });
 
   test('when the prompt says no article answers, then the draft promises to check', () => {

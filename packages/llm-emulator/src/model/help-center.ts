@@ -107,13 +107,14 @@ export const CHECK_SENTENCE =
 
 /**
  * The sentence a draft answers from: the passage sharing most of the email's words (of 4 letters or
- * more), its first two sentences citing it; the first of equals (the search's best) wins. None
- * shares a word: undefined, and the prompt's "no article" line asks for a promise to check.
+ * more), its first two sentences citing it; the first of equals (the search's best) wins. Passages
+ * none of which shares a word, or the prompt's "no article" line: the promise to check.
  */
 export function groundedSentence(system: string, request: string): string | undefined {
   const words = new Set(contentWords(request).filter((w) => w.length >= 4));
   let best: { passage: Passage; shared: number } | undefined;
-  for (const passage of passagesInPrompt(system)) {
+  const passages = passagesInPrompt(system);
+  for (const passage of passages) {
     const shared = new Set(contentWords(passage.text).filter((w) => words.has(w))).size;
     if (shared > 0 && shared > (best?.shared ?? 0)) best = { passage, shared };
   }
@@ -121,5 +122,5 @@ export function groundedSentence(system: string, request: string): string | unde
     const body = best.passage.text.split('\n').slice(1).join('\n');
     return groundedAnswer([{ slug: best.passage.slug, text: body }])[0];
   }
-  return NO_ARTICLE.test(system) ? CHECK_SENTENCE : undefined;
+  return passages.length > 0 || NO_ARTICLE.test(system) ? CHECK_SENTENCE : undefined;
 }
