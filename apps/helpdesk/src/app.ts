@@ -69,6 +69,8 @@ export interface AppDeps {
   trustProxy?: TrustProxy;
   /** OPERATORS: the callers (token names, JWT email/subject) who may use the console. */
   operators?: readonly string[];
+  /** The reader of live events the app's streams share (default: one of its own). */
+  liveFeed?: LiveFeed;
   /** The help center's knowledge base: GET/PUT/DELETE /kb/articles, GET /kb/search (behind the token). */
   knowledge?: KnowledgeBase;
 }
@@ -123,7 +125,7 @@ export function createApp(deps: AppDeps): Express {
   ];
   const kbRoutes = deps.knowledge ? knowledgeRoutes(deps.knowledge) : [];
   // One reader of the live events per app, however many customer and console streams are open.
-  const feed = new LiveFeed(deps.chat.desk.live);
+  const feed = deps.liveFeed ?? new LiveFeed(deps.chat.desk.live);
   const liveRoutes = [
     sessionEventsRoute(deps.chat, feed, { publicWidget, heartbeatMs: deps.sseHeartbeatMs }),
     ...operatorRoutes({

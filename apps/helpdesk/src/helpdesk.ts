@@ -11,6 +11,7 @@ import {
 import { openPostgresSessions } from './db/postgres-sessions.js';
 import type { ModelSettings } from './llm/model.js';
 import { handoffMetrics } from './operator/handoff-metrics.js';
+import { LiveFeed } from './operator/live-feed.js';
 import { helpdeskTelemetry } from './telemetry/helpdesk-telemetry.js';
 import type { InvoiceAccessRule } from './tools/invoice-access.js';
 import type { ToolSources } from './tools/tool-sources.js';
@@ -172,8 +173,10 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     ).observeTakeover;
   }
   const handoffWaitMs = deps.handoffWaitMs ?? DEFAULT_HANDOFF_WAIT_MS;
+  const liveFeed = new LiveFeed(chat.desk.live);
   const app = createApp({
     operators: deps.operators,
+    liveFeed,
     chat,
     outbox,
     logger: deps.logger,
@@ -229,6 +232,8 @@ export function createHelpdesk(deps: HelpdeskDeps) {
       );
       sweep.unref();
     },
+    /** Ends the open live streams (they never end by themselves): for the shutdown's drain. */
+    endStreams: () => liveFeed.endAll(),
     close: () =>
       (closed ??= (async () => {
         clearInterval(sweep);

@@ -81,6 +81,7 @@ const running = await serve(helpdesk.app, {
   port: env.PORT,
   host: env.HOST,
   logger,
+  onDraining: [() => helpdesk.endStreams()],
   onClose: [
     () => {
       closing = true;

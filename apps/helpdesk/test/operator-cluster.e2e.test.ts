@@ -207,3 +207,24 @@ describe('the wait for a person', () => {
     });
   }, 90_000);
 });
+
+describe('shutting down with live streams open', () => {
+  test('when an instance with open live streams gets SIGTERM, then it ends them at once and exits, not after the drain timeout', async () => {
+    const a = await instance();
+    const widget = await widgetSession(a);
+    const customer = await openLiveEvents(`${a.url}/sessions/${widget.session_id}/events`, {
+      'x-widget-token': widget.widget_token,
+    });
+    const console = await openLiveEvents(`${a.url}/operator/events`, operator);
+    streams.push(customer, console);
+    await customer.next('state');
+
+    const started = Date.now();
+    await a.stop();
+    await Promise.all([customer.ended, console.ended]);
+
+    // http-kit's drain waits 10 s for responses that do not end by themselves.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(a.child.exitCode).toBe(0);
+  }, 60_000);
+});

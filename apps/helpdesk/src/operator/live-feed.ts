@@ -10,6 +10,8 @@ const BATCH = 500;
  */
 export class LiveFeed {
   private readonly listeners = new Set<(events: ConversationEvent[]) => void>();
+  /** How to end each open stream (shutdown: they never end by themselves). */
+  private readonly enders = new Set<() => void>();
   private cursor: Promise<number> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private reading = false;
@@ -41,6 +43,22 @@ export class LiveFeed {
       throw error;
     }
     return unsubscribe;
+  }
+
+  /** Keeps `end` until the returned function is called; endAll() calls it. */
+  track(end: () => void): () => void {
+    this.enders.add(end);
+    return () => this.enders.delete(end);
+  }
+
+  /**
+   * Ends every open stream (a shutdown's drain): clients reconnect, to another instance, with
+   * Last-Event-ID, and miss nothing.
+   */
+  endAll(): void {
+    for (const end of [...this.enders]) end();
+    this.enders.clear();
+    this.stop();
   }
 
   stop(): void {

@@ -67,7 +67,11 @@ export async function streamLiveEvents(
       else send(event);
     }
   });
-  res.once('close', unsubscribe);
+  const untrack = source.feed.track(() => res.end());
+  res.once('close', () => {
+    unsubscribe();
+    untrack();
+  });
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
