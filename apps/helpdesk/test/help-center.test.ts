@@ -9,6 +9,7 @@ import {
   callerOf,
   functionResponsesIn,
   startHelpdesk,
+  undocumentedResponsesSoFar,
   waitFor,
   type HelpdeskUnderTest,
 } from './support/harness.js';
@@ -165,6 +166,10 @@ describe.each(stores)('the help center (%s)', (_store, database) => {
       .send({ title: 'Huge', body: 'a'.repeat(70_000) });
     expect(huge.status).toBe(413);
     expect(huge.headers['content-type']).toMatch(/problem\+json/);
+  });
+
+  it('when the /kb routes answered, then every answer was documented in /openapi.json', async () => {
+    expect(await undocumentedResponsesSoFar()).toEqual([]);
   });
 
   it('when an answer is grounded, then the metrics count it and the search latency', async () => {
