@@ -9,7 +9,10 @@ export function labelRoutes(labels: Labels): Route[] {
       method: 'get',
       path: '/labels',
       summary: 'The categories and urgencies threads are classified with (the support profile’s).',
-      responses: { 200: { description: 'The labels, in order.', schema: labelsAnswerSchema } },
+      responses: {
+        200: { description: 'The labels, in order.', schema: labelsAnswerSchema },
+        304: { description: 'Unchanged since the ETag in If-None-Match.' },
+      },
       handler: ({ res }) => {
         res.json(labels);
       },

@@ -1,4 +1,5 @@
 import { openApiDocument, undocumentedResponses } from '@repo/http-kit';
+import { MemoryKnowledgeBase } from '@repo/knowledge';
 import { emailReviewApi } from '../../src/app.js';
 import type { ThreadService } from '../../src/operations/thread-service.js';
 import { observedResponses } from './observed-responses.js';
@@ -9,6 +10,9 @@ import { observedResponses } from './observed-responses.js';
  * The routes are declared from the same function the app uses; they never call the service here.
  */
 afterAll(() => {
-  const document = openApiDocument({ ...emailReviewApi({} as ThreadService), auth: true });
+  const document = openApiDocument({
+    ...emailReviewApi({} as ThreadService, { knowledge: new MemoryKnowledgeBase() }),
+    auth: true,
+  });
   expect(undocumentedResponses(document, observedResponses)).toEqual([]);
 });

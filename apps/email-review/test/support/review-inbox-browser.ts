@@ -9,7 +9,7 @@ import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import OpenAI from 'openai';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { createSmtpTransport } from '../../src/delivery/smtp-transport.js';
-import { createEmailReview } from '../../src/email-review.js';
+import { createEmailReview, type EmailReviewDeps } from '../../src/email-review.js';
 import { createMemoryPersistence } from '../../src/persistence/memory-persistence.js';
 import { recordResponse } from './observed-responses.js';
 
@@ -83,6 +83,8 @@ export interface Stack {
 export async function startStack(
   access?: string | NamedToken[],
   delivery?: { smtpUrl: string; timeoutMs?: number },
+  /** The support profile's prompts and labels, and the help center (loaded before the stack serves). */
+  profile?: Pick<EmailReviewDeps, 'support' | 'helpCenter'>,
 ): Promise<Stack> {
   const apiToken = typeof access === 'string' ? access : access?.[0]?.token;
   const emulator = await startEmulator({ port: 0 });
@@ -105,7 +107,9 @@ export async function startStack(
         }
       : {}),
     onResponse: recordResponse,
+    ...profile,
   });
+  await service.helpCenter.start();
   if (delivery) await service.delivery.start();
   const { app } = service;
   const server: RunningServer = await serve(app, {
@@ -121,6 +125,7 @@ export async function startStack(
     api: apiClient(server.url, apiToken),
     close: async () => {
       await server.close();
+      await service.helpCenter.close();
       await service.delivery.stop();
       await persistence.close();
       await emulator.close();

@@ -83,11 +83,16 @@ const threadPath = (id, action = '') =>
   `threads/${encodeURIComponent(id)}${action ? `/${action}` : ''}`;
 
 export const api = {
-  listThreads(status, cursor) {
+  /** `filters`: `category` (a configured one) and `grounding` (`none`: flagged drafts), each optional. */
+  listThreads(status, cursor, filters = {}) {
     const query = new URLSearchParams({ status, limit: '50' });
     if (cursor) query.set('cursor', cursor);
+    if (filters.category) query.set('category', filters.category);
+    if (filters.grounding) query.set('grounding', filters.grounding);
     return request('GET', `threads?${query}`);
   },
+  /** The categories and urgencies the service classifies with (its support profile's). */
+  getLabels: () => request('GET', 'labels'),
   getThread: (id) => request('GET', threadPath(id)),
   getHistory: (id) => request('GET', threadPath(id, 'history')),
   // Each change names the revision the reviewer is looking at: the service refuses it (412) when the

@@ -1,6 +1,6 @@
 import { api, onTokenNeeded } from './api.js';
 import { byId, h } from './dom.js';
-import { STATUSES } from './format.js';
+import { humanize, STATUSES } from './format.js';
 import { renderList, renderTabs } from './inbox.js';
 import { historyTimeline } from './history-view.js';
 import { deliveryText, threadView } from './thread-view.js';
@@ -36,6 +36,8 @@ const state = {
   draftChange: null,
   /** A thread this page asked to (re)draft whose draft is still to come: that draft is its own. */
   ownRunOf: null,
+  /** The list filters: a category of GET /labels, and `grounding: 'none'` for flagged drafts. */
+  filters: { category: '', grounding: '' },
 };
 
 const BUSY = {
@@ -223,9 +225,9 @@ function renderDetail({ focus, fallback } = {}) {
 
 /** A list again, as far as the reviewer had loaded it (Load more): page after page up to `loaded`. */
 async function fetchList(status, loaded) {
-  const list = await api.listThreads(status);
+  const list = await api.listThreads(status, undefined, state.filters);
   while (list.next_cursor && list.items.length < loaded) {
-    const page = await api.listThreads(status, list.next_cursor);
+    const page = await api.listThreads(status, list.next_cursor, state.filters);
     list.items.push(...page.items);
     list.next_cursor = page.next_cursor;
   }
@@ -250,7 +252,7 @@ async function loadMore() {
   const list = state.lists[state.tab];
   if (!list?.next_cursor) return;
   try {
-    const page = await api.listThreads(state.tab, list.next_cursor);
+    const page = await api.listThreads(state.tab, list.next_cursor, state.filters);
     state.lists[state.tab] = {
       items: [...list.items, ...page.items],
       next_cursor: page.next_cursor,
@@ -627,6 +629,32 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible' && !state.busy) void refreshLists();
 });
 
+/** The category filter offers the service's own categories (its support profile's). */
+async function loadCategories() {
+  try {
+    const { categories } = await api.getLabels();
+    byId('category-filter').replaceChildren(
+      h('option', { value: '', text: 'All categories' }),
+      ...categories.map(({ name }) => h('option', { value: name, text: humanize(name) })),
+    );
+  } catch {
+    // The filter keeps "All categories"; the lists say what is wrong with the service.
+  }
+}
+
+function applyFilters() {
+  state.filters = {
+    category: byId('category-filter').value,
+    grounding: byId('ungrounded-filter').checked ? 'none' : '',
+  };
+  state.lists = {};
+  renderInbox();
+  void refreshLists();
+}
+byId('category-filter').addEventListener('change', applyFilters);
+byId('ungrounded-filter').addEventListener('change', applyFilters);
+
 renderInbox();
 route();
 void refreshLists();
+void loadCategories();

@@ -109,6 +109,13 @@ function threadItem(thread, selected) {
           h('span', { class: 'chip', 'data-field': 'follow-up', text: 'Follow-up' }),
         category &&
           h('span', { class: 'chip', 'data-field': 'category', text: humanize(category) }),
+        thread.grounding?.status === 'none' &&
+          h('span', {
+            class: 'chip ungrounded',
+            'data-field': 'grounding',
+            title: 'The draft cites no help center article',
+            text: 'Ungrounded',
+          }),
         urgency &&
           h('span', { class: `chip urgency-${urgency}`, text: `${humanize(urgency)} urgency` }),
         thread.status !== 'awaiting_review' &&

@@ -303,6 +303,40 @@ function delivery(thread, state, locked, on) {
   );
 }
 
+/**
+ * The help center passages the draft cites, beside it, as text (an article's markdown is never
+ * rendered: its HTML and links stay characters); an ungrounded draft says so.
+ */
+function sources(grounding) {
+  const removed = grounding.removed_citations;
+  return section(
+    'sources-title',
+    'Help center sources',
+    grounding.status === 'none' &&
+      h('p', {
+        class: 'notice notice-warning',
+        id: 'ungrounded-notice',
+        text: 'Ungrounded: this draft cites no help center article. Check its facts before approving.',
+      }),
+    ...grounding.articles.map((article) =>
+      h(
+        'div',
+        { class: 'source', 'data-slug': article.slug },
+        h('p', { class: 'source-title', text: `${article.title} · [kb:${article.slug}]` }),
+        h('pre', { class: 'email-text source-passage', text: article.passage }),
+      ),
+    ),
+    removed.length > 0 &&
+      h('p', {
+        class: 'muted',
+        id: 'removed-citations',
+        text: `Removed from the draft, not in the help center passages it was given: ${removed
+          .map((slug) => `[kb:${slug}]`)
+          .join(', ')}`,
+      }),
+  );
+}
+
 function readOnlyDraft(thread) {
   const title = thread.status === 'sent' ? 'Sent reply' : 'Draft reply';
   return section(
@@ -458,6 +492,7 @@ export function threadView(thread, state, on) {
     reply.push(...edit.sections);
     decision = edit.decision;
   } else reply.push(readOnlyDraft(thread));
+  if (thread.grounding) reply.push(sources(thread.grounding));
   if (thread.status === 'sent') reply.push(delivery(thread, state, locked, on));
 
   return h(
