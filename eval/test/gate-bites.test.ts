@@ -1,0 +1,36 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { closingLine, runSuite } from './support/run-suite.js';
+
+/** The help center cases: what an emptied knowledge base must break. */
+const KB_CASES = 'refund-window,shipping-times,api-status,invoice-open,manager,refund-then-invoice';
+
+const SUITE_TIMEOUT_MS = 120_000;
+
+describe('the gate bites (sabotage)', () => {
+  it(
+    'when the chat cases run on the sample help center, then the gate passes (the control)',
+    async () => {
+      const run = await runSuite({ EVAL_ONLY: 'chat', EVAL_CASES: KB_CASES });
+      expect(closingLine(run.stdout)).toMatch(/^\d+ passed, 0 failed$/);
+      expect(run.code).toBe(0);
+    },
+    SUITE_TIMEOUT_MS,
+  );
+
+  it(
+    'when the knowledge base is emptied, then citation recall drops below its threshold and the run exits non-zero',
+    async () => {
+      const run = await runSuite({
+        EVAL_ONLY: 'chat',
+        EVAL_CASES: KB_CASES,
+        EVAL_KB_DIR: mkdtempSync(join(tmpdir(), 'eval-empty-kb-')),
+      });
+      expect(run.stdout).toMatch(/\| chat\.citation_recall +\| 0\.000 +\|.*\| fail /);
+      expect(closingLine(run.stdout)).toMatch(/^\d+ passed, [1-9]\d* failed$/);
+      expect(run.code).toBe(1);
+    },
+    SUITE_TIMEOUT_MS,
+  );
+});
