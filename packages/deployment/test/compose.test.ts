@@ -116,19 +116,22 @@ describe('docker-compose.yml', () => {
     },
   );
 
-  test('when the offline profile runs, then helpdesk loads the sample help center the image holds', () => {
-    const script = service('helpdesk').entrypoint?.join('\n') ?? '';
-    const dir = /export KB_DIR="\$\$\{KB_DIR:-([^}"]+)\}"/.exec(script)?.[1];
-    // The image holds what `pnpm deploy` copies of @repo/knowledge: the files its package.json lists.
-    expect(dir).toBe('/app/node_modules/@repo/knowledge/sample-help-center');
-    const knowledge = JSON.parse(readRepoFile('packages/knowledge/package.json')) as {
-      files: string[];
-    };
-    expect(knowledge.files).toContain('sample-help-center');
-    expect(
-      existsSync(join(repoRoot, 'packages/knowledge/sample-help-center/shipping-times.md')),
-    ).toBe(true);
-  });
+  test.each(APPS)(
+    'when the offline profile runs, then %s loads the sample help center the image holds',
+    (app) => {
+      const script = service(app).entrypoint?.join('\n') ?? '';
+      const dir = /export KB_DIR="\$\$\{KB_DIR:-([^}"]+)\}"/.exec(script)?.[1];
+      // The image holds what `pnpm deploy` copies of @repo/knowledge: the files its package.json lists.
+      expect(dir).toBe('/app/node_modules/@repo/knowledge/sample-help-center');
+      const knowledge = JSON.parse(readRepoFile('packages/knowledge/package.json')) as {
+        files: string[];
+      };
+      expect(knowledge.files).toContain('sample-help-center');
+      expect(
+        existsSync(join(repoRoot, 'packages/knowledge/sample-help-center/shipping-times.md')),
+      ).toBe(true);
+    },
+  );
 
   test.each([
     ['email-review', 'LLM_A_API_KEY', 'LLM_A_BASE_URL', '/v1'],
