@@ -129,7 +129,7 @@ export function createHelpdesk(deps: HelpdeskDeps) {
   const kbMetrics = helpCenterMetrics(deps.metrics?.registry);
   const helpCenter = openHelpCenter({
     settings: deps.helpCenter ?? {},
-    pool: postgres?.pool,
+    database: postgres,
     logger: deps.logger,
     timed: kbMetrics.timed,
   });

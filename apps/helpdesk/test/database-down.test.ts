@@ -45,6 +45,10 @@ describe('the session database away', () => {
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await refused.json()).toMatchObject({ code: 'database_unavailable' });
+    // The help center's knowledge base lives in the same database.
+    const articles = await service.get('/kb/articles');
+    expect(articles.status).toBe(503);
+    expect(await articles.json()).toMatchObject({ code: 'database_unavailable' });
 
     await cluster.start();
     await pollUntil(async () => (await statusOf('/readyz')) === 200, 60_000, 'readyz 200');
@@ -56,6 +60,7 @@ describe('the session database away', () => {
     expect(await during.json()).toMatchObject({ code: 'database_unavailable' });
     expect(await statusOf('/readyz')).toBe(503);
     expect((await service.get('/sessions/down-1')).status).toBe(503);
+    expect((await service.get('/kb/search?q=refund')).status).toBe(503);
 
     await cluster.start();
     await pollUntil(async () => (await statusOf('/readyz')) === 200, 30_000, 'readyz 200 again');
@@ -63,6 +68,7 @@ describe('the session database away', () => {
     const turns = ((await (await service.get('/sessions/down-1')).json()) as { turns: unknown[] })
       .turns;
     expect(turns).toHaveLength(4);
+    expect((await service.get('/kb/articles')).status).toBe(200);
     expect(service.child.exitCode).toBeNull();
   }, 120_000);
 

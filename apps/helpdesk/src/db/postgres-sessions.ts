@@ -53,6 +53,11 @@ export interface PostgresSessions {
   handoffs: PostgresHandoffs;
   /** The query pool (the help center's knowledge base shares it). */
   pool: pg.Pool;
+  /**
+   * Runs a query of another part on this database (the help center's): before set-up, or with the
+   * database unreachable, it fails as DatabaseUnavailable (503 `database_unavailable`).
+   */
+  guard<T>(step: () => Promise<T>): Promise<T>;
   /** For /readyz: throws until the schema is set up and while the database does not answer. */
   readiness(): Promise<void>;
   /**
@@ -159,6 +164,10 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
 
   return {
     pool: pools.pool,
+    guard: async (step) => {
+      if (!ready) throw new DatabaseUnavailable();
+      return health.guard(step);
+    },
     sessionService,
     turns,
     outbox,

@@ -28,18 +28,21 @@ export const DEFAULT_KB_SCHEMA = 'knowledge';
  */
 export function openHelpCenter(options: {
   settings: HelpCenterSettings;
-  /** The sessions' pool, when they live in PostgreSQL. */
-  pool?: pg.Pool;
+  /** The sessions' database, when they live in PostgreSQL: its pool, and the guard of its queries. */
+  database?: { pool: pg.Pool; guard: <T>(step: () => Promise<T>) => Promise<T> };
   logger: Logger;
   /** Times each search (metrics). */
   timed: <T>(search: () => Promise<T>) => Promise<T>;
 }) {
   const { settings, logger } = options;
-  const kb: KnowledgeBase = options.pool
-    ? new PostgresKnowledgeBase({
-        pool: options.pool,
-        schema: settings.schema ?? DEFAULT_KB_SCHEMA,
-      })
+  const kb: KnowledgeBase = options.database
+    ? guarded(
+        new PostgresKnowledgeBase({
+          pool: options.database.pool,
+          schema: settings.schema ?? DEFAULT_KB_SCHEMA,
+        }),
+        options.database.guard,
+      )
     : new MemoryKnowledgeBase();
   const search: HelpCenterSearch = (query) => options.timed(() => kb.search(query));
   let watch: HelpCenterWatch | undefined;
@@ -74,3 +77,17 @@ export function openHelpCenter(options: {
 }
 
 export type HelpCenter = ReturnType<typeof openHelpCenter>;
+
+/** Every call through the sessions' database guard: 503 `database_unavailable` while it is away. */
+function guarded(
+  kb: KnowledgeBase,
+  guard: <T>(step: () => Promise<T>) => Promise<T>,
+): KnowledgeBase {
+  return {
+    upsert: (input, options) => guard(() => kb.upsert(input, options)),
+    delete: (slug) => guard(() => kb.delete(slug)),
+    get: (slug) => guard(() => kb.get(slug)),
+    list: (page) => guard(() => kb.list(page)),
+    search: (query, options) => guard(() => kb.search(query, options)),
+  };
+}
