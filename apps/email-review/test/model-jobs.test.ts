@@ -2,7 +2,7 @@ import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import { DatabaseUnavailable } from '@repo/pg-kit';
 import pg from 'pg';
 import { createLogger } from '@repo/http-kit';
-import { PostgresModelJobs } from '../src/db/postgres-model-jobs.js';
+import { PostgresModelJobs } from '../src/jobs/postgres-model-jobs.js';
 import { UNKNOWN_EMAIL } from '../src/email/thread-email.js';
 import type { ThreadStore } from '../src/threads/thread-store.js';
 import type { Thread } from '../src/threads/thread.js';
@@ -28,7 +28,7 @@ interface Row {
   view: Thread;
 }
 
-/** The model work is queued: a crash leaves jobs, not orphans (src/persistence/model-jobs.ts). */
+/** The model work is queued: a crash leaves jobs, not orphans (src/jobs/model-jobs.ts). */
 describePg('model work on the queue', () => {
   const schema = freshSchema('modeljobs');
   let emulator: Emulator;

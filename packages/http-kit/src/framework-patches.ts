@@ -40,7 +40,7 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     id: 'pg-boss-queue-workers',
     library: 'pg-boss',
     version: '10.4.2',
-    file: 'apps/email-review/src/db/queue-workers.ts',
+    file: 'apps/email-review/src/jobs/queue-workers.ts',
     touches:
       'replaces PgBoss#work (whose manager.js onFetch neither awaits nor catches the complete/fail after a job) with loops on the public fetch, complete and fail',
     gain: 'function: a database outage during a delivery or a retention pass no longer ends the process with an unhandled rejection',
@@ -50,7 +50,7 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     id: 'pg-boss-job-sql-in-statement',
     library: 'pg-boss',
     version: '10.4.2',
-    file: 'apps/email-review/src/db/postgres-model-jobs.ts',
+    file: 'apps/email-review/src/jobs/postgres-model-jobs.ts',
     touches:
       'pg-boss’s job and queue tables (plans.js insertJob and deleteJobs): PostgresModelJobs#sendSql inserts a thread’s model job with the columns PgBoss#send writes (the policy, dead letter and retention read from <schema>.queue), as a CTE of the thread’s insert; finishModelJobSql deletes it, as PgBoss#deleteJob does, as a CTE of the statement that commits its result',
     gain: 'a create is one statement, not BEGIN, insert, boss.send, COMMIT; a model job’s result is one statement, not BEGIN, deleteJob, the thread’s write, COMMIT: 6 statements fewer per email-review lifecycle on PostgreSQL',

@@ -21,7 +21,7 @@ export function queueSchema(schema: string): string {
  * The service's own tables: the thread index (each thread's API view, its idempotency key, its
  * delivery status, and an insertion sequence for newest-first listing), the delivery records (one
  * per sent thread: the message exactly as it leaves, and where its delivery stands) and the mailbox
- * reader's place in each mailbox (src/db/postgres-mailbox.ts). Run by the
+ * reader's place in each mailbox (src/mailbox/postgres-mailbox.ts). Run by the
  * database set-up under its advisory lock.
  */
 export function serviceTablesMigration(schema: string): string {

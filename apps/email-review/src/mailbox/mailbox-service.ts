@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { postgresMailboxState, postgresReaderLock } from '../db/postgres-mailbox.js';
+import { postgresMailboxState, postgresReaderLock } from './postgres-mailbox.js';
 import type { MailTransport } from '../delivery/mail-transport.js';
 import type { ThreadService } from '../operations/thread-service.js';
 import type { Persistence } from '../persistence/persistence.js';

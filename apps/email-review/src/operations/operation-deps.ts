@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { ReplySender } from '../email/reply.js';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import type { ModelJobs } from '../persistence/model-jobs.js';
+import type { ModelJobs } from '../jobs/model-jobs.js';
 import type { Persistence } from '../persistence/persistence.js';
 import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';

@@ -1,7 +1,7 @@
 import { BaseCheckpointSaver, type StateSnapshot } from '@langchain/langgraph';
 import { DatabaseUnavailable } from '@repo/pg-kit';
 import { isModelFailure, ModelUnavailable, ModelUnavailableAnswer } from '../llm/llm-errors.js';
-import type { ModelJob } from '../persistence/model-jobs.js';
+import type { ModelJob } from '../jobs/model-jobs.js';
 import type { DeferredWrites } from '../persistence/persistence.js';
 import { StepNotStored } from '../persistence/step-not-stored.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
@@ -16,7 +16,7 @@ import { log, now, type OperationDeps } from './operation-deps.js';
 import { recordFailure } from './record-failure.js';
 
 /**
- * Runs a thread's model job (src/persistence/model-jobs.ts) — whether the instance that sent it runs
+ * Runs a thread's model job (src/jobs/model-jobs.ts) — whether the instance that sent it runs
  * it at once or another instance's worker takes it after a crash — and commits its result in ONE
  * statement: the view by compare-and-set (`drafting` at the revision read, to `awaiting_review`),
  * its history events, the job's deletion and (PostgreSQL) the run's checkpoint, deferred to it

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { MemoryDeliveries } from '../delivery/memory-deliveries.js';
 import { MemoryThreadStore } from '../threads/memory-thread-store.js';
 import type { RetryPolicy } from '../delivery/retry-policy.js';
-import { inProcessModelJobs } from './model-jobs.js';
+import { inProcessModelJobs } from '../jobs/model-jobs.js';
 import type { Persistence } from './persistence.js';
 import { DeferredSaver } from './deferred-saver.js';
 import { ChangeFeed } from '../changes/change-feed.js';

@@ -2,7 +2,7 @@ import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type { CheckpointTuple } from '@langchain/langgraph-checkpoint';
 import type pg from 'pg';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
-import type { ModelJobs } from './model-jobs.js';
+import type { ModelJobs } from '../jobs/model-jobs.js';
 import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { ChangeFeed } from '../changes/change-feed.js';

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { startQueueWorkers, type QueueWorkers } from '../db/queue-workers.js';
+import { startQueueWorkers, type QueueWorkers } from '../jobs/queue-workers.js';
 import { withQueueSetupLock } from '../db/setup-database.js';
 import { queueSchema } from '../db/tables.js';
 import { finishedThreadDeleter } from './delete-finished-threads.js';

@@ -2,7 +2,7 @@ import type { CheckpointTuple } from '@langchain/langgraph-checkpoint';
 import type pg from 'pg';
 import type { StatementPart } from '../persistence/statement-part.js';
 import type { DeliveryStatus } from '../delivery/delivery.js';
-import type { ModelJob } from '../persistence/model-jobs.js';
+import type { ModelJob } from '../jobs/model-jobs.js';
 import type { HistoryEvent } from './thread-history.js';
 import type { Thread, ThreadStatus } from './thread.js';
 

@@ -18,7 +18,7 @@ import type { Persistence } from '../../src/persistence/persistence.js';
 import {
   openPostgresPersistence,
   type PostgresOptions,
-} from '../../src/db/postgres-persistence.js';
+} from '../../src/persistence/postgres-persistence.js';
 import type { ThreadStore } from '../../src/threads/thread-store.js';
 import type { MailboxSettings } from '../../src/mailbox/mailbox-service.js';
 import type { RetentionSettings } from '../../src/retention/thread-retention.js';

@@ -7,22 +7,22 @@ import {
   newDelivery,
   type Delivery,
   type OutgoingMessage,
-} from '../delivery/delivery.js';
-import { deliveryEvent, type DeliveryChange } from '../delivery/delivery-events.js';
-import { applyOutcome, requeued } from '../delivery/delivery-outcome.js';
-import type { RetryPolicy } from '../delivery/retry-policy.js';
+} from './delivery.js';
+import { deliveryEvent, type DeliveryChange } from './delivery-events.js';
+import { applyOutcome, requeued } from './delivery-outcome.js';
+import type { RetryPolicy } from './retry-policy.js';
 import type {
   DeliveryHandler,
   DeliveryOutcome,
   DeliveryStore,
-} from '../delivery/delivery-store.js';
+} from './delivery-store.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
 import {
   eventsParam,
   PostgresThreadHistory,
   writeRecordingEvents,
-} from './postgres-thread-history.js';
+} from '../threads/postgres-thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import {
   inTransaction,
@@ -30,10 +30,10 @@ import {
   startQueueWorkers,
   stopQueue,
   type QueueWorkers,
-} from './queue-workers.js';
-import { withQueueSetupLock } from './setup-database.js';
+} from '../jobs/queue-workers.js';
+import { withQueueSetupLock } from '../db/setup-database.js';
 import type { ThreadWebhooks } from '../webhooks/thread-webhooks.js';
-import { queueSchema, table } from './tables.js';
+import { queueSchema, table } from '../db/tables.js';
 import type { StatementPart } from '../persistence/statement-part.js';
 
 const QUEUE = 'email-delivery';

@@ -11,23 +11,23 @@ import type { CheckpointTuple } from '@langchain/langgraph-checkpoint';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../delivery/retry-policy.js';
-import type { DecisionTransaction, Persistence } from '../persistence/persistence.js';
-import { DeferredSaver } from '../persistence/deferred-saver.js';
-import type { StatementPart } from '../persistence/statement-part.js';
-import { createCheckpointer } from './checkpointer.js';
-import { guardPool } from './database-outage.js';
-import { PostgresDeliveries } from './postgres-deliveries.js';
-import { PostgresModelJobs } from './postgres-model-jobs.js';
-import { PostgresThreadHistory } from './postgres-thread-history.js';
-import { PostgresThreadStore } from './postgres-thread-store.js';
-import { setupDatabase } from './setup-database.js';
+import type { DecisionTransaction, Persistence } from './persistence.js';
+import { DeferredSaver } from './deferred-saver.js';
+import type { StatementPart } from './statement-part.js';
+import { createCheckpointer } from '../db/checkpointer.js';
+import { guardPool } from '../db/database-outage.js';
+import { PostgresDeliveries } from '../delivery/postgres-deliveries.js';
+import { PostgresModelJobs } from '../jobs/postgres-model-jobs.js';
+import { PostgresThreadHistory } from '../threads/postgres-thread-history.js';
+import { PostgresThreadStore } from '../threads/postgres-thread-store.js';
+import { setupDatabase } from '../db/setup-database.js';
 import { OneRowPostgresSaver } from '../patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
-import { checkpointTables } from './tables.js';
-import { listenForThreadChanges } from './thread-change-notify.js';
+import { checkpointTables } from '../db/tables.js';
+import { listenForThreadChanges } from '../changes/postgres-changes.js';
 import { ChangeFeed } from '../changes/change-feed.js';
 import { PostgresOutbox } from '@repo/webhooks';
 import { outboxDeps, threadWebhooks, type WebhookOptions } from '../webhooks/thread-webhooks.js';
-import { withQueueSetupLock } from './setup-database.js';
+import { withQueueSetupLock } from '../db/setup-database.js';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -38,7 +38,7 @@ export interface PostgresOptions {
   preparedStatements?: boolean;
   logger: Logger;
   /**
-   * The model work's queue (src/db/postgres-model-jobs.ts): the longest a run may take before
+   * The model work's queue (src/jobs/postgres-model-jobs.ts): the longest a run may take before
    * another instance takes its job (default 120 s), and this instance's workers for such jobs.
    */
   modelWork?: { leaseSeconds: number; concurrency: number };

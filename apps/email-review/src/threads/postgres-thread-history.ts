@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import type { HistoryEvent, ThreadHistory } from '../threads/thread-history.js';
-import { table } from './tables.js';
+import type { HistoryEvent, ThreadHistory } from './thread-history.js';
+import { table } from '../db/tables.js';
 import { NO_THREAD_WEBHOOKS, type ThreadWebhooks } from '../webhooks/thread-webhooks.js';
-import type { Thread } from '../threads/thread.js';
+import type { Thread } from './thread.js';
 
 /** The history table: one row per event, in append order (`seq`). */
 export const historyTable = (schema: string) => table(schema, 'email_thread_history');

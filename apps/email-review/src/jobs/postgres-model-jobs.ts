@@ -2,7 +2,7 @@ import type { DatabaseHealth } from '@repo/pg-kit';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { ModelJob, ModelJobs } from '../persistence/model-jobs.js';
+import type { ModelJob, ModelJobs } from './model-jobs.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
 import {
   inTransaction,
@@ -11,8 +11,8 @@ import {
   stopQueue,
   type QueueWorkers,
 } from './queue-workers.js';
-import { withQueueSetupLock } from './setup-database.js';
-import { queueSchema } from './tables.js';
+import { withQueueSetupLock } from '../db/setup-database.js';
+import { queueSchema } from '../db/tables.js';
 
 const QUEUE = 'email-model-work';
 /** How often an idle worker looks for a job whose instance died. */

@@ -1,12 +1,12 @@
 import type pg from 'pg';
 import { NO_THREAD_WEBHOOKS, type ThreadWebhooks } from '../webhooks/thread-webhooks.js';
-import type { Thread, ThreadStatus } from '../threads/thread.js';
-import type { HistoryEvent } from '../threads/thread-history.js';
-import type { ListQuery, ThreadPage, ThreadStore } from '../threads/thread-store.js';
+import type { Thread, ThreadStatus } from './thread.js';
+import type { HistoryEvent } from './thread-history.js';
+import type { ListQuery, ThreadPage, ThreadStore } from './thread-store.js';
 import { eventsParam, writeRecordingEvents } from './postgres-thread-history.js';
-import { finishModelJobSql, type PostgresModelJobs } from './postgres-model-jobs.js';
-import type { ModelJob } from '../persistence/model-jobs.js';
-import { table } from './tables.js';
+import { finishModelJobSql, type PostgresModelJobs } from '../jobs/postgres-model-jobs.js';
+import type { ModelJob } from '../jobs/model-jobs.js';
+import { table } from '../db/tables.js';
 import type { OneRowPostgresSaver } from '../patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
 import type { StatementPart } from '../persistence/statement-part.js';
 
@@ -35,7 +35,7 @@ export class PostgresThreadStore implements ThreadStore {
     private readonly checkpoints?: Pick<OneRowPostgresSaver, 'latestWithView'>,
   ) {
     const threads = (this.threadsTable = table(schema, 'email_threads'));
-    // Each write appends its history events in the same statement (src/db/postgres-thread-history.ts).
+    // Each write appends its history events in the same statement (src/threads/postgres-thread-history.ts).
     const writes: Record<Write, [string, number]> = {
       insert: [
         `INSERT INTO ${threads} (thread_id, status, idempotency_key, view) VALUES ($1, $2, $3, $4)
