@@ -11,16 +11,16 @@ import type { FrameworkPatch } from './framework-patch.js';
  */
 export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
   {
-    id: 'langgraph-checkpoint-postgres-one-row-checkpoints',
+    id: 'langgraph-checkpoint-postgres-in-transaction',
     library: '@langchain/langgraph-checkpoint-postgres',
     version: '1.0.5',
-    file: 'apps/email-review/src/patches/langgraph-checkpoint-postgres-one-row-checkpoints.ts',
+    file: 'apps/email-review/src/patches/langgraph-checkpoint-postgres-in-transaction.ts',
     touches:
-      'PostgresSaver#put and #putWrites (overridden) and _loadCheckpoint (extended), through the protected _dumpMetadata, _dumpCheckpoint and _dumpWrites helpers and the column positions of the write rows; the private SQL_STATEMENTS.SELECT_SQL, whose blob join is skipped for rows that carry their values; a checkpoint is one row, its channel values inside the checkpoint jsonb (the stock saver cannot read them; it reads the stock rows of threads paused before the patch); statementPart gives a decision’s deferred writes as CTEs of its compare-and-set statement; latestWithView runs the stock read statement as a lateral join and builds the tuple as the stock getTuple does (with its protected _loadMetadata and _loadWrites)',
-    gain: 'bench scenario 5: +75.0 % lifecycles/s at concurrency 8 (89.8 vs 51.3, graph on the PostgreSQL checkpointer; quiet full run of 2026-11-24)',
+      'nothing inside PostgresSaver: it is given a pool-shaped object over one transaction’s client, and leans on the stock saver reading with pool.query and writing (put, putWrites, deleteThread) on pool.connect() inside its own BEGIN … COMMIT (ROLLBACK on error), which are left out so that its writes join the caller’s transaction',
+    gain: 'function: a decision’s checkpoint commits or rolls back with the thread’s view, its history and its job, in one ordinary transaction',
     guardedBy: [
       'apps/email-review/test/framework-patches.test.ts',
-      'apps/email-review/test/durability.test.ts',
+      'apps/email-review/test/write-order.test.ts',
     ],
   },
   {
@@ -42,22 +42,9 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     version: '10.4.2',
     file: 'apps/email-review/src/jobs/queue-workers.ts',
     touches:
-      'replaces PgBoss#work (whose manager.js onFetch neither awaits nor catches the complete/fail after a job) with loops on the public fetch, complete and fail',
+      'replaces PgBoss#work (whose manager.js onFetch neither awaits nor catches the complete/fail after a job) with loops on the public fetch, complete and fail, for every queue of the one pg-boss (jobs/job-runner.ts: model work, deliveries, their dead letters, retention)',
     gain: 'function: a database outage during a delivery or a retention pass no longer ends the process with an unhandled rejection',
     guardedBy: ['apps/email-review/test/delivery-crash.test.ts'],
-  },
-  {
-    id: 'pg-boss-job-sql-in-statement',
-    library: 'pg-boss',
-    version: '10.4.2',
-    file: 'apps/email-review/src/jobs/postgres-model-jobs.ts',
-    touches:
-      'pg-boss’s job and queue tables (plans.js insertJob and deleteJobs): PostgresModelJobs#sendSql inserts a thread’s model job with the columns PgBoss#send writes (the policy, dead letter and retention read from <schema>.queue), as a CTE of the thread’s insert; finishModelJobSql deletes it, as PgBoss#deleteJob does, as a CTE of the statement that commits its result',
-    gain: 'a create is one statement, not BEGIN, insert, boss.send, COMMIT; a model job’s result is one statement, not BEGIN, deleteJob, the thread’s write, COMMIT: 6 statements fewer per email-review lifecycle on PostgreSQL',
-    guardedBy: [
-      'apps/email-review/test/model-jobs.test.ts',
-      'apps/email-review/test/exactly-once.test.ts',
-    ],
   },
   {
     id: 'langchain-core-graph-spans',

@@ -3,15 +3,6 @@ export function table(schema: string, name: string): string {
   return `"${schema}"."${name}"`;
 }
 
-/** LangGraph's checkpoint tables, created by `PostgresSaver.setup()` under these names. */
-export function checkpointTables(schema: string) {
-  return {
-    checkpoints: table(schema, 'checkpoints'),
-    blobs: table(schema, 'checkpoint_blobs'),
-    writes: table(schema, 'checkpoint_writes'),
-  };
-}
-
 /** pg-boss's schema: derived from the service's, so deployments (and test runs) sharing a database stay apart. */
 export function queueSchema(schema: string): string {
   return `${schema.slice(0, 56)}_pgboss`;

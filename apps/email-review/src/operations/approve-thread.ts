@@ -40,13 +40,11 @@ export function approveThread(
     };
     const message = replyMessage(thread, draft, recipient(thread), deps.outbound);
     await decision.graph.updateState(stateConfig(threadId), { sent: { at, text: draft } }, 'send');
-    const delivery = await deps.deliveries.commitApproval(
-      sent,
+    const delivery = await deps.deliveries.commitApproval(decision, {
+      view: sent,
       message,
-      [approved],
-      decision.client,
-      await decision.checkpointWrites(),
-    );
+      events: [approved],
+    });
     return { ...sent, delivery: deliveryView(delivery) };
   });
 }

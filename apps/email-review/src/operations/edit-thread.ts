@@ -1,5 +1,4 @@
 import type { Thread } from '../threads/thread.js';
-import { ThreadMovedOn } from '../threads/thread-errors.js';
 import { decideThread, saveDecision } from './decide-thread.js';
 import { stateConfig } from './graph-config.js';
 import { reviewer } from './history-events.js';
@@ -41,8 +40,7 @@ function replaceDraft(
       text: draft,
     };
     await decision.graph.updateState(stateConfig(threadId), { reply: draft, revision: 1 }, 'draft');
-    if (!(await saveDecision(deps, decision, view, thread.revision, [edited])))
-      throw new ThreadMovedOn(threadId);
+    await saveDecision(deps, decision, { view, revision: thread.revision, events: [edited] });
     return view;
   });
 }
@@ -60,20 +58,12 @@ async function redraft(
 ): Promise<Thread> {
   const job = { thread_id: threadId, kind: 'redraft' as const, instructions, actor: reviewer() };
   let jobId = '';
-  const marked = await decideThread(
-    deps,
-    threadId,
-    condition,
-    async (thread, decision) => {
-      const view: Thread = { ...thread, status: 'drafting', updated_at: now(deps) };
-      await decision.graph.updateState(stateConfig(threadId), { instructions }, 'classify');
-      if (!(await saveDecision(deps, decision, view, thread.revision, [])))
-        throw new ThreadMovedOn(threadId);
-      jobId = await deps.modelJobs.send(job, decision.client);
-      return view;
-    },
-    // The job is a second statement.
-    { transaction: true },
-  );
+  const marked = await decideThread(deps, threadId, condition, async (thread, decision) => {
+    const view: Thread = { ...thread, status: 'drafting', updated_at: now(deps) };
+    await decision.graph.updateState(stateConfig(threadId), { instructions }, 'classify');
+    await saveDecision(deps, decision, { view, revision: thread.revision, events: [] });
+    jobId = await deps.modelJobs.send(job, decision);
+    return view;
+  });
   return (await runModelJob(deps, job, jobId)) ?? marked;
 }

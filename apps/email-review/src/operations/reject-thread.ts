@@ -1,5 +1,4 @@
 import type { Thread } from '../threads/thread.js';
-import { ThreadMovedOn } from '../threads/thread-errors.js';
 import { decideThread, saveDecision } from './decide-thread.js';
 import { stateConfig } from './graph-config.js';
 import { reviewer } from './history-events.js';
@@ -31,8 +30,7 @@ export function rejectThread(
       reason: rejection.reason ?? null,
     };
     await decision.graph.updateState(stateConfig(threadId), { rejected_at: at }, 'send');
-    if (!(await saveDecision(deps, decision, view, thread.revision, [rejected])))
-      throw new ThreadMovedOn(threadId);
+    await saveDecision(deps, decision, { view, revision: thread.revision, events: [rejected] });
     return view;
   });
 }

@@ -18,13 +18,12 @@ export async function retryThread(deps: OperationDeps, threadId: string): Promis
   const marked: Thread = { ...thread, status: 'drafting', error: null, updated_at: at };
   const job = { thread_id: threadId, kind: 'retry' as const };
   const jobId = await deps
-    .decide(async (tx) => {
+    .transaction(async (tx) => {
       const retried = { type: 'retried' as const, at, actor: reviewer() };
-      if (
-        !(await deps.threads.saveDecision(marked, thread.revision, [retried], tx.client, 'failed'))
-      )
+      const change = { view: marked, revision: thread.revision, from: 'failed' as const };
+      if (!(await deps.threads.saveDecision(tx, { ...change, events: [retried] })))
         throw new ThreadMovedOn(threadId);
-      return deps.modelJobs.send(job, tx.client);
+      return deps.modelJobs.send(job, tx);
     })
     .catch(async (error: unknown) => {
       // Another retry (or nothing: it is no longer failed) got there first.

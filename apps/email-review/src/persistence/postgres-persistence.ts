@@ -6,28 +6,22 @@ import {
   withTransaction,
 } from '@repo/pg-kit';
 import { redactSecrets } from '@repo/llm-config';
-import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import type { CheckpointTuple } from '@langchain/langgraph-checkpoint';
-import type pg from 'pg';
 import type { Logger } from 'pino';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../delivery/retry-policy.js';
-import type { DecisionTransaction, Persistence } from './persistence.js';
-import { DeferredSaver } from './deferred-saver.js';
-import type { StatementPart } from './statement-part.js';
+import type { Persistence } from './persistence.js';
 import { createCheckpointer } from '../db/checkpointer.js';
 import { guardPool } from '../db/database-outage.js';
 import { PostgresDeliveries } from '../delivery/postgres-deliveries.js';
+import { JobRunner } from '../jobs/job-runner.js';
 import { PostgresModelJobs } from '../jobs/postgres-model-jobs.js';
 import { PostgresThreadHistory } from '../threads/postgres-thread-history.js';
 import { PostgresThreadStore } from '../threads/postgres-thread-store.js';
 import { setupDatabase } from '../db/setup-database.js';
-import { OneRowPostgresSaver } from '../patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
-import { checkpointTables } from '../db/tables.js';
+import { checkpointerIn } from '../patches/langgraph-checkpoint-postgres-in-transaction.js';
 import { listenForThreadChanges } from '../changes/postgres-changes.js';
 import { ChangeFeed } from '../changes/change-feed.js';
 import { PostgresOutbox } from '@repo/webhooks';
 import { outboxDeps, threadWebhooks, type WebhookOptions } from '../webhooks/thread-webhooks.js';
-import { withQueueSetupLock } from '../db/setup-database.js';
 
 export interface PostgresOptions {
   connectionString: string;
@@ -53,13 +47,12 @@ export interface PostgresOptions {
    * retries (pg-boss's own, the default policy unless set).
    */
   queue?: { leaseSeconds: number; concurrency: number; retry?: RetryPolicy };
-  /** The framework patch (src/patches/), on unless set to false: off only to measure its gain. */
-  oneRowCheckpoints?: boolean;
   /** Webhook endpoints (WEBHOOK_*): their deliveries live in this schema, sent by pg-boss jobs. */
   webhooks?: WebhookOptions;
 }
 
 export interface PostgresPersistence extends Persistence {
+  database: NonNullable<Persistence['database']>;
   /**
    * Sets the schema up. With `retry`, tries again with backoff while the database cannot be reached
    * (logged once), for at most `untilMs` (then rejects); every request meanwhile answers 503.
@@ -95,24 +88,36 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   let ready = false;
   let closed = false;
   guardPool(pool, health, () => ready);
-  const checkpointer = createCheckpointer(pool, options.schema, {
-    oneRowCheckpoints: options.oneRowCheckpoints ?? true,
-  });
+  const checkpointer = createCheckpointer(pool, options.schema);
   const outbox = new PostgresOutbox({
     ...outboxDeps(options.webhooks, logger),
     pool,
     schema: options.schema,
   });
   const webhooks = threadWebhooks(outbox, options.webhooks?.settings.includeContent ?? false);
-  const deliveries = new PostgresDeliveries(pool, {
-    webhooks,
+  const history = new PostgresThreadHistory(pool, options.schema, webhooks);
+  const queue = { ...DEFAULT_QUEUE, ...options.queue };
+  const modelWork = options.modelWork ?? DEFAULT_MODEL_WORK;
+  // The process's one pg-boss; a dead worker's job is handed out again on its maintenance beat.
+  const jobs = new JobRunner({
     connectionString: options.connectionString,
     schema: options.schema,
-    leaseSeconds: options.queue?.leaseSeconds ?? DEFAULT_QUEUE.leaseSeconds,
-    concurrency: options.queue?.concurrency ?? DEFAULT_QUEUE.concurrency,
-    retry: options.queue?.retry ?? DEFAULT_RETRY_POLICY,
+    max: 4 + queue.concurrency + modelWork.concurrency,
+    maintenanceIntervalSeconds: Math.max(
+      1,
+      Math.min(60, Math.floor(Math.min(queue.leaseSeconds, modelWork.leaseSeconds) / 2)),
+    ),
     logger,
     health,
+  });
+  const deliveries = new PostgresDeliveries(pool, {
+    schema: options.schema,
+    jobs,
+    history,
+    leaseSeconds: queue.leaseSeconds,
+    concurrency: queue.concurrency,
+    retry: options.queue?.retry ?? DEFAULT_RETRY_POLICY,
+    logger,
   });
   const changes = new ChangeFeed();
   const listener = listenForThreadChanges({
@@ -122,93 +127,31 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     logger,
   });
   let listening = false;
-  // Its queue is set up with the schema, on the lock pool (the query pool serves once that is done).
-  const modelJobs = new PostgresModelJobs(lockPool, {
-    connectionString: options.connectionString,
-    schema: options.schema,
-    ...(options.modelWork ?? DEFAULT_MODEL_WORK),
-    retryLimit: MODEL_JOB_RETRIES,
-    logger,
-    health,
-  });
+  const modelJobs = new PostgresModelJobs(jobs, { ...modelWork, retryLimit: MODEL_JOB_RETRIES });
   const setUp = async () => {
     // On the lock pool, which the readiness gate does not cover.
-    const setupSaver = createCheckpointer(lockPool, options.schema, { oneRowCheckpoints: true });
-    await setupDatabase(lockPool, options.schema, setupSaver);
+    await setupDatabase(lockPool, options.schema, createCheckpointer(lockPool, options.schema));
     if (!listening) {
       listening = true;
       await listener.start();
     }
-    await modelJobs.open();
-    // pg-boss's start, one instance at a time (see withQueueSetupLock).
-    await withQueueSetupLock(lockPool, () => outbox.start());
+    // pg-boss's start and the queues, one instance at a time (the query pool serves once done).
+    await jobs.start(lockPool);
+    await outbox.start();
     ready = true;
     health.markUp();
   };
-  const oneRowSaver = (db: pg.Pool | pg.PoolClient) =>
-    new OneRowPostgresSaver(db, options.schema, checkpointTables(options.schema));
-  // The query pool's one-row saver: the checkpointer itself unless the patch is off.
-  const poolSaver = checkpointer instanceof OneRowPostgresSaver ? checkpointer : oneRowSaver(pool);
-  /**
-   * Writes deferred on `saver`, for one statement; `unwritten` tells whether some were left out of
-   * it (a store, or a wrapper of one, that dropped them would leave the view ahead of its checkpoint).
-   */
-  function deferredWrites(
-    saver: OneRowPostgresSaver,
-    first?: { tuple: CheckpointTuple | undefined },
-  ) {
-    const deferred = new DeferredSaver(saver, first ? { first } : {});
-    let taken = 0;
-    let written = false;
-    return {
-      checkpointer: deferred,
-      checkpointWrites: async (): Promise<StatementPart> => {
-        taken = deferred.writes.length;
-        const part = await saver.statementPart(deferred.writes);
-        return {
-          params: part.params,
-          ctes: (guard, first) => {
-            written = true;
-            return part.ctes(guard, first);
-          },
-        };
-      },
-      flush: (via?: BaseCheckpointSaver) => deferred.flush(via),
-      unwritten: () => deferred.writes.length > 0 && (deferred.writes.length !== taken || !written),
-    };
-  }
-  /** Runs a decision's work; the graph's writes it deferred must have gone into its statement. */
-  async function decision<T>(
-    work: (tx: DecisionTransaction) => Promise<T>,
-    saver: OneRowPostgresSaver,
-    latest: { tuple: CheckpointTuple | undefined } | undefined,
-    client?: pg.PoolClient,
-  ): Promise<T> {
-    const writes = deferredWrites(saver, latest);
-    const result = await work({ ...writes, client });
-    if (writes.unwritten())
-      throw new Error('a decision left checkpoint writes out of its statement');
-    return result;
-  }
   return {
     kind: 'postgres',
-    database: { pool, schema: options.schema, connectionString: options.connectionString },
+    database: { pool, schema: options.schema, connectionString: options.connectionString, jobs },
     checkpointer,
-    // A decision's checkpoint rides in its compare-and-set's statement: it commits with its view.
-    decide: (work, { transaction = true, latest } = {}) =>
-      transaction
-        ? withTransaction(pool, (client) => decision(work, oneRowSaver(client), latest, client))
-        : decision(work, poolSaver, latest),
-    // Runs on the stock saver when the patch is off (decisions stay one-row: the stock saver cannot
-    // write on a transaction's client); either format reads the other's rows.
-    ...(options.oneRowCheckpoints === false
-      ? {}
-      : {
-          deferWrites: ({ fresh }: { fresh: boolean }) =>
-            deferredWrites(poolSaver, fresh ? { tuple: undefined } : undefined),
-        }),
-    threads: new PostgresThreadStore(pool, options.schema, webhooks, modelJobs, poolSaver),
-    history: new PostgresThreadHistory(pool, options.schema),
+    // BEGIN; the stores' writes and the graph's checkpoint on one client; COMMIT.
+    transaction: (work) =>
+      withTransaction(pool, (client) =>
+        work({ client, checkpointer: checkpointerIn(client, options.schema) }),
+      ),
+    threads: new PostgresThreadStore(pool, options.schema, history),
+    history,
     deliveries,
     changes,
     outbox,
@@ -238,13 +181,16 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
       await outbox.close();
       await modelJobs.stop();
       await deliveries.stop();
+      await jobs.stop();
       await end();
     },
   };
 }
 
 /** Opens the service's pools and sets the schema up at once (tests; the server retries instead). */
-export async function openPostgresPersistence(options: PostgresOptions): Promise<Persistence> {
+export async function openPostgresPersistence(
+  options: PostgresOptions,
+): Promise<PostgresPersistence> {
   const persistence = createPostgresPersistence(options);
   try {
     await persistence.start();

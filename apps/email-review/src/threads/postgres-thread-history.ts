@@ -31,59 +31,22 @@ export function threadHistoryMigration(schema: string): string {
 }
 
 /**
- * The insert of the events in `eventsParam` (a jsonb array) for each thread id `source` yields: one
- * row per write, `event` holding the write's events in order and `type` their types
- * (space-separated), none when there are none. Rows written before, holding one event object each,
- * read the same (`list`). The parameter is parsed once.
+ * The history in PostgreSQL, read per thread. Appended inside the writes of the thread index and
+ * the deliveries: one row per write, `event` holding its events in order and `type` their types
+ * (space-separated); rows written before, holding one event object each, read the same.
  */
-const insertEvents = (schema: string, source: string, eventsParam: string) =>
-  `INSERT INTO ${historyTable(schema)} (thread_id, type, event)
-   SELECT source.thread_id,
-     (SELECT string_agg(e.value->>'type', ' ' ORDER BY e.n)
-      FROM jsonb_array_elements(written_events.events) WITH ORDINALITY AS e(value, n)),
-     written_events.events
-   FROM ${source} AS source, (SELECT ${eventsParam}::jsonb AS events) AS written_events
-   WHERE jsonb_array_length(written_events.events) > 0`;
-
-/**
- * One statement that runs `write` (an INSERT or UPDATE of the thread index `RETURNING thread_id`)
- * and appends the events in `eventsParam` for the row it wrote, so both commit or neither does.
- * Answers the rows `write` returned (none: nothing written, no event).
- */
-export function writeRecordingEvents(
-  schema: string,
-  write: string,
-  eventsParam: string,
-  /** More CTEs for the same statement (the webhook events it publishes), if any. */
-  more = '',
-  /** What the statement answers (by default the thread id of the row written). */
-  answer = 'SELECT thread_id FROM written',
-): string {
-  return `WITH written AS (${write}),
-    recorded AS (${insertEvents(schema, 'written', eventsParam)})${more ? `, ${more}` : ''}
-    ${answer}`;
-}
-
-/** A history event list as the jsonb parameter the statements above take. */
-export const eventsParam = (events: readonly HistoryEvent[] = []) => JSON.stringify(events);
-
-/** The history in PostgreSQL, read per thread; appended inside the index's and deliveries' writes. */
 export class PostgresThreadHistory implements ThreadHistory {
-  private readonly sql: { list: string; append: string; publishing: string; view: string };
+  private readonly sql: { list: string; append: string; view: string };
 
   constructor(
     private readonly pool: pg.Pool,
     schema: string,
-    /** The webhook events appended history reports, published by the append's own statement. */
+    /** The webhook events appended history reports, published in the same transaction. */
     private readonly webhooks: ThreadWebhooks = NO_THREAD_WEBHOOKS,
   ) {
-    const append = insertEvents(schema, '(SELECT $1::text AS thread_id)', '$2');
-    const publishing = webhooks.ctes(undefined, 3);
     this.sql = {
       list: `SELECT event FROM ${historyTable(schema)} WHERE thread_id = $1 ORDER BY seq`,
-      append,
-      // The append with the webhook events it reports (no endpoint: the append alone).
-      publishing: publishing ? `WITH recorded AS (${append}), ${publishing} SELECT 1` : append,
+      append: `INSERT INTO ${historyTable(schema)} (thread_id, type, event) VALUES ($1, $2, $3)`,
       view: `SELECT view FROM ${table(schema, 'email_threads')} WHERE thread_id = $1`,
     };
   }
@@ -95,22 +58,22 @@ export class PostgresThreadHistory implements ThreadHistory {
     return result.rows.flatMap((row) => row.event);
   }
 
-  /** Appends inside the caller's transaction (`client` holds it). */
+  /**
+   * Appends inside the caller's transaction (`client` holds it), with the webhook events they
+   * report; `written`: the view this transaction has just written, when the caller has it.
+   */
   async appendIn(
     client: pg.PoolClient,
     threadId: string,
     events: readonly HistoryEvent[],
-    /** The view this transaction has just written, when the caller has it (saves reading it back). */
     written?: Thread,
   ): Promise<void> {
     if (events.length === 0) return;
-    const view = !this.webhooks.reports(events)
-      ? undefined
-      : (written ??
-        (await client.query<{ view: Thread }>(this.sql.view, [threadId])).rows[0]?.view);
-    const published = view && this.webhooks.params(view, events);
-    await (published
-      ? client.query(this.sql.publishing, [threadId, eventsParam(events), ...published])
-      : client.query(this.sql.append, [threadId, eventsParam(events)]));
+    const types = events.map((event) => event.type).join(' ');
+    await client.query(this.sql.append, [threadId, types, JSON.stringify(events)]);
+    if (!this.webhooks.reports(events)) return;
+    const view =
+      written ?? (await client.query<{ view: Thread }>(this.sql.view, [threadId])).rows[0]?.view;
+    if (view) await this.webhooks.publish(view, events, client);
   }
 }

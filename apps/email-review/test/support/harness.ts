@@ -15,10 +15,7 @@ import type { MailTransport } from '../../src/delivery/mail-transport.js';
 import type { RetryPolicy } from '../../src/delivery/retry-policy.js';
 import { createMemoryPersistence } from '../../src/persistence/memory-persistence.js';
 import type { Persistence } from '../../src/persistence/persistence.js';
-import {
-  openPostgresPersistence,
-  type PostgresOptions,
-} from '../../src/persistence/postgres-persistence.js';
+import { openPostgresPersistence } from '../../src/persistence/postgres-persistence.js';
 import type { ThreadStore } from '../../src/threads/thread-store.js';
 import type { MailboxSettings } from '../../src/mailbox/mailbox-service.js';
 import type { RetentionSettings } from '../../src/retention/thread-retention.js';
@@ -65,12 +62,12 @@ export class ApprovalGate {
     }
   }
 
-  /** Makes `persistence`'s decisions pass through the gate once committed. */
-  wrap(decide: Persistence['decide']): Persistence['decide'] {
+  /** Makes `persistence`'s transactions (decisions among them) pass through the gate once committed. */
+  wrap(transaction: Persistence['transaction']): Persistence['transaction'] {
     return async (work) => {
-      const decided = await decide(work);
+      const committed = await transaction(work);
       await this.pass();
-      return decided;
+      return committed;
     };
   }
 }
@@ -118,8 +115,6 @@ export async function startInstance(options: {
   poolMax?: number;
   /** The model work's queue (postgres mode): a job's lease, and workers for dead instances' jobs. */
   modelWork?: { leaseSeconds: number; concurrency: number };
-  /** Framework patches switched off (postgres mode); all are on by default, as in production. */
-  patches?: Pick<PostgresOptions, 'oneRowCheckpoints'>;
   /** Where the instance logs (at info level), for tests that read the log; silent otherwise. */
   logTo?: { write(line: string): void };
   /** Wraps the thread index, e.g. to simulate a crash between two writes. */
@@ -152,7 +147,6 @@ export async function startInstance(options: {
             ...(options.queue ?? { leaseSeconds: 5, concurrency: 4 }),
             retry: options.retryPolicy ?? FAST_RETRIES,
           },
-          ...options.patches,
           logger,
         })
       : createMemoryPersistence({ retry: options.retryPolicy ?? FAST_RETRIES });
@@ -161,7 +155,7 @@ export async function startInstance(options: {
     ...opened,
     threads: options.wrapThreads ? options.wrapThreads(opened.threads) : opened.threads,
     checkpointer: options.wrapCheckpointer?.(opened.checkpointer) ?? opened.checkpointer,
-    decide: gate.wrap(opened.decide.bind(opened)),
+    transaction: gate.wrap(opened.transaction.bind(opened)),
   };
   const llm = createOpenAiClient({
     apiKey: 'test-key',
