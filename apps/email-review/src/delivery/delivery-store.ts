@@ -1,4 +1,4 @@
-import type { Transaction } from '../persistence/persistence.js';
+import type { Transaction } from '../persistence/transaction.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import type { Delivery, OutgoingMessage } from './delivery.js';

@@ -12,7 +12,7 @@ import type {
   DeliveryOutcome,
   DeliveryStore,
 } from './delivery-store.js';
-import type { Transaction } from '../persistence/persistence.js';
+import type { Transaction } from '../persistence/transaction.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
 import type { PostgresThreadHistory } from '../threads/postgres-thread-history.js';
 import type { Thread } from '../threads/thread.js';

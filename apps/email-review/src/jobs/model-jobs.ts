@@ -1,4 +1,4 @@
-import type { Transaction } from '../persistence/persistence.js';
+import type { Transaction } from '../persistence/transaction.js';
 
 /**
  * One thread's model work: classify and draft a new thread, redraft with a reviewer's instructions,

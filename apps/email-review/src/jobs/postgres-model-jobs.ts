@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { Transaction } from '../persistence/persistence.js';
+import type { Transaction } from '../persistence/transaction.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
 import type { JobRunner } from './job-runner.js';
 import type { ModelJob, ModelJobs } from './model-jobs.js';

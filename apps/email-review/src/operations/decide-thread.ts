@@ -1,4 +1,4 @@
-import type { Transaction } from '../persistence/persistence.js';
+import type { Transaction } from '../persistence/transaction.js';
 import type { Thread } from '../threads/thread.js';
 import type { ThreadChange } from '../threads/thread-store.js';
 import { RevisionMismatch, ThreadMovedOn, ThreadNotFound } from '../threads/thread-errors.js';

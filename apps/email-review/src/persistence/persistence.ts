@@ -1,4 +1,5 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { Transaction } from './transaction.js';
 import type pg from 'pg';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { JobRunner } from '../jobs/job-runner.js';
@@ -8,16 +9,7 @@ import type { ThreadStore } from '../threads/thread-store.js';
 import type { ChangeFeed } from '../changes/change-feed.js';
 import type { Outbox } from '@repo/webhooks';
 
-/**
- * One transaction: what the stores write with, and LangGraph's saver whose writes commit (or roll
- * back) with theirs. PostgreSQL: BEGIN … COMMIT on `client`, the saver on that client. Memory: one
- * transaction at a time, the saver's writes made once the work returns.
- */
-export interface Transaction {
-  /** PostgreSQL: the transaction's client. */
-  client?: pg.PoolClient;
-  checkpointer: BaseCheckpointSaver;
-}
+export type { Transaction } from './transaction.js';
 
 /** Everything the service keeps, in one of two flavours: PostgreSQL, or memory (lost on restart). */
 export interface Persistence {

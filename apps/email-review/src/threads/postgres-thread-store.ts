@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Transaction } from '../persistence/persistence.js';
+import type { Transaction } from '../persistence/transaction.js';
 import type { Thread } from './thread.js';
 import type {
   ListQuery,

@@ -1,5 +1,5 @@
 import type { DeliveryStatus } from '../delivery/delivery.js';
-import type { Transaction } from '../persistence/persistence.js';
+import type { Transaction } from '../persistence/transaction.js';
 import type { HistoryEvent } from './thread-history.js';
 import type { Thread, ThreadStatus } from './thread.js';
 
