@@ -43,7 +43,7 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     file: 'apps/email-review/src/jobs/queue-workers.ts',
     touches:
       'replaces PgBoss#work (whose manager.js onFetch neither awaits nor catches the complete/fail after a job) with loops on the public fetch, complete and fail, for every queue of the one pg-boss (jobs/job-runner.ts: model work, deliveries, their dead letters, retention)',
-    gain: 'function: a database outage during a delivery or a retention pass no longer ends the process with an unhandled rejection',
+    gain: 'function: a database outage during a delivery or a retention pass no longer ends the process with an unhandled rejection (checked again 2026-11-27: with PgBoss#work in jobs/job-runner.ts instead, delivery-crash’s “PostgreSQL stops in the middle of an SMTP exchange” fails, the service exiting with code 1)',
     guardedBy: ['apps/email-review/test/delivery-crash.test.ts'],
   },
   {
