@@ -1,7 +1,12 @@
 import { ThreadMovedOn } from '../threads/thread-errors.js';
 import type { MemoryThreadStore } from '../threads/memory-thread-store.js';
-import { deliveryView, newDelivery, type Delivery } from './delivery.js';
-import { deliveryEvent, type DeliveryChange } from './delivery-events.js';
+import {
+  deliveryEvent,
+  deliveryView,
+  newDelivery,
+  type Delivery,
+  type DeliveryChange,
+} from './delivery.js';
 import { applyOutcome, requeued } from './delivery-outcome.js';
 import type {
   Approval,

@@ -2,8 +2,13 @@ import { withTransaction } from '@repo/pg-kit';
 import type PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { deliveryView, newDelivery, type Delivery } from './delivery.js';
-import { deliveryEvent, type DeliveryChange } from './delivery-events.js';
+import {
+  deliveryEvent,
+  deliveryView,
+  newDelivery,
+  type Delivery,
+  type DeliveryChange,
+} from './delivery.js';
 import { applyOutcome, requeued } from './delivery-outcome.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type {

@@ -1,10 +1,10 @@
+import { currentActor } from '@repo/http-kit';
 import { createHash } from 'node:crypto';
 import { deliveryView } from '../delivery/delivery.js';
 import { replyMessage } from '../email/reply.js';
 import type { Thread } from '../threads/thread.js';
 import { decideThread } from './decide-thread.js';
 import { stateConfig } from './graph-config.js';
-import { reviewer } from './history-events.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import type { RevisionCondition } from './status-rules.js';
 
@@ -34,7 +34,7 @@ export function approveThread(
     const approved = {
       type: 'approved' as const,
       at,
-      actor: reviewer(),
+      actor: currentActor(),
       revision: thread.revision,
       text_sha256: createHash('sha256').update(draft).digest('hex'),
     };

@@ -1,9 +1,9 @@
+import { currentActor } from '@repo/http-kit';
 import { randomUUID } from 'node:crypto';
 import type { InboundEmail } from '../email/raw-email.js';
 import type { Thread } from '../threads/thread.js';
 import { IdempotencyKeyReused } from '../threads/thread-errors.js';
 import { answeredThreadId } from './earlier-exchange.js';
-import { reviewer } from './history-events.js';
 import { log, now, type OperationDeps } from './operation-deps.js';
 import { runModelJob } from './run-model-job.js';
 
@@ -40,7 +40,7 @@ export async function createThread(
   const createdEvent = {
     type: 'created' as const,
     at: fresh.created_at,
-    actor: reviewer(),
+    actor: currentActor(),
     source,
   };
   const messageKey = received.email.message_id && `message-id:${received.email.message_id}`;

@@ -1,7 +1,7 @@
+import { currentActor } from '@repo/http-kit';
 import type { Thread } from '../threads/thread.js';
 import { decideThread, saveDecision } from './decide-thread.js';
 import { stateConfig } from './graph-config.js';
-import { reviewer } from './history-events.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import { runModelJob } from './run-model-job.js';
 import type { RevisionCondition } from './status-rules.js';
@@ -35,7 +35,7 @@ function replaceDraft(
     const edited = {
       type: 'edited' as const,
       at: view.updated_at,
-      actor: reviewer(),
+      actor: currentActor(),
       revision: view.revision,
       text: draft,
     };
@@ -56,7 +56,12 @@ async function redraft(
   instructions: string,
   condition?: RevisionCondition,
 ): Promise<Thread> {
-  const job = { thread_id: threadId, kind: 'redraft' as const, instructions, actor: reviewer() };
+  const job = {
+    thread_id: threadId,
+    kind: 'redraft' as const,
+    instructions,
+    actor: currentActor(),
+  };
   let jobId = '';
   const marked = await decideThread(deps, threadId, condition, async (thread, decision) => {
     const view: Thread = { ...thread, status: 'drafting', updated_at: now(deps) };

@@ -1,7 +1,7 @@
+import { currentActor } from '@repo/http-kit';
 import type { Thread } from '../threads/thread.js';
 import { decideThread, saveDecision } from './decide-thread.js';
 import { stateConfig } from './graph-config.js';
-import { reviewer } from './history-events.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import type { RevisionCondition } from './status-rules.js';
 
@@ -26,7 +26,7 @@ export function rejectThread(
     const rejected = {
       type: 'rejected' as const,
       at,
-      actor: reviewer(),
+      actor: currentActor(),
       reason: rejection.reason ?? null,
     };
     await decision.graph.updateState(stateConfig(threadId), { rejected_at: at }, 'send');
