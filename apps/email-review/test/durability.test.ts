@@ -1,4 +1,6 @@
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
+import pg from 'pg';
 import request from 'supertest';
 import {
   dropSchema,
@@ -158,6 +160,56 @@ describePg('durability with PostgreSQL', () => {
       await Promise.all(instances.map((instance) => instance.close()));
     } finally {
       await dropSchema(fresh);
+    }
+  });
+
+  test("when a thread was paused by LangGraph's stock PostgresSaver (before the one-row checkpoints), then the service edits and sends it, and writes its next checkpoint in one row", async () => {
+    const before = await startInstance({
+      mode: 'postgres',
+      emulator,
+      schema,
+      patches: { oneRowCheckpoints: false },
+    });
+    let thread_id: string;
+    try {
+      thread_id = (
+        await request(before.app).post('/threads').send({ inbound: BILLING_EMAIL }).expect(201)
+      ).body.thread_id;
+    } finally {
+      await before.close();
+    }
+    const instance = await startInstance({ mode: 'postgres', emulator, schema });
+    const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
+    try {
+      const config = { configurable: { thread_id } };
+      const stock = await new PostgresSaver(pool, undefined, { schema }).getTuple(config);
+      const ours = await instance.persistence.checkpointer.getTuple(config);
+      expect(ours?.checkpoint.channel_values).toEqual(stock?.checkpoint.channel_values);
+      expect(ours?.checkpoint.channel_values).toMatchObject({
+        inbound: BILLING_EMAIL,
+        revision: 1,
+      });
+
+      await request(instance.app)
+        .post(`/threads/${thread_id}/edit`)
+        .send({ draft: 'Edited.' })
+        .expect(200);
+      const edited = await pool.query(
+        `SELECT checkpoint -> 'channel_values' AS inline FROM "${schema}".checkpoints
+         WHERE thread_id = $1 ORDER BY checkpoint_id DESC LIMIT 1`,
+        [thread_id],
+      );
+      expect(Object.keys(edited.rows[0].inline)).toEqual(
+        expect.arrayContaining(['inbound', 'reply', 'revision', 'classification']),
+      );
+      const approved = await request(instance.app).post(`/threads/${thread_id}/approve`);
+      expect(approved.body).toMatchObject({ status: 'sent', draft: 'Edited.' });
+      expect(
+        (await instance.persistence.checkpointer.getTuple(config))?.checkpoint.channel_values,
+      ).toMatchObject({ inbound: BILLING_EMAIL, reply: 'Edited.', revision: 2 });
+    } finally {
+      await pool.end();
+      await instance.close();
     }
   });
 });

@@ -6,13 +6,15 @@ import type { FrameworkPatchesResult, PatchMeasure } from './results.js';
 import type { ScenarioContext } from './scenario-context.js';
 import { assertMostlySucceeded, emailIteration, warmUp } from './workloads.js';
 
-/**
- * Each variant switches one patch off; `null` is the service as shipped (every patch on). None of
- * email-review's patches is for speed now: its one-row checkpoints were removed when this scenario
- * showed no gain (85.6 vs 116.4 lifecycles/s without them, 2026-11-27).
- */
-const EMAIL_VARIANTS: Array<{ patch: string | null; options: Record<string, never> }> = [
+type PersistencePatches = { oneRowCheckpoints?: boolean };
+
+/** Each variant switches one patch off; `null` is the service as shipped (every patch on). */
+const EMAIL_VARIANTS: Array<{ patch: string | null; options: PersistencePatches }> = [
   { patch: null, options: {} },
+  {
+    patch: 'langgraph-checkpoint-postgres-one-row-checkpoints',
+    options: { oneRowCheckpoints: false },
+  },
 ];
 
 /**

@@ -11,16 +11,16 @@ import type { FrameworkPatch } from './framework-patch.js';
  */
 export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
   {
-    id: 'langgraph-checkpoint-postgres-in-transaction',
+    id: 'langgraph-checkpoint-postgres-one-row-checkpoints',
     library: '@langchain/langgraph-checkpoint-postgres',
     version: '1.0.5',
-    file: 'apps/email-review/src/patches/langgraph-checkpoint-postgres-in-transaction.ts',
+    file: 'apps/email-review/src/patches/langgraph-checkpoint-postgres-one-row-checkpoints.ts',
     touches:
-      'nothing inside PostgresSaver: it is given a pool-shaped object over one transaction’s client, and leans on the stock saver reading with pool.query and writing (put, putWrites, deleteThread) on pool.connect() inside its own BEGIN … COMMIT (ROLLBACK on error), which are left out so that its writes join the caller’s transaction',
-    gain: 'function: a decision’s checkpoint commits or rolls back with the thread’s view, its history and its job, in one ordinary transaction',
+      'PostgresSaver#put and #putWrites (overridden, one statement each, on the pool or on a caller’s transaction client) and _loadCheckpoint (extended), through the protected _dumpMetadata, _dumpCheckpoint and _dumpWrites helpers and the column positions of the write rows; the private SQL_STATEMENTS.SELECT_SQL, whose blob join is skipped for rows that carry their values; a checkpoint is one row, its channel values inside the checkpoint jsonb (the stock saver cannot read them; it reads the stock rows of threads paused before the patch)',
+    gain: 'bench scenario 1 with decisions as ordinary transactions, three runs of three memory/PostgreSQL pairs at concurrency 8 each way on a loaded machine (2026-11-27): PostgreSQL at a median 71 % of memory mode with the patch (72, 65, 77 % per run) against 56 % with the stock saver (53, 68, 56 %), +27 %; 10 rows written per lifecycle instead of 24',
     guardedBy: [
       'apps/email-review/test/framework-patches.test.ts',
-      'apps/email-review/test/write-order.test.ts',
+      'apps/email-review/test/durability.test.ts',
     ],
   },
   {

@@ -6,6 +6,7 @@ import {
   withTransaction,
 } from '@repo/pg-kit';
 import { redactSecrets } from '@repo/llm-config';
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type { Logger } from 'pino';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../delivery/retry-policy.js';
 import type { Persistence } from './persistence.js';
@@ -17,7 +18,6 @@ import { PostgresModelJobs } from '../jobs/postgres-model-jobs.js';
 import { PostgresThreadHistory } from '../threads/postgres-thread-history.js';
 import { PostgresThreadStore } from '../threads/postgres-thread-store.js';
 import { setupDatabase } from '../db/setup-database.js';
-import { checkpointerIn } from '../patches/langgraph-checkpoint-postgres-in-transaction.js';
 import { listenForThreadChanges } from '../changes/postgres-changes.js';
 import { ChangeFeed } from '../changes/change-feed.js';
 import { PostgresOutbox } from '@repo/webhooks';
@@ -47,7 +47,12 @@ export interface PostgresOptions {
    * retries (pg-boss's own, the default policy unless set).
    */
   queue?: { leaseSeconds: number; concurrency: number; retry?: RetryPolicy };
-  /** Webhook endpoints (WEBHOOK_*): their deliveries live in this schema, sent by pg-boss jobs. */
+  /**
+   * The framework patch (src/patches/, one-row checkpoints), on unless set to false: off, the
+   * model's runs write through the stock saver (decisions stay one-row), only to measure its gain.
+   */
+  oneRowCheckpoints?: boolean;
+  /** Webhook endpoints (WEBHOOK_*): their deliveries live in this schema, sent by the outbox. */
   webhooks?: WebhookOptions;
 }
 
@@ -88,7 +93,10 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   let ready = false;
   let closed = false;
   guardPool(pool, health, () => ready);
-  const checkpointer = createCheckpointer(pool, options.schema);
+  const checkpointer =
+    options.oneRowCheckpoints === false
+      ? new PostgresSaver(pool, undefined, { schema: options.schema })
+      : createCheckpointer(pool, options.schema);
   const outbox = new PostgresOutbox({
     ...outboxDeps(options.webhooks, logger),
     pool,
@@ -148,7 +156,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     // BEGIN; the stores' writes and the graph's checkpoint on one client; COMMIT.
     transaction: (work) =>
       withTransaction(pool, (client) =>
-        work({ client, checkpointer: checkpointerIn(client, options.schema) }),
+        work({ client, checkpointer: createCheckpointer(client, options.schema) }),
       ),
     threads: new PostgresThreadStore(pool, options.schema, history),
     history,

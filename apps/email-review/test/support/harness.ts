@@ -15,7 +15,10 @@ import type { MailTransport } from '../../src/delivery/mail-transport.js';
 import type { RetryPolicy } from '../../src/delivery/retry-policy.js';
 import { createMemoryPersistence } from '../../src/persistence/memory-persistence.js';
 import type { Persistence } from '../../src/persistence/persistence.js';
-import { openPostgresPersistence } from '../../src/persistence/postgres-persistence.js';
+import {
+  openPostgresPersistence,
+  type PostgresOptions,
+} from '../../src/persistence/postgres-persistence.js';
 import type { ThreadStore } from '../../src/threads/thread-store.js';
 import type { MailboxSettings } from '../../src/mailbox/mailbox-service.js';
 import type { RetentionSettings } from '../../src/retention/thread-retention.js';
@@ -115,6 +118,8 @@ export async function startInstance(options: {
   poolMax?: number;
   /** The model work's queue (postgres mode): a job's lease, and workers for dead instances' jobs. */
   modelWork?: { leaseSeconds: number; concurrency: number };
+  /** Framework patches switched off (postgres mode); all are on by default, as in production. */
+  patches?: Pick<PostgresOptions, 'oneRowCheckpoints'>;
   /** Where the instance logs (at info level), for tests that read the log; silent otherwise. */
   logTo?: { write(line: string): void };
   /** Wraps the thread index, e.g. to simulate a crash between two writes. */
@@ -147,6 +152,7 @@ export async function startInstance(options: {
             ...(options.queue ?? { leaseSeconds: 5, concurrency: 4 }),
             retry: options.retryPolicy ?? FAST_RETRIES,
           },
+          ...options.patches,
           logger,
         })
       : createMemoryPersistence({ retry: options.retryPolicy ?? FAST_RETRIES });
