@@ -103,11 +103,11 @@ export function createEmailReview(deps: EmailReviewDeps) {
   });
   const { checkpointer } = deps.persistence;
   const graph = telemetry.graph(compileEmailGraph(builder, checkpointer));
-  // The graph over each other saver a decision or a run brings (memory mode: one for all).
+  // The graph over each transaction's saver (memory mode: one for all).
   const graphs = new WeakMap<BaseCheckpointSaver, typeof graph>();
   const operationDeps = {
     graph,
-    // A decision's or a run's saver defers its writes; compiling costs about 0.4 ms.
+    // Compiling costs about 0.4 ms.
     graphOn: (saver: BaseCheckpointSaver) => {
       if (saver === checkpointer) return graph;
       let compiled = graphs.get(saver);
@@ -115,8 +115,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
         graphs.set(saver, (compiled = telemetry.graph(compileEmailGraph(builder, saver))));
       return compiled;
     },
-    decide: deps.persistence.decide.bind(deps.persistence),
-    deferWrites: deps.persistence.deferWrites?.bind(deps.persistence),
+    transaction: deps.persistence.transaction.bind(deps.persistence),
     threads: deps.persistence.threads,
     history: deps.persistence.history,
     deliveries,
@@ -128,8 +127,8 @@ export function createEmailReview(deps: EmailReviewDeps) {
   const threads = createThreadService(operationDeps);
   const mailbox = mailboxService({
     settings: deps.mailbox,
-    persistence: deps.persistence,
-    threads,
+    database: deps.persistence.database,
+    createThread: threads.createThread,
     logger: deps.logger,
     registry: deps.metrics?.registry,
     clock: deps.clock,

@@ -6,6 +6,6 @@
  */
 export { createEmailGraph, type EmailGraph } from './workflow/graph.js';
 export { createOpenAiClient } from './llm/openai-client.js';
-export { openPostgresPersistence } from './db/postgres-persistence.js';
+export { openPostgresPersistence } from './persistence/postgres-persistence.js';
 export { createEmailReview } from './email-review.js';
 export { createMemoryPersistence } from './persistence/memory-persistence.js';

@@ -16,7 +16,7 @@ import type { MailboxSettings } from './mailbox/mailbox-service.js';
 import { loadServiceEnv, type ServiceEnv } from './env.js';
 import { createOpenAiClient } from './llm/openai-client.js';
 import { createMemoryPersistence } from './persistence/memory-persistence.js';
-import { createPostgresPersistence } from './db/postgres-persistence.js';
+import { createPostgresPersistence } from './persistence/postgres-persistence.js';
 import { deliveryMetrics, webhookSettings } from '@repo/webhooks';
 
 const env = loadOrExit(() => loadServiceEnv(), 'email-review');

@@ -36,18 +36,11 @@ describe.each(modes)('decisions by compare-and-set (%s)', (mode) => {
           await interfere?.(threadId);
           return read;
         };
-        const getForDecision = threads.getForDecision?.bind(threads);
         return {
           create: (...args) => threads.create(...args),
           list: (query) => threads.list(query),
-          save: (thread, events) => threads.save(thread, events),
           saveDecision: (...args) => threads.saveDecision(...args),
           get: async (threadId) => interfered(threadId, await threads.get(threadId)),
-          // PostgreSQL: a decision reads the thread and its checkpoint together.
-          ...(getForDecision && {
-            getForDecision: async (threadId: string) =>
-              interfered(threadId, await getForDecision(threadId)),
-          }),
         };
       },
     });

@@ -96,7 +96,7 @@ async function threadStates(
        WHERE t.thread_id = ANY($1)`,
       [ids],
     );
-    const saver = createCheckpointer(pool, schema, { oneRowCheckpoints: true });
+    const saver = createCheckpointer(pool, schema);
     const states = new Map<string, ThreadState>();
     for (const row of rows.rows) {
       const tuple = await saver.getTuple({ configurable: { thread_id: row.thread_id } });

@@ -2,9 +2,9 @@ import type { Checkpoint, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { emptyCheckpoint } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
+import { withTransaction } from '@repo/pg-kit';
 import pg from 'pg';
 import request from 'supertest';
-import { checkpointTables } from '../src/db/tables.js';
 import { OneRowPostgresSaver } from '../src/patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
 import {
   dropSchema,
@@ -20,13 +20,12 @@ const describePg = withPostgres ? describe : describe.skip;
 
 /** Every row of a saver's three tables, in a stable order. */
 async function checkpointRows(pool: pg.Pool, schema: string) {
-  const tables = checkpointTables(schema);
   const rows = async (table: string, order: string) =>
-    (await pool.query(`SELECT * FROM ${table} ORDER BY ${order}`)).rows;
+    (await pool.query(`SELECT * FROM "${schema}".${table} ORDER BY ${order}`)).rows;
   return {
-    checkpoints: await rows(tables.checkpoints, 'checkpoint_id'),
-    blobs: await rows(tables.blobs, 'channel, version'),
-    writes: await rows(tables.writes, 'task_id, idx'),
+    checkpoints: await rows('checkpoints', 'checkpoint_id'),
+    blobs: await rows('checkpoint_blobs', 'channel, version'),
+    writes: await rows('checkpoint_writes', 'task_id, idx'),
   };
 }
 
@@ -81,7 +80,7 @@ describePg('framework patches', () => {
   });
 
   test('when the one-row saver writes a step, then its checkpoint is one row and no blob, its writes the stock rows, and it reads back what the stock saver reads of the same step', async () => {
-    const patched = new OneRowPostgresSaver(pool, patchedSchema, checkpointTables(patchedSchema));
+    const patched = new OneRowPostgresSaver(pool, patchedSchema);
     const stock = new PostgresSaver(pool, undefined, { schema: stockSchema });
     await patched.setup();
     await stock.setup();
@@ -120,7 +119,7 @@ describePg('framework patches', () => {
   test('when a thread was written by the stock saver (before the patch), then the one-row saver reads it the same, and its next checkpoint holds the whole state in one row', async () => {
     const stockConfig = { configurable: { thread_id: 'patched', checkpoint_ns: '' } };
     const stock = new PostgresSaver(pool, undefined, { schema: stockSchema });
-    const patched = new OneRowPostgresSaver(pool, stockSchema, checkpointTables(stockSchema));
+    const patched = new OneRowPostgresSaver(pool, stockSchema);
     const before = await stock.getTuple(stockConfig);
     expect(await patched.getTuple(stockConfig)).toEqual(before);
 
@@ -150,28 +149,24 @@ describePg('framework patches', () => {
     expect((await checkpointRows(pool, stockSchema)).blobs).toHaveLength(blobsBefore);
   });
 
-  test('when a decision reads a thread with its latest checkpoint in one query, then it gets what getTuple reads, of one-row and stock checkpoints alike', async () => {
-    for (const schema of [patchedSchema, stockSchema]) {
-      const saver = new OneRowPostgresSaver(pool, schema, checkpointTables(schema));
-      const views = `"${schema}".views`;
-      await pool.query(`CREATE TABLE ${views} (thread_id text PRIMARY KEY, view jsonb)`);
-      await pool.query(`INSERT INTO ${views} VALUES ('patched', '{"status": "awaiting_review"}')`);
-      await pool.query(`INSERT INTO ${views} VALUES ('no-checkpoint', '{}')`);
+  test('when the saver writes a step on a transaction’s client and the transaction rolls back, then none of it is kept', async () => {
+    const schema = patchedSchema;
+    const thread = { configurable: { thread_id: 'rolled-back' } };
+    await expect(
+      withTransaction(pool, async (client) => {
+        const saver = new OneRowPostgresSaver(client, schema);
+        await saver.put(
+          { configurable: { thread_id: 'rolled-back', checkpoint_ns: '' } },
+          { ...emptyCheckpoint(), id: '1f0c0000-0000-6000-8000-000000000009' },
+          { source: 'loop', step: 1, parents: {} },
+          {},
+        );
+        expect(await saver.getTuple(thread)).toBeDefined();
+        throw new Error('the view write failed');
+      }),
+    ).rejects.toThrow('the view write failed');
 
-      const read = await saver.latestWithView('patched', views);
-
-      expect(read.view).toEqual({ status: 'awaiting_review' });
-      expect(read.tuple).toEqual(await saver.getTuple({ configurable: { thread_id: 'patched' } }));
-      expect(read.tuple?.checkpoint.channel_values).toMatchObject({ inbound: 'Hello' });
-      expect(await saver.latestWithView('no-checkpoint', views)).toEqual({
-        view: {},
-        tuple: undefined,
-      });
-      expect(await saver.latestWithView('nobody', views)).toEqual({
-        view: undefined,
-        tuple: undefined,
-      });
-    }
+    expect(await new OneRowPostgresSaver(pool, schema).getTuple(thread)).toBeUndefined();
   });
 
   test('when the patch is switched off, then a thread is drafted and sent all the same', async () => {

@@ -119,7 +119,7 @@ describePg('history through a crash (real service processes, PostgreSQL)', () =>
   async function checkpointRevisions(ids: string[]): Promise<Map<string, number | undefined>> {
     const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
     try {
-      const saver = createCheckpointer(pool, schema, { oneRowCheckpoints: true });
+      const saver = createCheckpointer(pool, schema);
       const revisions = new Map<string, number | undefined>();
       for (const id of ids) {
         const tuple = await saver.getTuple({ configurable: { thread_id: id } });

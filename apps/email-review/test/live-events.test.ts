@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import pg from 'pg';
-import { listenerName } from '../src/db/thread-change-notify.js';
+import { listenerName } from '../src/changes/postgres-changes.js';
 import {
   dropSchema,
   freshSchema,

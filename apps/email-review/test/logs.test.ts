@@ -1,7 +1,6 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import pg from 'pg';
 import request from 'supertest';
-import type { Thread } from '../src/threads/thread.js';
 import type { ThreadStore } from '../src/threads/thread-store.js';
 import {
   dropSchema,
@@ -51,9 +50,10 @@ describe('logs', () => {
       // PostgreSQL's detail says "Failing row contains (…)", the view and so the email included.
       const refuseRow = (threads: ThreadStore): ThreadStore => {
         const saveDecision = threads.saveDecision.bind(threads);
-        threads.saveDecision = async (view: Thread, ...rest) => {
-          if (view.status !== 'awaiting_review' || rest[3] !== 'drafting')
-            return saveDecision(view, ...rest);
+        threads.saveDecision = async (tx, change) => {
+          const { view } = change;
+          if (view.status !== 'awaiting_review' || change.from !== 'drafting')
+            return saveDecision(tx, change);
           await db.query(
             `INSERT INTO "${schema}".email_threads (thread_id, status, view) VALUES ($1, NULL, $2)`,
             [`${view.thread_id}-copy`, view],

@@ -1,8 +1,6 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import { DatabaseUnavailable } from '@repo/pg-kit';
 import pg from 'pg';
-import { createLogger } from '@repo/http-kit';
-import { PostgresModelJobs } from '../src/db/postgres-model-jobs.js';
 import { UNKNOWN_EMAIL } from '../src/email/thread-email.js';
 import type { ThreadStore } from '../src/threads/thread-store.js';
 import type { Thread } from '../src/threads/thread.js';
@@ -28,7 +26,7 @@ interface Row {
   view: Thread;
 }
 
-/** The model work is queued: a crash leaves jobs, not orphans (src/persistence/model-jobs.ts). */
+/** The model work is queued: a crash leaves jobs, not orphans (src/jobs/model-jobs.ts). */
 describePg('model work on the queue', () => {
   const schema = freshSchema('modeljobs');
   let emulator: Emulator;
@@ -178,14 +176,13 @@ describePg('model work on the queue', () => {
     return {
       create: threads.create.bind(threads),
       get: threads.get.bind(threads),
-      save: threads.save.bind(threads),
       list: threads.list.bind(threads),
-      saveDecision: async (view, revision, events, client, from, ...rest) => {
-        if (from === 'drafting' && failOnce) {
+      saveDecision: async (tx, change) => {
+        if (change.from === 'drafting' && failOnce) {
           failOnce = false;
           throw new DatabaseUnavailable();
         }
-        return threads.saveDecision(view, revision, events, client, from, ...rest);
+        return threads.saveDecision(tx, change);
       },
     };
   }
@@ -210,8 +207,7 @@ describePg('model work on the queue', () => {
       emulator,
       schema,
       modelWork: { leaseSeconds: 2, concurrency: 1 },
-      // The run's one checkpoint is never written, as when the process dies right there: it rides
-      // in the result's statement, which fails, and then on its own, which fails too.
+      // The run's one checkpoint is never written, as when the process dies right there.
       wrapThreads: failingFirstResult,
       wrapCheckpointer: (saver) =>
         Object.assign(Object.create(saver) as typeof saver, {
@@ -229,61 +225,4 @@ describePg('model work on the queue', () => {
     expect(calls).toMatchObject({ classify: 2, draft: 2 });
     expect(events).toEqual(['created', 'classified', 'drafted']);
   }, 60_000);
-
-  test('when a thread’s insert sends its model job in the same statement, then the job row is the one PgBoss#send writes with the same options (patch pg-boss-job-sql-in-statement)', async () => {
-    const jobsSchema = freshSchema('jobsql');
-    const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
-    const settings = {
-      connectionString: TEST_DATABASE_URL,
-      schema: jobsSchema,
-      leaseSeconds: 7,
-      concurrency: 1,
-      retryLimit: 3,
-      logger: createLogger({ name: 'model-jobs-test', level: 'silent' }),
-    };
-    const jobs = new PostgresModelJobs(pool, settings);
-    try {
-      await pool.query(`CREATE SCHEMA IF NOT EXISTS "${jobsSchema}"`);
-      await jobs.open();
-      const viaBoss = await jobs.send({ thread_id: 'thread-boss', kind: 'draft' });
-      const viaStatement = (
-        await pool.query<{ id: string }>(
-          `WITH source AS (SELECT 'thread-sql'::text AS thread_id),
-             ${jobs.sendSql('source', '$1')} SELECT id FROM model_job`,
-          [JSON.stringify({ thread_id: 'thread-sql', kind: 'draft' })],
-        )
-      ).rows[0]!.id;
-      // Every column but the ids, the key and the data, with the times relative to created_on.
-      const { rows } = await pool.query<Record<string, unknown>>(
-        `SELECT to_jsonb(j) - 'id' - 'singleton_key' - 'data' - 'created_on' - 'start_after'
-             - 'keep_until' AS columns,
-           round(extract(epoch FROM start_after - created_on)) AS start_after_s,
-           round(extract(epoch FROM keep_until - created_on)) AS keep_until_s
-         FROM "${jobsSchema}_pgboss".job AS j WHERE id = ANY($1::uuid[])
-         ORDER BY singleton_key`,
-        [[viaBoss, viaStatement]],
-      );
-      expect(rows).toHaveLength(2);
-      expect(rows[1]).toEqual(rows[0]);
-      expect(rows[0]).toMatchObject({ start_after_s: '7' });
-      // A second job for a thread that has one waiting is refused, as by send (singleton key).
-      const again = await pool.query(
-        `WITH source AS (SELECT 'thread-sql'::text AS thread_id),
-           ${jobs.sendSql('source', '$1')} SELECT id FROM model_job`,
-        [JSON.stringify({ thread_id: 'thread-sql', kind: 'draft' })],
-      );
-      expect(again.rowCount).toBe(0);
-      // No data, no job (a thread created without one).
-      const none = await pool.query(
-        `WITH source AS (SELECT 'thread-none'::text AS thread_id),
-           ${jobs.sendSql('source', '$1')} SELECT id FROM model_job`,
-        [null],
-      );
-      expect(none.rowCount).toBe(0);
-    } finally {
-      await jobs.stop();
-      await pool.end();
-      await dropSchema(jobsSchema);
-    }
-  });
 });

@@ -1,6 +1,5 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import request from 'supertest';
-import type { Thread } from '../src/threads/thread.js';
 import type { ThreadStore } from '../src/threads/thread-store.js';
 import { dropSchema, freshSchema, testModes } from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
@@ -20,12 +19,16 @@ class RefusingStore {
   wrap(store: ThreadStore): ThreadStore {
     const saveDecision = store.saveDecision.bind(store);
     // A model job's result is written by compare-and-set from `drafting`.
-    store.saveDecision = async (view: Thread, ...rest) => {
-      if (this.refuseNext && view.status === 'awaiting_review' && rest[3] === 'drafting') {
+    store.saveDecision = async (tx, change) => {
+      if (
+        this.refuseNext &&
+        change.view.status === 'awaiting_review' &&
+        change.from === 'drafting'
+      ) {
         this.refuseNext = false;
         throw new Error('invalid input syntax for type json');
       }
-      return saveDecision(view, ...rest);
+      return saveDecision(tx, change);
     };
     return store;
   }

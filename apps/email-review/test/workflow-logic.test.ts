@@ -136,7 +136,10 @@ describe('MemoryThreadStore listing', () => {
   test('when pages are walked with their cursors, then every matching thread appears once, newest first', async () => {
     const store = new MemoryThreadStore();
     for (let i = 1; i <= 7; i += 1)
-      await store.create(thread(`t${i}`, { status: i % 2 ? 'awaiting_review' : 'sent' }));
+      await store.create(undefined, {
+        thread: thread(`t${i}`, { status: i % 2 ? 'awaiting_review' : 'sent' }),
+        events: [],
+      });
 
     const seen: string[] = [];
     let before: number | undefined;
@@ -155,8 +158,12 @@ describe('MemoryThreadStore listing', () => {
 
   test('when an idempotency key repeats, then the first thread is returned and nothing is added', async () => {
     const store = new MemoryThreadStore();
-    await store.create(thread('a'), 'k');
-    const again = await store.create(thread('b'), 'k');
+    await store.create(undefined, { thread: thread('a'), idempotencyKey: 'k', events: [] });
+    const again = await store.create(undefined, {
+      thread: thread('b'),
+      idempotencyKey: 'k',
+      events: [],
+    });
     expect(again).toEqual({ thread: thread('a'), created: false });
     expect((await store.list({ limit: 10 })).threads.map((t) => t.thread_id)).toEqual(['a']);
   });

@@ -18,13 +18,9 @@ function crashingIndex(threads: ThreadStore, crashesOn: (thread: Thread) => bool
     create: (...args) => threads.create(...args),
     get: (threadId) => threads.get(threadId),
     list: (query) => threads.list(query),
-    save: async (thread, events) => {
-      crash(thread);
-      await threads.save(thread, events);
-    },
-    saveDecision: async (view, ...rest) => {
-      crash(view);
-      return threads.saveDecision(view, ...rest);
+    saveDecision: async (tx, change) => {
+      crash(change.view);
+      return threads.saveDecision(tx, change);
     },
   };
 }

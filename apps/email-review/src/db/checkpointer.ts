@@ -1,18 +1,10 @@
-import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
 import { OneRowPostgresSaver } from '../patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
-import { checkpointTables } from './tables.js';
 
 /**
- * LangGraph's PostgreSQL checkpointer over the query pool, in `schema`. With `oneRowCheckpoints`
- * (the default where it is called) its writes go through the patch of the same name.
+ * LangGraph's PostgreSQL checkpointer, its tables in `schema`, a checkpoint in one row (the patch
+ * in src/patches/): on the pool, or on one transaction's client, whose transaction its writes join.
  */
-export function createCheckpointer(
-  pool: pg.Pool,
-  schema: string,
-  options: { oneRowCheckpoints: boolean },
-): PostgresSaver {
-  return options.oneRowCheckpoints
-    ? new OneRowPostgresSaver(pool, schema, checkpointTables(schema))
-    : new PostgresSaver(pool, undefined, { schema });
+export function createCheckpointer(db: pg.Pool | pg.PoolClient, schema: string) {
+  return new OneRowPostgresSaver(db, schema);
 }

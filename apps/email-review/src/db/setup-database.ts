@@ -1,9 +1,9 @@
 import type { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { withTransaction } from '@repo/pg-kit';
 import type pg from 'pg';
-import { threadHistoryMigration } from './postgres-thread-history.js';
+import { threadHistoryMigration } from '../threads/postgres-thread-history.js';
 import { serviceTablesMigration } from './tables.js';
-import { threadChangeMigration } from './thread-change-notify.js';
+import { threadChangeMigration } from '../changes/postgres-changes.js';
 import { webhookTablesMigration } from '@repo/webhooks';
 
 /** Advisory-lock key of the schema set-up. */

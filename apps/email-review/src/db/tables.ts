@@ -3,15 +3,6 @@ export function table(schema: string, name: string): string {
   return `"${schema}"."${name}"`;
 }
 
-/** LangGraph's checkpoint tables, created by `PostgresSaver.setup()` under these names. */
-export function checkpointTables(schema: string) {
-  return {
-    checkpoints: table(schema, 'checkpoints'),
-    blobs: table(schema, 'checkpoint_blobs'),
-    writes: table(schema, 'checkpoint_writes'),
-  };
-}
-
 /** pg-boss's schema: derived from the service's, so deployments (and test runs) sharing a database stay apart. */
 export function queueSchema(schema: string): string {
   return `${schema.slice(0, 56)}_pgboss`;
@@ -21,7 +12,7 @@ export function queueSchema(schema: string): string {
  * The service's own tables: the thread index (each thread's API view, its idempotency key, its
  * delivery status, and an insertion sequence for newest-first listing), the delivery records (one
  * per sent thread: the message exactly as it leaves, and where its delivery stands) and the mailbox
- * reader's place in each mailbox (src/db/postgres-mailbox.ts). Run by the
+ * reader's place in each mailbox (src/mailbox/postgres-mailbox.ts). Run by the
  * database set-up under its advisory lock.
  */
 export function serviceTablesMigration(schema: string): string {

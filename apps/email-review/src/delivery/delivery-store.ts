@@ -1,5 +1,4 @@
-import type pg from 'pg';
-import type { StatementPart } from '../persistence/statement-part.js';
+import type { Transaction } from '../persistence/transaction.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import type { Delivery, OutgoingMessage } from './delivery.js';
@@ -26,6 +25,13 @@ export class DeliveryDeferred extends Error {
   }
 }
 
+/** An approval: the thread's view (now `sent`), the message to deliver and the history so far. */
+export interface Approval {
+  view: Thread;
+  message: OutgoingMessage;
+  events: readonly HistoryEvent[];
+}
+
 /**
  * The delivery records and their queue (PostgreSQL + pg-boss, or memory + timers). Each change to a
  * record also writes the thread's view of it and its history event (deliveryEvent), in the same
@@ -33,19 +39,11 @@ export class DeliveryDeferred extends Error {
  */
 export interface DeliveryStore {
   /**
-   * Approve's writes, in the decision's transaction (`client`, PostgreSQL): the thread's view (now
-   * `sent`), its message, the job that will deliver it, and the history: `events` then `queued`.
-   * Throws ThreadMovedOn (nothing written) unless the thread is still awaiting review at
-   * `view.revision`.
+   * Approve's writes, in the decision's transaction: the thread's view (now `sent`), its message,
+   * the job that will deliver it, and the history: `events` then `queued`. Throws ThreadMovedOn
+   * unless the thread is still awaiting review at `view.revision` (the transaction then rolls back).
    */
-  commitApproval(
-    view: Thread,
-    message: OutgoingMessage,
-    events: readonly HistoryEvent[],
-    client?: pg.PoolClient,
-    /** A decision's checkpoint writes, written by the same statement as the approval. */
-    checkpoint?: StatementPart,
-  ): Promise<Delivery>;
+  commitApproval(tx: Transaction, approval: Approval): Promise<Delivery>;
   get(threadId: string): Promise<Delivery | undefined>;
   /**
    * Runs `attempt` holding the thread's message (no other worker can take it meanwhile), then records

@@ -1,11 +1,19 @@
-import type { HistoryEvent } from '../threads/thread-history.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
-import type { ThreadStore } from '../threads/thread-store.js';
-import type { Thread } from '../threads/thread.js';
-import { deliveryView, newDelivery, type Delivery, type OutgoingMessage } from './delivery.js';
-import { deliveryEvent, type DeliveryChange } from './delivery-events.js';
+import type { MemoryThreadStore } from '../threads/memory-thread-store.js';
+import {
+  deliveryEvent,
+  deliveryView,
+  newDelivery,
+  type Delivery,
+  type DeliveryChange,
+} from './delivery.js';
 import { applyOutcome, requeued } from './delivery-outcome.js';
-import type { DeliveryHandler, DeliveryOutcome, DeliveryStore } from './delivery-store.js';
+import type {
+  Approval,
+  DeliveryHandler,
+  DeliveryOutcome,
+  DeliveryStore,
+} from './delivery-store.js';
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-policy.js';
 
 /**
@@ -22,15 +30,11 @@ export class MemoryDeliveries implements DeliveryStore {
   private readonly pending = new Set<string>();
 
   constructor(
-    private readonly threads: ThreadStore,
+    private readonly threads: MemoryThreadStore,
     private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
   ) {}
 
-  async commitApproval(
-    view: Thread,
-    message: OutgoingMessage,
-    events: readonly HistoryEvent[],
-  ): Promise<Delivery> {
+  async commitApproval(_tx: unknown, { view, message, events }: Approval): Promise<Delivery> {
     const current = await this.threads.get(view.thread_id);
     const reviewable = current?.status === 'awaiting_review' && current.revision === view.revision;
     if (!reviewable || this.deliveries.has(view.thread_id)) throw new ThreadMovedOn(view.thread_id);

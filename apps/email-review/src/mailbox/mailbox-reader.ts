@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
-import type { ThreadService } from '../operations/thread-service.js';
 import {
   connectImap,
   disconnectImap,
@@ -11,13 +10,13 @@ import {
   type ImapSettings,
 } from './imap-connection.js';
 import type { HeldReaderLock, MailboxState, ReaderLock } from './mailbox-state.js';
-import { takeMessage, type MailboxFolders } from './take-message.js';
+import { takeMessage, type CreateThread, type MailboxFolders } from './take-message.js';
 
 export interface MailboxReaderDeps {
   settings: ImapSettings;
   folders: MailboxFolders;
   pollMs: number;
-  threads: Pick<ThreadService, 'createThread'>;
+  createThread: CreateThread;
   state: MailboxState;
   lock: ReaderLock;
   logger: Logger;
@@ -57,15 +56,13 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
   );
   const now = () => deps.clock?.() ?? new Date();
   const drafting = new Set<Promise<unknown>>();
-  const threads: Pick<ThreadService, 'createThread'> = {
-    async createThread(...args) {
-      const created = await deps.threads.createThread(...args);
-      const draft: Promise<unknown> | undefined = created.drafted
-        ?.catch(() => {})
-        .finally(() => drafting.delete(draft!));
-      if (draft) drafting.add(draft);
-      return created;
-    },
+  const createThread: CreateThread = async (...args) => {
+    const created = await deps.createThread(...args);
+    const draft: Promise<unknown> | undefined = created.drafted
+      ?.catch(() => {})
+      .finally(() => drafting.delete(draft!));
+    if (draft) drafting.add(draft);
+    return created;
   };
 
   async function readNew(client: ImapFlow, hold: { lost: boolean }): Promise<void> {
@@ -86,7 +83,7 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
         await Promise.race([...drafting, stopped]);
       if (stopping.signal.aborted || hold.lost) return;
       const outcome = await takeMessage(
-        { client, threads, folders: deps.folders, logger: deps.logger },
+        { client, createThread, folders: deps.folders, logger: deps.logger },
         { uid: message.uid, size: message.size ?? 0, uidValidity },
       );
       if (outcome === 'thread') status.read += 1;

@@ -1,16 +1,15 @@
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { postgresMailboxState, postgresReaderLock } from '../db/postgres-mailbox.js';
+import { postgresMailboxState, postgresReaderLock } from './postgres-mailbox.js';
 import type { MailTransport } from '../delivery/mail-transport.js';
-import type { ThreadService } from '../operations/thread-service.js';
-import type { Persistence } from '../persistence/persistence.js';
 import type { ImapSettings } from './imap-connection.js';
 import { createMailboxReader, type MailboxStatus } from './mailbox-reader.js';
 import { mailboxMetrics } from './mailbox-metrics.js';
 import { memoryMailboxState, ONLY_READER } from './mailbox-state.js';
 import { listQuarantine as listQuarantineFolder, type QuarantineList } from './quarantine.js';
 import { filedInSent } from './sent-folder.js';
-import type { MailboxFolders } from './take-message.js';
+import type { CreateThread, MailboxFolders } from './take-message.js';
 
 /** IMAP_* settings (src/env.ts). */
 export interface MailboxSettings {
@@ -24,19 +23,20 @@ export interface MailboxSettings {
 const OFF_STATUS: MailboxStatus = { state: 'stopped', read: 0, quarantined: 0, lagSeconds: 0 };
 
 /**
- * The mailbox's parts over the service's persistence: the reader (its place and its lock in
- * PostgreSQL, or in memory), the Sent-folder filing around the transport, the quarantine list and
- * the metrics. Without settings: nothing, and the transport as it is.
+ * The mailbox's parts: the reader (its place and its lock in `database`, or in memory), the
+ * Sent-folder filing around the transport, the quarantine list and the metrics. Without settings:
+ * nothing, and the transport as it is.
  */
 export function mailboxService(options: {
   settings?: MailboxSettings | undefined;
-  persistence: Persistence;
-  threads: Pick<ThreadService, 'createThread'>;
+  /** PostgreSQL mode: where the reader keeps its place and takes its lock. */
+  database?: { pool: pg.Pool; schema: string; connectionString: string } | undefined;
+  createThread: CreateThread;
   logger: Logger;
   registry?: Registry | undefined;
   clock?: (() => Date) | undefined;
 }) {
-  const { settings, persistence, logger } = options;
+  const { settings, database, logger } = options;
   if (!settings)
     return {
       kind: 'off' as const,
@@ -45,12 +45,11 @@ export function mailboxService(options: {
       start() {},
       stop: async () => {},
     };
-  const database = persistence.database;
   const reader = createMailboxReader({
     settings: settings.imap,
     folders: settings.folders,
     pollMs: settings.pollMs,
-    threads: options.threads,
+    createThread: options.createThread,
     state: database ? postgresMailboxState(database.pool, database.schema) : memoryMailboxState(),
     lock: database ? postgresReaderLock(database.connectionString, database.schema) : ONLY_READER,
     logger,

@@ -3,7 +3,6 @@ import { HttpError, requestContext } from '@repo/http-kit';
 import type { ImapFlow } from 'imapflow';
 import type { Logger } from 'pino';
 import { parseRawEmail, RAW_EMAIL_MAX_BYTES, type InboundEmail } from '../email/raw-email.js';
-import type { ThreadService } from '../operations/thread-service.js';
 
 /** Where a message goes once its thread is committed, and where one that cannot be read goes. */
 export interface MailboxFolders {
@@ -19,9 +18,19 @@ export const QUARANTINE_REASONS = {
 };
 export type QuarantineReason = keyof typeof QUARANTINE_REASONS;
 
+/**
+ * The mailbox's one way into the service: a thread made from a raw message as POST /threads makes
+ * it (`created: false` when its Message-ID or key already made one), its draft running in `drafted`.
+ */
+export type CreateThread = (
+  received: InboundEmail,
+  idempotencyKey: string | undefined,
+  source: 'mime',
+) => Promise<{ thread: { thread_id: string }; created: boolean; drafted?: Promise<unknown> }>;
+
 export interface TakeMessageDeps {
   client: ImapFlow;
-  threads: Pick<ThreadService, 'createThread'>;
+  createThread: CreateThread;
   folders: MailboxFolders;
   logger: Logger;
 }
@@ -61,9 +70,7 @@ export async function takeMessage(
   const key = received.email.message_id ? undefined : `imap:${message.uidValidity}:${uid}`;
   let created;
   try {
-    created = await asMailbox(deps.logger, uid, () =>
-      deps.threads.createThread(received, key, 'mime'),
-    );
+    created = await asMailbox(deps.logger, uid, () => deps.createThread(received, key, 'mime'));
   } catch (error) {
     // A message POST /threads would answer 4xx is refused for good: retrying would block the mailbox.
     if (error instanceof HttpError && error.status < 500)

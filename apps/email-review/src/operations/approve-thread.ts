@@ -1,10 +1,10 @@
+import { currentActor } from '@repo/http-kit';
 import { createHash } from 'node:crypto';
 import { deliveryView } from '../delivery/delivery.js';
 import { replyMessage } from '../email/reply.js';
 import type { Thread } from '../threads/thread.js';
 import { decideThread } from './decide-thread.js';
 import { stateConfig } from './graph-config.js';
-import { reviewer } from './history-events.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import type { RevisionCondition } from './status-rules.js';
 
@@ -34,19 +34,17 @@ export function approveThread(
     const approved = {
       type: 'approved' as const,
       at,
-      actor: reviewer(),
+      actor: currentActor(),
       revision: thread.revision,
       text_sha256: createHash('sha256').update(draft).digest('hex'),
     };
     const message = replyMessage(thread, draft, recipient(thread), deps.outbound);
     await decision.graph.updateState(stateConfig(threadId), { sent: { at, text: draft } }, 'send');
-    const delivery = await deps.deliveries.commitApproval(
-      sent,
+    const delivery = await deps.deliveries.commitApproval(decision, {
+      view: sent,
       message,
-      [approved],
-      decision.client,
-      await decision.checkpointWrites(),
-    );
+      events: [approved],
+    });
     return { ...sent, delivery: deliveryView(delivery) };
   });
 }

@@ -1,9 +1,9 @@
+import { currentActor } from '@repo/http-kit';
 import { randomUUID } from 'node:crypto';
 import type { InboundEmail } from '../email/raw-email.js';
 import type { Thread } from '../threads/thread.js';
 import { IdempotencyKeyReused } from '../threads/thread-errors.js';
 import { answeredThreadId } from './earlier-exchange.js';
-import { reviewer } from './history-events.js';
 import { log, now, type OperationDeps } from './operation-deps.js';
 import { runModelJob } from './run-model-job.js';
 
@@ -24,7 +24,7 @@ export interface CreatedThread {
 export type EmailSource = 'json' | 'mime';
 
 /**
- * Stores the thread (`drafting`) with its classify-and-draft job (one statement), and starts
+ * Stores the thread (`drafting`) with its classify-and-draft job (one transaction), and starts
  * running the job here; answers once it is stored,
  * with the run in `drafted`, or with the thread that the Idempotency-Key already created. Without a
  * key, the email's Message-ID serves as one: the same message posted twice is one thread.
@@ -40,21 +40,19 @@ export async function createThread(
   const createdEvent = {
     type: 'created' as const,
     at: fresh.created_at,
-    actor: reviewer(),
+    actor: currentActor(),
     source,
   };
   const messageKey = received.email.message_id && `message-id:${received.email.message_id}`;
   const job = { thread_id: fresh.thread_id, kind: 'draft' as const };
-  const stored = await deps.threads.create(
-    fresh,
-    idempotencyKey ?? messageKey ?? undefined,
-    [createdEvent],
-    undefined,
-    job,
-  );
-  const { thread, created } = stored;
-  // PostgreSQL: the insert sent the job. Memory: the job is only the run below.
-  const jobId = created ? (stored.jobId ?? (await deps.modelJobs.send(job))) : undefined;
+  const { thread, created, jobId } = await deps.transaction(async (tx) => {
+    const stored = await deps.threads.create(tx, {
+      thread: fresh,
+      idempotencyKey: idempotencyKey ?? messageKey ?? undefined,
+      events: [createdEvent],
+    });
+    return { ...stored, jobId: stored.created ? await deps.modelJobs.send(job, tx) : undefined };
+  });
   if (!created || !jobId)
     return { thread: idempotencyKey ? sameEmail(thread, received.inbound) : thread, created };
   log(deps).info({ thread_id: thread.thread_id }, 'thread created');

@@ -1,8 +1,7 @@
+import { currentActor } from '@repo/http-kit';
 import type { Thread } from '../threads/thread.js';
-import { ThreadMovedOn } from '../threads/thread-errors.js';
 import { decideThread, saveDecision } from './decide-thread.js';
 import { stateConfig } from './graph-config.js';
-import { reviewer } from './history-events.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import { runModelJob } from './run-model-job.js';
 import type { RevisionCondition } from './status-rules.js';
@@ -36,13 +35,12 @@ function replaceDraft(
     const edited = {
       type: 'edited' as const,
       at: view.updated_at,
-      actor: reviewer(),
+      actor: currentActor(),
       revision: view.revision,
       text: draft,
     };
     await decision.graph.updateState(stateConfig(threadId), { reply: draft, revision: 1 }, 'draft');
-    if (!(await saveDecision(deps, decision, view, thread.revision, [edited])))
-      throw new ThreadMovedOn(threadId);
+    await saveDecision(deps, decision, { view, revision: thread.revision, events: [edited] });
     return view;
   });
 }
@@ -58,22 +56,19 @@ async function redraft(
   instructions: string,
   condition?: RevisionCondition,
 ): Promise<Thread> {
-  const job = { thread_id: threadId, kind: 'redraft' as const, instructions, actor: reviewer() };
+  const job = {
+    thread_id: threadId,
+    kind: 'redraft' as const,
+    instructions,
+    actor: currentActor(),
+  };
   let jobId = '';
-  const marked = await decideThread(
-    deps,
-    threadId,
-    condition,
-    async (thread, decision) => {
-      const view: Thread = { ...thread, status: 'drafting', updated_at: now(deps) };
-      await decision.graph.updateState(stateConfig(threadId), { instructions }, 'classify');
-      if (!(await saveDecision(deps, decision, view, thread.revision, [])))
-        throw new ThreadMovedOn(threadId);
-      jobId = await deps.modelJobs.send(job, decision.client);
-      return view;
-    },
-    // The job is a second statement.
-    { transaction: true },
-  );
+  const marked = await decideThread(deps, threadId, condition, async (thread, decision) => {
+    const view: Thread = { ...thread, status: 'drafting', updated_at: now(deps) };
+    await decision.graph.updateState(stateConfig(threadId), { instructions }, 'classify');
+    await saveDecision(deps, decision, { view, revision: thread.revision, events: [] });
+    jobId = await deps.modelJobs.send(job, decision);
+    return view;
+  });
   return (await runModelJob(deps, job, jobId)) ?? marked;
 }

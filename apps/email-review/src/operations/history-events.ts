@@ -1,9 +1,5 @@
-import { currentActor } from '@repo/http-kit';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
-
-/** Who is changing the thread: the request's reviewer (API token name, JWT email/sub, anonymous). */
-export const reviewer = () => currentActor();
 
 /** What a workflow run did between two views of a thread: classified it, drafted a new revision. */
 export function stepEvents(before: Thread, after: Thread, at: string): HistoryEvent[] {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { ReplySender } from '../email/reply.js';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import type { ModelJobs } from '../persistence/model-jobs.js';
+import type { ModelJobs } from '../jobs/model-jobs.js';
 import type { Persistence } from '../persistence/persistence.js';
 import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
@@ -17,12 +17,10 @@ export interface OperationDeps {
   deliveries: DeliveryStore;
   /** The model work's queue (create, redraft, retry send; the result's transaction finishes). */
   modelJobs: ModelJobs;
-  /** One transaction for a reviewer's decision (see decideThread). */
-  decide: Persistence['decide'];
-  /** The graph over another saver: a decision's, or a run's (`deferWrites`). */
+  /** One transaction: a create, a reviewer's decision (see decideThread), a model job's result. */
+  transaction: Persistence['transaction'];
+  /** The graph over a transaction's saver (a decision's). */
   graphOn: (checkpointer: BaseCheckpointSaver) => EmailGraph;
-  /** A run's checkpoint writes held for its result's statement (PostgreSQL). */
-  deferWrites?: Persistence['deferWrites'];
   outbound: ReplySender;
   logger: Logger;
   clock?: () => Date;

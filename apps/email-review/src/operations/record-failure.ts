@@ -47,9 +47,10 @@ export async function recordFailure(
     { type: 'failed', at, actor: 'system', code: failed.error!.code },
   ];
   try {
-    await deps.decide(async (tx) => {
-      await deps.modelJobs.finish(jobId, tx.client);
-      await deps.threads.saveDecision(failed, thread.revision, events, tx.client, 'drafting');
+    await deps.transaction(async (tx) => {
+      await deps.modelJobs.finish(jobId, tx);
+      const change = { view: failed, revision: thread.revision, from: 'drafting' as const };
+      await deps.threads.saveDecision(tx, { ...change, events });
     });
   } catch (saveError) {
     log(deps).error({ err: saveError, thread_id: threadId }, 'could not record the failure');

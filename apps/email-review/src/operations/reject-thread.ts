@@ -1,8 +1,7 @@
+import { currentActor } from '@repo/http-kit';
 import type { Thread } from '../threads/thread.js';
-import { ThreadMovedOn } from '../threads/thread-errors.js';
 import { decideThread, saveDecision } from './decide-thread.js';
 import { stateConfig } from './graph-config.js';
-import { reviewer } from './history-events.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import type { RevisionCondition } from './status-rules.js';
 
@@ -27,12 +26,11 @@ export function rejectThread(
     const rejected = {
       type: 'rejected' as const,
       at,
-      actor: reviewer(),
+      actor: currentActor(),
       reason: rejection.reason ?? null,
     };
     await decision.graph.updateState(stateConfig(threadId), { rejected_at: at }, 'send');
-    if (!(await saveDecision(deps, decision, view, thread.revision, [rejected])))
-      throw new ThreadMovedOn(threadId);
+    await saveDecision(deps, decision, { view, revision: thread.revision, events: [rejected] });
     return view;
   });
 }

@@ -1,7 +1,7 @@
+import { currentActor } from '@repo/http-kit';
 import type { Thread } from '../threads/thread.js';
 import { ThreadMovedOn, ThreadNotRetryable } from '../threads/thread-errors.js';
 import { getThread } from './get-thread.js';
-import { reviewer } from './history-events.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import { runModelJob } from './run-model-job.js';
 import { requireRetryable } from './status-rules.js';
@@ -18,13 +18,12 @@ export async function retryThread(deps: OperationDeps, threadId: string): Promis
   const marked: Thread = { ...thread, status: 'drafting', error: null, updated_at: at };
   const job = { thread_id: threadId, kind: 'retry' as const };
   const jobId = await deps
-    .decide(async (tx) => {
-      const retried = { type: 'retried' as const, at, actor: reviewer() };
-      if (
-        !(await deps.threads.saveDecision(marked, thread.revision, [retried], tx.client, 'failed'))
-      )
+    .transaction(async (tx) => {
+      const retried = { type: 'retried' as const, at, actor: currentActor() };
+      const change = { view: marked, revision: thread.revision, from: 'failed' as const };
+      if (!(await deps.threads.saveDecision(tx, { ...change, events: [retried] })))
         throw new ThreadMovedOn(threadId);
-      return deps.modelJobs.send(job, tx.client);
+      return deps.modelJobs.send(job, tx);
     })
     .catch(async (error: unknown) => {
       // Another retry (or nothing: it is no longer failed) got there first.

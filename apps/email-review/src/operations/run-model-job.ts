@@ -1,8 +1,7 @@
-import { BaseCheckpointSaver, type StateSnapshot } from '@langchain/langgraph';
+import type { StateSnapshot } from '@langchain/langgraph';
 import { DatabaseUnavailable } from '@repo/pg-kit';
 import { isModelFailure, ModelUnavailable, ModelUnavailableAnswer } from '../llm/llm-errors.js';
-import type { ModelJob } from '../persistence/model-jobs.js';
-import type { DeferredWrites } from '../persistence/persistence.js';
+import type { ModelJob } from '../jobs/model-jobs.js';
 import { StepNotStored } from '../persistence/step-not-stored.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
@@ -12,17 +11,17 @@ import type { EmailStateValues } from '../workflow/state.js';
 import { firstRunInput } from './earlier-exchange.js';
 import { runConfig, stateConfig } from './graph-config.js';
 import { stepEvents } from './history-events.js';
-import { log, now, type OperationDeps } from './operation-deps.js';
+import { now, type OperationDeps } from './operation-deps.js';
 import { recordFailure } from './record-failure.js';
 
 /**
- * Runs a thread's model job (src/persistence/model-jobs.ts) — whether the instance that sent it runs
- * it at once or another instance's worker takes it after a crash — and commits its result in ONE
- * statement: the view by compare-and-set (`drafting` at the revision read, to `awaiting_review`),
- * its history events, the job's deletion and (PostgreSQL) the run's checkpoint, deferred to it
- * (DeferredSaver). The graph resumes from the thread's checkpoint, so a rerun does not repeat a
- * step that was saved, nor anything at all when the run had finished and only the commit was lost. A thread that is not
- * `drafting` (a rerun of a job whose result is in) only has its job finished.
+ * Runs a thread's model job (src/jobs/model-jobs.ts) — whether the instance that sent it runs it at
+ * once or another instance's worker takes it after a crash. The run writes its checkpoint when it
+ * stops (durability 'exit'); then one transaction commits its result: the view by compare-and-set
+ * (`drafting` at the revision read, to `awaiting_review`), its history events and the job's
+ * deletion. The graph resumes from the thread's checkpoint, so a rerun does not repeat a step that
+ * was saved, nor anything at all when the run had finished and only its result was lost. A thread
+ * that is not `drafting` (a rerun of a job whose result is in) only has its job finished.
  *
  * A failed run is recorded (`failed`, retryable, in the history; the job finished); a model
  * failure answers 502/503. With the database away nothing can be recorded: the error is thrown and
@@ -41,17 +40,14 @@ export async function runModelJob(
 ): Promise<Thread | undefined> {
   const thread = created ?? (await deps.threads.get(job.thread_id));
   if (thread?.status !== 'drafting') {
-    await deps.decide((tx) => deps.modelJobs.finish(jobId, tx.client));
+    await deps.transaction((tx) => deps.modelJobs.finish(jobId, tx));
     return thread;
   }
-  // PostgreSQL: the run's checkpoint commits with its result, in one statement.
-  const run = deps.deferWrites?.({ fresh: created !== undefined });
   let values: Partial<EmailStateValues>;
   try {
-    values = await runGraph(deps, thread, created !== undefined, run);
+    values = await runGraph(deps, thread, created !== undefined);
   } catch (error) {
     if (error instanceof DatabaseUnavailable) throw error;
-    await keepSteps(deps, thread, run);
     const failed = await recordFailure(deps, thread, error, jobId);
     if (error instanceof ModelUnavailable)
       throw new ModelUnavailableAnswer(thread.thread_id, error);
@@ -60,43 +56,21 @@ export async function runModelJob(
     throw error;
   }
   const view = projectThread(thread, values, now(deps));
+  const change = { view, revision: thread.revision, from: 'drafting' as const };
   const events = resultEvents(job, thread, view);
-  return (
-    deps.threads
-      .saveDecision(
-        view,
-        thread.revision,
-        events,
-        undefined,
-        'drafting',
-        jobId,
-        await run?.checkpointWrites(),
-      )
-      // Another run of this job committed first: its result stands.
-      .then(async (saved) => (saved ? view : ((await deps.threads.get(thread.thread_id)) ?? view)))
-      .catch(async (error: unknown) => {
-        // The run's checkpoint is kept on its own if it can be: the rerun then asks the model nothing.
-        await keepSteps(deps, thread, run);
-        if (error instanceof DatabaseUnavailable) throw error;
-        // The view itself was refused (a rerun would be too): the thread is failed, not left drafting.
-        await recordFailure(deps, thread, error, jobId);
-        throw new StepNotStored(thread.thread_id, error);
-      })
-  );
-}
-
-/**
- * A run whose result is not committed keeps the steps it finished: its deferred checkpoint is
- * written on its own, through the service's saver (as the run would have written it), so a retry
- * or a rerun skips them.
- */
-async function keepSteps(deps: OperationDeps, thread: Thread, run: DeferredWrites | undefined) {
-  const saver = deps.graph.checkpointer;
-  await run
-    ?.flush(saver instanceof BaseCheckpointSaver ? saver : undefined)
-    .catch((error: unknown) => {
-      log(deps).warn({ err: error, thread_id: thread.thread_id }, 'could not keep the run’s steps');
+  try {
+    const saved = await deps.transaction(async (tx) => {
+      await deps.modelJobs.finish(jobId, tx);
+      return deps.threads.saveDecision(tx, { ...change, events });
     });
+    // Another run of this job committed first: its result stands.
+    return saved ? view : ((await deps.threads.get(thread.thread_id)) ?? view);
+  } catch (error) {
+    if (error instanceof DatabaseUnavailable) throw error;
+    // The view itself was refused (a rerun would be too): the thread is failed, not left drafting.
+    await recordFailure(deps, thread, error, jobId);
+    throw new StepNotStored(thread.thread_id, error);
+  }
 }
 
 /** Runs the graph from where the checkpoint stands; returns its values when it stops. */
@@ -104,18 +78,16 @@ async function runGraph(
   deps: OperationDeps,
   thread: Thread,
   fresh: boolean,
-  run: DeferredWrites | undefined,
 ): Promise<Partial<EmailStateValues>> {
   const threadId = thread.thread_id;
-  const graph = run ? deps.graphOn(run.checkpointer) : deps.graph;
-  const snapshot = fresh ? undefined : await graph.getState(stateConfig(threadId));
+  const snapshot = fresh ? undefined : await deps.graph.getState(stateConfig(threadId));
   const values = (snapshot?.values ?? {}) as Partial<EmailStateValues>;
   // Paused before `send` already (the run finished, its commit was lost): resuming here would run
   // `send` without an approval, so only the view is derived.
   if (snapshot && values.inbound !== undefined && isSettled(snapshot)) return values;
   // Nothing checkpointed yet (a new thread, or its first run died early): start from the email.
   const input = values.inbound === undefined ? await firstRunInput(deps, thread) : null;
-  const ran = await graph.invoke(input, runConfig(threadId));
+  const ran = await deps.graph.invoke(input, runConfig(threadId));
   // Committing a run that stopped short would leave the thread `drafting` with its job finished.
   if (ran.reply === undefined) throw new Error('the run stopped before its draft');
   return ran;

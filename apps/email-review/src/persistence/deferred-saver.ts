@@ -4,53 +4,27 @@ import {
   type ChannelVersions,
   type Checkpoint,
   type CheckpointListOptions,
-  type CheckpointTuple,
   type CheckpointMetadata,
   type PendingWrite,
 } from '@langchain/langgraph-checkpoint';
 
-/** A write a decision's graph asked for, not yet made. */
-export type DeferredWrite =
-  | {
-      kind: 'put';
-      config: RunnableConfig;
-      checkpoint: Checkpoint;
-      metadata: CheckpointMetadata;
-      newVersions: ChannelVersions;
-    }
-  | { kind: 'putWrites'; config: RunnableConfig; writes: PendingWrite[]; taskId: string };
+type Write =
+  | { put: Parameters<BaseCheckpointSaver['put']> }
+  | { putWrites: Parameters<BaseCheckpointSaver['putWrites']> };
 
 /**
- * The saver of a decision (see decideThread) or of a model job's run (run-model-job.ts): reads
- * go to the service's saver, writes wait, in order, to be committed with the compare-and-set that
- * writes the thread's view, and are dropped when it finds the thread moved on. PostgreSQL: they
- * ride in that statement (OneRowPostgresSaver `statementPart`); memory: `flush` makes them after
- * it. `updateState` and a run (durability 'exit') read only before they write, so nothing reads a
- * write that waits.
+ * Memory mode's saver for a transaction: reads go to `saver`, writes wait, in order, for `flush`
+ * (the transaction's commit) and are dropped by `discard` (its rollback). `updateState` reads only
+ * before it writes, so nothing reads a write that waits.
  */
-export class DeferredSaver<
-  S extends BaseCheckpointSaver = BaseCheckpointSaver,
-> extends BaseCheckpointSaver {
-  readonly writes: DeferredWrite[] = [];
+export class DeferredSaver extends BaseCheckpointSaver {
+  private writes: Write[] = [];
 
-  private first: { tuple: CheckpointTuple | undefined } | undefined;
-
-  constructor(
-    readonly saver: S,
-    /**
-     * What the first read of the latest checkpoint answers, already known: none for a thread
-     * nothing can have checkpointed yet (its create's own run), or the one read with the view.
-     */
-    options: { first?: { tuple: CheckpointTuple | undefined } } = {},
-  ) {
+  constructor(readonly saver: BaseCheckpointSaver) {
     super(saver.serde);
-    this.first = options.first;
   }
 
-  async getTuple(config: RunnableConfig) {
-    const first = this.first;
-    this.first = undefined;
-    if (first && !config.configurable?.checkpoint_id) return first.tuple;
+  getTuple(config: RunnableConfig) {
     return this.saver.getTuple(config);
   }
 
@@ -64,13 +38,13 @@ export class DeferredSaver<
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    this.writes.push({ kind: 'put', config, checkpoint, metadata, newVersions });
+    this.writes.push({ put: [config, checkpoint, metadata, newVersions] });
     const { thread_id, checkpoint_ns = '' } = config.configurable ?? {};
     return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
   }
 
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string) {
-    this.writes.push({ kind: 'putWrites', config, writes, taskId });
+    this.writes.push({ putWrites: [config, writes, taskId] });
   }
 
   deleteThread(threadId: string) {
@@ -81,14 +55,14 @@ export class DeferredSaver<
     return this.saver.getNextVersion(current);
   }
 
-  /** Makes the writes, a statement each, through `via` (by default the saver it reads from). */
-  async flush(via: BaseCheckpointSaver = this.saver) {
+  async flush() {
     for (const write of this.writes.splice(0)) {
-      if (write.kind === 'put') {
-        await via.put(write.config, write.checkpoint, write.metadata, write.newVersions);
-      } else {
-        await via.putWrites(write.config, write.writes, write.taskId);
-      }
+      if ('put' in write) await this.saver.put(...write.put);
+      else await this.saver.putWrites(...write.putWrites);
     }
+  }
+
+  discard() {
+    this.writes = [];
   }
 }

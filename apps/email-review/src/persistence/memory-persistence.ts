@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { MemoryDeliveries } from '../delivery/memory-deliveries.js';
 import { MemoryThreadStore } from '../threads/memory-thread-store.js';
 import type { RetryPolicy } from '../delivery/retry-policy.js';
-import { inProcessModelJobs } from './model-jobs.js';
+import { inProcessModelJobs } from '../jobs/model-jobs.js';
 import type { Persistence } from './persistence.js';
 import { DeferredSaver } from './deferred-saver.js';
 import { ChangeFeed } from '../changes/change-feed.js';
@@ -30,28 +30,26 @@ export function createMemoryPersistence(
   const threads = new MemoryThreadStore(undefined, memoryChangeReporter(changes), webhooks);
   const deliveries = new MemoryDeliveries(threads, options.retry);
   const checkpointer = new MemorySaver();
-  // One for every decision (they run one at a time), so the graph over it is compiled once.
+  // One for every transaction (they run one at a time), so the graph over it is compiled once.
   const deferred = new DeferredSaver(checkpointer);
-  let decisions: Promise<unknown> = Promise.resolve();
+  let transactions: Promise<unknown> = Promise.resolve();
   return {
     kind: 'memory',
     checkpointer,
-    // One decision at a time: each reads and writes the maps without another one in between.
-    decide: (work) => {
-      const decided = decisions.then(async () => {
+    // One transaction at a time: each reads and writes the maps without another one in between;
+    // the graph's writes are made once the work returns, or dropped with its throw.
+    transaction: (work) => {
+      const done = transactions.then(async () => {
         try {
-          const result = await work({
-            checkpointer: deferred,
-            checkpointWrites: async () => undefined,
-          });
+          const result = await work({ checkpointer: deferred });
           await deferred.flush();
           return result;
         } finally {
-          deferred.writes.length = 0;
+          deferred.discard();
         }
       });
-      decisions = decided.catch(() => undefined);
-      return decided;
+      transactions = done.catch(() => undefined);
+      return done;
     },
     threads,
     history: threads.history,

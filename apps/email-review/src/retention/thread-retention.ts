@@ -1,10 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { startQueueWorkers, type QueueWorkers } from '../db/queue-workers.js';
-import { withQueueSetupLock } from '../db/setup-database.js';
-import { queueSchema } from '../db/tables.js';
+import type { JobRunner } from '../jobs/job-runner.js';
+import type { QueueWorkers } from '../jobs/queue-workers.js';
 import { finishedThreadDeleter } from './delete-finished-threads.js';
 
 export interface RetentionSettings {
@@ -52,27 +50,16 @@ export const KEEP_FOREVER: ThreadRetention = {
  * in small batches, each its own short transaction.
  */
 export function createThreadRetention(deps: {
-  database: { pool: pg.Pool; schema: string; connectionString: string };
+  database: { pool: pg.Pool; schema: string; jobs: JobRunner };
   settings: RetentionSettings;
   logger: Logger;
   clock?: () => Date;
 }): ThreadRetention {
-  const { pool, schema, connectionString } = deps.database;
+  const { pool, schema, jobs } = deps.database;
   const { days, batchSize = 100, pauseMs = 50, cron = '17 * * * *' } = deps.settings;
   const unsentDays = deps.settings.unsentDays ?? Math.max(days, UNSENT_DAYS_DEFAULT);
   const clock = deps.clock ?? (() => new Date());
   const deleteBatch = finishedThreadDeleter(pool, schema);
-  const boss = new PgBoss({
-    connectionString,
-    schema: queueSchema(schema),
-    max: 2,
-    application_name: 'email-review-retention',
-    // The delivery queue's instance does the queue's maintenance; this one only keeps the schedule.
-    supervise: false,
-    schedule: true,
-  });
-  boss.on('error', (error: unknown) => deps.logger.warn({ err: error }, 'retention queue error'));
-  let started = false;
   let workers: QueueWorkers | undefined;
 
   const runOnce = async () => {
@@ -99,29 +86,15 @@ export function createThreadRetention(deps: {
   return {
     runOnce,
     async start() {
-      await withQueueSetupLock(pool, async () => {
-        await boss.start();
-        started = true;
-        if (!(await boss.getQueue(JOB)))
-          await boss.createQueue(JOB, { name: JOB, policy: 'singleton' });
-      });
-      await boss.schedule(JOB, cron);
-      workers = startQueueWorkers({
-        boss,
-        queue: JOB,
-        concurrency: 1,
-        pollMs: POLL_MS,
-        handler: async () => {
-          await runOnce();
-        },
-        onQueueError: (error) => deps.logger.warn({ err: error }, 'retention queue error'),
+      await jobs.register(JOB, { policy: 'singleton' });
+      await jobs.schedule(JOB, cron);
+      workers = jobs.work(JOB, { concurrency: 1, pollMs: POLL_MS }, async () => {
+        await runOnce();
       });
     },
     async stop() {
       await workers?.stop();
       workers = undefined;
-      if (started) await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
-      started = false;
     },
   };
 }

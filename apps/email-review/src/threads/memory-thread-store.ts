@@ -1,9 +1,15 @@
 import { MemoryThreadHistory } from './memory-thread-history.js';
 import type { HistoryEvent } from './thread-history.js';
-import type { Thread, ThreadStatus } from './thread.js';
+import type { Thread } from './thread.js';
 import type { ChangeReporter } from '../changes/memory-changes.js';
 import { NO_THREAD_WEBHOOKS, type ThreadWebhooks } from '../webhooks/thread-webhooks.js';
-import type { ListQuery, ThreadPage, ThreadStore } from './thread-store.js';
+import type {
+  ListQuery,
+  NewThread,
+  ThreadChange,
+  ThreadPage,
+  ThreadStore,
+} from './thread-store.js';
 
 /** The thread index for memory mode: lost with the process, like MemorySaver's checkpoints. */
 export class MemoryThreadStore implements ThreadStore {
@@ -20,7 +26,7 @@ export class MemoryThreadStore implements ThreadStore {
     private readonly webhooks: ThreadWebhooks = NO_THREAD_WEBHOOKS,
   ) {}
 
-  async create(thread: Thread, idempotencyKey?: string, events: readonly HistoryEvent[] = []) {
+  async create(_tx: unknown, { thread, idempotencyKey, events }: NewThread) {
     if (idempotencyKey !== undefined) {
       const existingId = this.byIdempotencyKey.get(idempotencyKey);
       if (existingId !== undefined)
@@ -40,6 +46,7 @@ export class MemoryThreadStore implements ThreadStore {
     return thread && { ...thread };
   }
 
+  /** Replaces the view of an existing thread (memory deliveries' writes). */
   async save(thread: Thread, events: readonly HistoryEvent[] = []) {
     const before = this.threads.get(thread.thread_id);
     if (!before) return;
@@ -49,13 +56,7 @@ export class MemoryThreadStore implements ThreadStore {
     await this.webhooks.publish(thread, events);
   }
 
-  async saveDecision(
-    view: Thread,
-    revision: number,
-    events: readonly HistoryEvent[],
-    _client?: unknown,
-    from: ThreadStatus = 'awaiting_review',
-  ) {
+  async saveDecision(_tx: unknown, { view, revision, from, events }: ThreadChange) {
     const current = this.threads.get(view.thread_id);
     if (current?.status !== from || current.revision !== revision) return false;
     await this.save(view, events);

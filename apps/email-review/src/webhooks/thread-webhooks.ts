@@ -16,22 +16,13 @@ import { threadWebhookEvents } from './thread-webhook-events.js';
  * webhook events they report, committed by `transaction` (PostgreSQL) with the write itself.
  */
 export interface ThreadWebhooks {
-  /** False when no endpoint is configured: writes then skip the transaction they would need. */
-  readonly enabled: boolean;
-  /** Whether these history events report anything (so a one-statement write needs a transaction). */
+  /** Whether these history events report anything to a configured endpoint. */
   reports(history: readonly HistoryEvent[]): boolean;
   publish(
     view: Thread,
     history: readonly HistoryEvent[],
     transaction?: TransactionClient,
   ): Promise<void>;
-  /**
-   * PostgreSQL: the CTEs that publish inside the statement of the write itself (see the outbox's
-   * InStatement), parameters from `$first`; '' when there is no endpoint.
-   */
-  ctes(guard: string | undefined, first: number): string;
-  /** The parameters of `ctes` for this write, or undefined when it reports nothing. */
-  params(view: Thread, history: readonly HistoryEvent[]): unknown[] | undefined;
 }
 
 const REPORTED = new Set<HistoryEvent['type']>([
@@ -50,20 +41,11 @@ export function threadWebhooks(outbox: Outbox, includeContent: boolean): ThreadW
   const reports = (history: readonly HistoryEvent[]) =>
     outbox.enabled && history.some((event) => REPORTED.has(event.type));
   return {
-    get enabled() {
-      return outbox.enabled;
-    },
     reports,
     publish: async (view, history, transaction) => {
       if (!outbox.enabled) return;
       const events = threadWebhookEvents(view, history, includeContent);
       if (events.length > 0) await outbox.publish(events, transaction);
-    },
-    ctes: (guard, first) => (outbox.enabled ? (outbox.inStatement?.ctes(guard, first) ?? '') : ''),
-    params: (view, history) => {
-      if (!reports(history)) return undefined;
-      const events = threadWebhookEvents(view, history, includeContent);
-      return events.length > 0 ? outbox.inStatement?.params(events) : undefined;
     },
   };
 }
@@ -85,9 +67,6 @@ export function outboxDeps(options: WebhookOptions | undefined, logger: Logger) 
 
 /** No endpoints: nothing is built, nothing written. */
 export const NO_THREAD_WEBHOOKS: ThreadWebhooks = {
-  enabled: false,
   reports: () => false,
   publish: async () => undefined,
-  ctes: () => '',
-  params: () => undefined,
 };

@@ -18,7 +18,7 @@ import type { Persistence } from '../../src/persistence/persistence.js';
 import {
   openPostgresPersistence,
   type PostgresOptions,
-} from '../../src/db/postgres-persistence.js';
+} from '../../src/persistence/postgres-persistence.js';
 import type { ThreadStore } from '../../src/threads/thread-store.js';
 import type { MailboxSettings } from '../../src/mailbox/mailbox-service.js';
 import type { RetentionSettings } from '../../src/retention/thread-retention.js';
@@ -65,12 +65,12 @@ export class ApprovalGate {
     }
   }
 
-  /** Makes `persistence`'s decisions pass through the gate once committed. */
-  wrap(decide: Persistence['decide']): Persistence['decide'] {
+  /** Makes `persistence`'s transactions (decisions among them) pass through the gate once committed. */
+  wrap(transaction: Persistence['transaction']): Persistence['transaction'] {
     return async (work) => {
-      const decided = await decide(work);
+      const committed = await transaction(work);
       await this.pass();
-      return decided;
+      return committed;
     };
   }
 }
@@ -165,7 +165,7 @@ export async function startInstance(options: {
     ...opened,
     threads: options.wrapThreads ? options.wrapThreads(opened.threads) : opened.threads,
     checkpointer: options.wrapCheckpointer?.(opened.checkpointer) ?? opened.checkpointer,
-    decide: gate.wrap(opened.decide.bind(opened)),
+    transaction: gate.wrap(opened.transaction.bind(opened)),
   };
   const llm = createOpenAiClient({
     apiKey: 'test-key',

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { ChangeFeed } from '../changes/change-feed.js';
-import { threadChangeSchema } from '../changes/thread-change.js';
-import { table } from './tables.js';
+import type { ChangeFeed } from './change-feed.js';
+import { threadChangeSchema } from './thread-change.js';
+import { table } from '../db/tables.js';
 
 /** The NOTIFY channel of one schema's thread changes (deployments sharing a database stay apart). */
 export const changeChannel = (schema: string) => `email_threads_${schema}`.slice(0, 63);

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import type { HeldReaderLock, MailboxState, ReaderLock } from '../mailbox/mailbox-state.js';
-import { table } from './tables.js';
+import type { HeldReaderLock, MailboxState, ReaderLock } from './mailbox-state.js';
+import { table } from '../db/tables.js';
 
 /** Advisory-lock key space of the mailbox reader ('EMMB'); the second key is the schema's hash. */
 const READER_LOCK = 0x454d4d42;

@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDatabaseUnreachable, type DatabaseHealth } from '@repo/pg-kit';
-import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 
@@ -75,11 +74,6 @@ export function startQueueWorkers<T extends object>(options: QueueWorkerOptions<
   };
 }
 
-/** pg-boss's executor over one client, so a job is written inside that client's transaction. */
-export const inTransaction = (client: pg.PoolClient): PgBoss.Db => ({
-  executeSql: (text, values) => client.query(text, values),
-});
-
 /** pg-boss polls on its own: an outage would log on every beat, so it counts as one outage. */
 export function reportQueueError(
   settings: { health?: DatabaseHealth; logger: Logger },
@@ -88,14 +82,4 @@ export function reportQueueError(
 ): void {
   if (settings.health && isDatabaseUnreachable(error)) settings.health.markDown(error);
   else settings.logger.warn({ err: error }, `${what} error`);
-}
-
-/** Lets the workers finish their jobs, then stops pg-boss (when it was started). */
-export async function stopQueue(
-  boss: PgBoss,
-  workers: QueueWorkers | undefined,
-  started: boolean,
-): Promise<void> {
-  await workers?.stop();
-  if (started) await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
 }

@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import type { Transaction } from '../persistence/transaction.js';
 
 /**
  * One thread's model work: classify and draft a new thread, redraft with a reviewer's instructions,
@@ -16,17 +16,17 @@ export interface ModelJob {
  * The model work's queue. PostgreSQL: pg-boss jobs, one at a time per thread (singleton key), sent in
  * the transaction of the change that asks for them, and deleted in the transaction that commits
  * their result; the instance that took the request runs its job at once, and another instance takes
- * it only once that one is presumed dead (see src/db/postgres-model-jobs.ts). Memory: nothing
+ * it only once that one is presumed dead (see src/jobs/postgres-model-jobs.ts). Memory: nothing
  * outlives the process, so the job is only its in-process run.
  */
 export interface ModelJobs {
-  /** Queues `job` inside `client`'s transaction (PostgreSQL); returns its id. */
-  send(job: ModelJob, client?: pg.PoolClient): Promise<string>;
-  /** The job's result is being committed in `client`'s transaction: the job is done with it. */
-  finish(jobId: string, client?: pg.PoolClient): Promise<void>;
+  /** Queues `job` inside `tx`; returns its id. */
+  send(job: ModelJob, tx: Transaction): Promise<string>;
+  /** The job's result is being committed in `tx`: the job is done with it. */
+  finish(jobId: string, tx: Transaction): Promise<void>;
   /** Runs, with `run`, the jobs whose first instance died (PostgreSQL); memory mode has none. */
   work(run: (job: ModelJob, jobId: string) => Promise<void>): Promise<void>;
-  /** Ends the workers (each finishes its job) and the queue's connections. */
+  /** Ends the workers (each finishes its job). */
   stop(): Promise<void>;
 }
 

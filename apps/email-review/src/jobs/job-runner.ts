@@ -1,0 +1,135 @@
+import type { DatabaseHealth } from '@repo/pg-kit';
+import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { withQueueSetupLock } from '../db/setup-database.js';
+import { queueSchema } from '../db/tables.js';
+import { reportQueueError, startQueueWorkers, type QueueWorkers } from './queue-workers.js';
+
+export interface JobRunnerSettings {
+  connectionString: string;
+  schema: string;
+  /** Connections of pg-boss's pool (its fetches, completions and maintenance). */
+  max: number;
+  /** How often pg-boss hands a dead worker's expired job out again. */
+  maintenanceIntervalSeconds: number;
+  logger: Logger;
+  /** Where the queue's connection failures count as one outage (logged once), not one line each. */
+  health?: DatabaseHealth;
+}
+
+/** One queue's workers: `concurrency` loops, each looking again `pollMs` after finding nothing. */
+export interface WorkOptions {
+  concurrency: number;
+  pollMs: number;
+}
+
+/**
+ * The process's one pg-boss (its README: one instance, many queues), in `<schema>_pgboss`: the
+ * features register their queues (model work, deliveries and their dead letters, retention) and
+ * their workers on it. Jobs are sent inside the caller's transaction (pg-boss's `db` option on its
+ * client), so a job exists exactly when the change that asked for it committed.
+ */
+export class JobRunner {
+  private readonly boss: PgBoss;
+  private readonly queues = new Map<string, PgBoss.Queue | undefined>();
+  private readonly workers = new Set<QueueWorkers>();
+  private setupPool: pg.Pool | undefined;
+
+  constructor(private readonly settings: JobRunnerSettings) {
+    this.boss = new PgBoss({
+      connectionString: settings.connectionString,
+      schema: queueSchema(settings.schema),
+      max: settings.max,
+      application_name: 'email-review-jobs',
+      maintenanceIntervalSeconds: settings.maintenanceIntervalSeconds,
+    });
+    this.boss.on('error', (error: unknown) => this.onError(error));
+  }
+
+  /**
+   * A queue that `send` and `work` use; created by `start`, or at once when that has run. A dead
+   * letter queue is registered before the queue that names it (a deferred foreign key).
+   */
+  async register(name: string, options?: Omit<PgBoss.Queue, 'name'>): Promise<void> {
+    this.queues.set(name, options && { name, ...options });
+    if (this.setupPool) await this.createQueues(this.setupPool, [name]);
+  }
+
+  /** Starts pg-boss (its migrations) and creates the registered queues, one instance at a time. */
+  async start(setupPool: pg.Pool): Promise<void> {
+    if (this.setupPool) return;
+    await this.createQueues(setupPool, [...this.queues.keys()], () => this.boss.start());
+    this.setupPool = setupPool;
+  }
+
+  /**
+   * Queues `data` inside the transaction on `client` (or on its own); null when a singleton key
+   * refuses it.
+   */
+  send(
+    queue: string,
+    data: object,
+    options: PgBoss.SendOptions,
+    client?: pg.PoolClient,
+  ): Promise<string | null> {
+    return this.boss.send(queue, data, { ...options, ...inTransaction(client) });
+  }
+
+  /** Deletes a job inside the transaction on `client`: the job is done when its result commits. */
+  async deleteJob(queue: string, id: string, client?: pg.PoolClient): Promise<void> {
+    await this.boss.deleteJob(queue, id, inTransaction(client));
+  }
+
+  /** Creates (or moves) `queue`'s schedule: one job per `cron` tick, whichever instances run. */
+  async schedule(queue: string, cron: string): Promise<void> {
+    await this.boss.schedule(queue, cron);
+  }
+
+  /** Starts `queue`'s workers; a handler's throw fails its job (pg-boss retries it). */
+  work<T extends object>(
+    queue: string,
+    options: WorkOptions,
+    handler: (job: PgBoss.JobWithMetadata<T>) => Promise<void>,
+  ): QueueWorkers {
+    const workers = startQueueWorkers<T>({
+      boss: this.boss,
+      queue,
+      ...options,
+      handler,
+      onQueueError: (error) => this.onError(error),
+    });
+    this.workers.add(workers);
+    return {
+      stop: async () => {
+        this.workers.delete(workers);
+        await workers.stop();
+      },
+    };
+  }
+
+  /** Lets every worker finish its job, then stops pg-boss. */
+  async stop(): Promise<void> {
+    await Promise.all([...this.workers].map((workers) => workers.stop()));
+    this.workers.clear();
+    if (this.setupPool) await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    this.setupPool = undefined;
+  }
+
+  private createQueues(setupPool: pg.Pool, names: string[], first?: () => Promise<unknown>) {
+    return withQueueSetupLock(setupPool, async () => {
+      await first?.();
+      for (const name of names)
+        if (!(await this.boss.getQueue(name)))
+          await this.boss.createQueue(name, this.queues.get(name) ?? { name });
+    });
+  }
+
+  private onError(error: unknown) {
+    reportQueueError(this.settings, 'job queue', error);
+  }
+}
+
+/** pg-boss's executor over a transaction's client, so a job is written inside that transaction. */
+const inTransaction = (client: pg.PoolClient | undefined): { db?: PgBoss.Db } =>
+  client ? { db: { executeSql: (text, values) => client.query(text, values) } } : {};

@@ -1,0 +1,96 @@
+import type pg from 'pg';
+import type { Transaction } from '../persistence/transaction.js';
+import type { Thread } from './thread.js';
+import type {
+  ListQuery,
+  NewThread,
+  ThreadChange,
+  ThreadPage,
+  ThreadStore,
+} from './thread-store.js';
+import type { PostgresThreadHistory } from './postgres-thread-history.js';
+import { table } from '../db/tables.js';
+
+interface ViewRow {
+  view: Thread;
+}
+
+/** The thread index in PostgreSQL (`email_threads`), beside the checkpoint tables. */
+export class PostgresThreadStore implements ThreadStore {
+  private readonly sql: Record<'insert' | 'decide' | 'byKey' | 'get' | 'list', string>;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    schema: string,
+    /** Appends each write's history events (and publishes their webhook events) in its transaction. */
+    private readonly history: PostgresThreadHistory,
+  ) {
+    const threads = table(schema, 'email_threads');
+    this.sql = {
+      insert: `INSERT INTO ${threads} (thread_id, status, idempotency_key, view) VALUES ($1, $2, $3, $4)
+               ON CONFLICT (idempotency_key) DO NOTHING`,
+      // Compare-and-set on status and revision: the row lock also orders concurrent decisions.
+      decide: `UPDATE ${threads} SET status = $2, view = $3, delivery_status = $4
+               WHERE thread_id = $1 AND status = $5 AND (view->>'revision')::int = $6`,
+      byKey: `SELECT view FROM ${threads} WHERE idempotency_key = $1`,
+      get: `SELECT view FROM ${threads} WHERE thread_id = $1`,
+      list: `SELECT seq, view FROM ${threads}
+             WHERE ($1::text IS NULL OR status = $1) AND ($2::bigint IS NULL OR seq < $2)
+               AND ($4::text IS NULL OR delivery_status = $4)
+             ORDER BY seq DESC LIMIT $3`,
+    };
+  }
+
+  async create(tx: Transaction, { thread, idempotencyKey, events }: NewThread) {
+    const client = tx.client!;
+    const key = idempotencyKey ?? null;
+    const inserted = await client.query(this.sql.insert, [
+      thread.thread_id,
+      thread.status,
+      key,
+      thread,
+    ]);
+    if (inserted.rowCount === 1) {
+      await this.history.appendIn(client, thread.thread_id, events, thread);
+      return { thread, created: true };
+    }
+    // The key is taken (possibly by a request that committed a moment ago): answer with its thread.
+    const existing = await client.query<ViewRow>(this.sql.byKey, [key]);
+    return { thread: existing.rows[0]!.view, created: false };
+  }
+
+  async get(threadId: string) {
+    const result = await this.pool.query<ViewRow>(this.sql.get, [threadId]);
+    return result.rows[0]?.view;
+  }
+
+  async saveDecision(tx: Transaction, { view, revision, from, events }: ThreadChange) {
+    const client = tx.client!;
+    const saved = await client.query(this.sql.decide, [
+      view.thread_id,
+      view.status,
+      view,
+      view.delivery?.status ?? null,
+      from,
+      revision,
+    ]);
+    if (saved.rowCount !== 1) return false;
+    await this.history.appendIn(client, view.thread_id, events, view);
+    return true;
+  }
+
+  async list(query: ListQuery): Promise<ThreadPage> {
+    const result = await this.pool.query<ViewRow & { seq: string }>(this.sql.list, [
+      query.status ?? null,
+      query.before ?? null,
+      query.limit + 1,
+      query.delivery ?? null,
+    ]);
+    const rows = result.rows.slice(0, query.limit);
+    const more = result.rows.length > query.limit;
+    return {
+      threads: rows.map((row) => row.view),
+      ...(more ? { next: Number(rows[rows.length - 1]!.seq) } : {}),
+    };
+  }
+}
