@@ -6,7 +6,7 @@ import { join } from 'node:path';
 const roots = ['apps', 'packages'].flatMap((dir) =>
   existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [],
 );
-roots.push('bench');
+roots.push('bench', 'eval');
 let passed = 0;
 let failed = 0;
 let suitesFailed = 0;
