@@ -81,6 +81,8 @@ export function planServices(input: {
     args: ['dist/server.js'],
     env: {
       ...inherited,
+      // The sample help center, so that drafts answer from it and cite it (a shell's KB_DIR wins).
+      KB_DIR: inherited.KB_DIR || join(repoRoot, 'packages/knowledge/sample-help-center'),
       ...databaseWait,
       ...llmOverrides,
       ...mail,

@@ -45,20 +45,23 @@ describe('planServices', () => {
     });
   });
 
-  test('when the demo runs, then helpdesk loads the sample help center unless the shell names a KB_DIR', () => {
-    const env = loadDemoEnv({});
-    const plan = (inherited: Record<string, string>) =>
-      planServices({ mode: 'emulator', repoRoot: '/repo', env, inherited }).find(
-        (service) => service.name === 'helpdesk',
-      );
+  test.each(['helpdesk', 'email-review'])(
+    'when the demo runs, then %s loads the sample help center unless the shell names a KB_DIR',
+    (name) => {
+      const env = loadDemoEnv({});
+      const plan = (inherited: Record<string, string>) =>
+        planServices({ mode: 'emulator', repoRoot: '/repo', env, inherited }).find(
+          (service) => service.name === name,
+        );
 
-    expect(plan(realShell)?.env['KB_DIR']).toBe('/repo/packages/knowledge/sample-help-center');
-    expect(plan({ ...realShell, KB_DIR: '/srv/help' })?.env['KB_DIR']).toBe('/srv/help');
-    // An empty value, as .env.example exported, is unset.
-    expect(plan({ ...realShell, KB_DIR: '' })?.env['KB_DIR']).toBe(
-      '/repo/packages/knowledge/sample-help-center',
-    );
-  });
+      expect(plan(realShell)?.env['KB_DIR']).toBe('/repo/packages/knowledge/sample-help-center');
+      expect(plan({ ...realShell, KB_DIR: '/srv/help' })?.env['KB_DIR']).toBe('/srv/help');
+      // An empty value, as .env.example exported, is unset.
+      expect(plan({ ...realShell, KB_DIR: '' })?.env['KB_DIR']).toBe(
+        '/repo/packages/knowledge/sample-help-center',
+      );
+    },
+  );
 
   test('when the real providers are used, then no emulator starts and the keys and base URLs pass through unchanged', () => {
     const env = loadDemoEnv({});
