@@ -1,7 +1,11 @@
+import { recordSchema } from '@repo/jest-preset/schema-ledger.mjs';
+import pg from 'pg';
 import { PostgresKnowledgeBase } from '../src/store/postgres-knowledge-base.js';
 import { knowledgeTablesMigration } from '../src/store/knowledge-tables.js';
 import { knowledgeBaseContract, loadSamples, ticking } from './knowledge-base-contract.js';
 import { knowledgeSchema } from './postgres-support.js';
+
+const DATABASE_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 describe('PostgresKnowledgeBase', () => {
   let db: Awaited<ReturnType<typeof knowledgeSchema>>;
@@ -114,5 +118,25 @@ describe('PostgresKnowledgeBase', () => {
     await kb.upsert({ slug: 'kept', title: 'Kept', body: 'Still here.' });
     await db.pool.query(knowledgeTablesMigration(db.schema));
     expect((await kb.get('kept'))?.body).toBe('Still here.');
+  });
+
+  it('when two services set up one shared schema at once, then every set-up succeeds', async () => {
+    const shared = `kb_shared_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    recordSchema(shared);
+    // Separate connections, as two services' set-ups under their own locks are.
+    const clients = Array.from(
+      { length: 6 },
+      () => new pg.Client({ connectionString: DATABASE_URL }),
+    );
+    await Promise.all(clients.map((client) => client.connect()));
+    try {
+      const results = await Promise.allSettled(
+        clients.map((client) => client.query(knowledgeTablesMigration(shared))),
+      );
+      expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    } finally {
+      await Promise.all(clients.map((client) => client.end()));
+      await db.pool.query(`DROP SCHEMA IF EXISTS "${shared}" CASCADE`);
+    }
   });
 });

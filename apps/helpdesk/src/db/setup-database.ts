@@ -22,10 +22,8 @@ export async function setupDatabase(
       await client.query(sessionTablesMigration(schema));
       await client.query(webhookTablesMigration(schema));
       await client.query(handoffTablesMigration(schema));
-      if (knowledgeSchema) {
-        await client.query(`CREATE SCHEMA IF NOT EXISTS "${knowledgeSchema}"`);
-        await client.query(knowledgeTablesMigration(knowledgeSchema));
-      }
+      // Its own schema, maybe shared with email-review: the migration takes the schema's lock too.
+      if (knowledgeSchema) await client.query(knowledgeTablesMigration(knowledgeSchema));
     } finally {
       await client.query('SELECT pg_advisory_unlock($1, $2)', [...SETUP_LOCK]);
     }

@@ -1,6 +1,7 @@
 /**
- * The knowledge base's tables in `schema`, for a service's set-up to run with its others (under its
- * set-up lock, as webhookTablesMigration). An article's passages are rows of their own, each with a
+ * The knowledge base's schema and tables, for a service's set-up to run with its others (as
+ * webhookTablesMigration), as one query: several services may share the schema, so it takes a lock
+ * of the schema's own. An article's passages are rows of their own, each with a
  * tsvector in the article's text search configuration (`config`): its title weighted A, its heading
  * B, its text D, generated from the row, so no writer can store one out of step with its text.
  * Slugs sort bytewise (COLLATE "C"), as the memory store and a listing's `after` do.
@@ -10,7 +11,11 @@
 export function knowledgeTablesMigration(schema: string): string {
   const articles = `"${schema}"."knowledge_articles"`;
   const passages = `"${schema}"."knowledge_passages"`;
+  // Services sharing the schema set it up under their own set-up locks; this one is the schema's,
+  // held to the end of the statements' one transaction (CREATE … IF NOT EXISTS races otherwise).
   return `
+    SELECT pg_advisory_xact_lock(hashtext('${schema}.knowledge_setup'));
+    CREATE SCHEMA IF NOT EXISTS "${schema}";
     CREATE TABLE IF NOT EXISTS ${articles} (
       slug text COLLATE "C" PRIMARY KEY,
       title text NOT NULL,
