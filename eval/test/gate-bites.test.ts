@@ -1,7 +1,12 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closingLine, runSuite } from './support/run-suite.js';
+
+/** The default categories but billing: a classifier that can no longer say billing. */
+const PROFILE_WITHOUT_BILLING = `categories:
+${['technical_support', 'account', 'sales', 'complaint', 'feedback', 'spam', 'other'].map((name) => `  - name: ${name}`).join('\n')}
+`;
 
 /** The help center cases: what an emptied knowledge base must break. */
 const KB_CASES = 'refund-window,shipping-times,api-status,invoice-open,manager,refund-then-invoice';
@@ -28,6 +33,21 @@ describe('the gate bites (sabotage)', () => {
         EVAL_KB_DIR: mkdtempSync(join(tmpdir(), 'eval-empty-kb-')),
       });
       expect(run.stdout).toMatch(/\| chat\.citation_recall +\| 0\.000 +\|.*\| fail /);
+      expect(closingLine(run.stdout)).toMatch(/^\d+ passed, [1-9]\d* failed$/);
+      expect(run.code).toBe(1);
+    },
+    SUITE_TIMEOUT_MS,
+  );
+
+  it(
+    'when the classifier is given a profile without the billing category, then category accuracy drops below its threshold and the run exits non-zero',
+    async () => {
+      const profile = join(mkdtempSync(join(tmpdir(), 'eval-profile-')), 'profile.yaml');
+      writeFileSync(profile, PROFILE_WITHOUT_BILLING);
+      const control = await runSuite({ EVAL_ONLY: 'email' });
+      expect(control.stdout).toMatch(/\| email\.category_accuracy +\| [\d.]+ .*\| pass /);
+      const run = await runSuite({ EVAL_ONLY: 'email', EVAL_SUPPORT_PROFILE_FILE: profile });
+      expect(run.stdout).toMatch(/\| email\.category_accuracy +\| [\d.]+ .*\| fail /);
       expect(closingLine(run.stdout)).toMatch(/^\d+ passed, [1-9]\d* failed$/);
       expect(run.code).toBe(1);
     },

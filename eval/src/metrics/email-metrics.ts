@@ -15,11 +15,17 @@ export interface EmailCaseResult {
   checks: ReplyChecks | null;
 }
 
-/** The passages a thread's `grounding` names, by slug (any of the shapes a service may give). */
+/**
+ * The passages a thread's `grounding` names, by slug: `{ articles: [{ slug, passage, title }] }` as
+ * email-review gives it (a bare list is read the same way).
+ */
 function groundingPassages(grounding: unknown): Map<string, string> | undefined {
-  if (!Array.isArray(grounding)) return undefined;
+  const items = Array.isArray(grounding)
+    ? grounding
+    : (grounding as { articles?: unknown } | undefined)?.articles;
+  if (!Array.isArray(items)) return undefined;
   const passages = new Map<string, string>();
-  for (const item of grounding as Array<Record<string, unknown>>) {
+  for (const item of items as Array<Record<string, unknown>>) {
     if (typeof item?.slug !== 'string') continue;
     const text = [item.text, item.passage, item.heading, item.title]
       .filter((v) => typeof v === 'string')
