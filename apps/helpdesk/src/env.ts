@@ -1,8 +1,9 @@
 import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
+import { knowledgeEnv } from '@repo/knowledge';
 import { loadSupportConfig, type SupportPrompts, type SupportProfile } from '@repo/support-profile';
 import { webhooksEnv } from '@repo/webhooks';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { operatorEnv } from './operator/operator-env.js';
 import { widgetEnv } from './web/widget-env.js';
 import {
@@ -64,16 +65,8 @@ const serviceEnvSchema = httpServiceEnv(3002)
     STATUS_SOURCE_URL: urlFromEnv(),
     /** Per request to a tool data source; past it the tool says the system is not answering. */
     TOOL_SOURCE_TIMEOUT_MS: intFromEnv(5_000),
-    /** A folder of markdown help center articles, loaded at start and watched. */
-    KB_DIR: z
-      .string()
-      .optional()
-      .transform((value) => value?.trim() || undefined),
-    /** The knowledge base's schema in PostgreSQL; services sharing it share one knowledge base. */
-    KB_SCHEMA: z
-      .string()
-      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
-      .default('knowledge'),
+    /** KB_DIR (help center articles, loaded at start and watched) and KB_SCHEMA (default knowledge). */
+    ...knowledgeEnv(),
   })
   .superRefine(authEnvRules);
 

@@ -15,11 +15,8 @@ import { LiveFeed } from './operator/live-feed.js';
 import { helpdeskTelemetry } from './telemetry/helpdesk-telemetry.js';
 import type { InvoiceAccessRule } from './tools/invoice-access.js';
 import type { ToolSources } from './tools/tool-sources.js';
-import {
-  DEFAULT_KB_SCHEMA,
-  openHelpCenter,
-  type HelpCenterSettings,
-} from './help-center/help-center.js';
+import { DEFAULT_KB_SCHEMA } from '@repo/knowledge';
+import { openAgentHelpCenter, type HelpCenterSettings } from './help-center/help-center.js';
 import { helpCenterMetrics } from './help-center/help-center-metrics.js';
 import { deliveryMetrics, MemoryOutbox, noWebhooks, type WebhookSettings } from '@repo/webhooks';
 
@@ -127,7 +124,7 @@ export function createHelpdesk(deps: HelpdeskDeps) {
       webhooks,
     });
   const kbMetrics = helpCenterMetrics(deps.metrics?.registry);
-  const helpCenter = openHelpCenter({
+  const helpCenter = openAgentHelpCenter({
     settings: deps.helpCenter ?? {},
     database: postgres,
     logger: deps.logger,

@@ -52,3 +52,11 @@ export {
   upsertAnswerSchema,
   MAX_QUERY_CHARS,
 } from './routes/knowledge-routes.js';
+export { DEFAULT_KB_SCHEMA, knowledgeEnv } from './help-center/knowledge-env.js';
+export {
+  guardedKnowledgeBase,
+  openHelpCenter,
+  type DatabaseGuard,
+  type HelpCenter,
+  type HelpCenterSettings,
+} from './help-center/help-center-service.js';

@@ -20,6 +20,7 @@ const SHARED_ENV_FILES: Record<string, string[]> = {
   operatorEnv: ['apps/helpdesk/src/operator/operator-env.ts'],
   webhooksEnv: ['packages/webhooks/src/config/webhooks-env.ts'],
   loadSupportConfig: ['packages/support-profile/src/env.ts'],
+  knowledgeEnv: ['packages/knowledge/src/help-center/knowledge-env.ts'],
 };
 
 export interface AppEnv {
