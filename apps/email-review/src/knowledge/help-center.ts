@@ -8,7 +8,6 @@ import {
   type KnowledgeBase,
   type SearchHit,
 } from '@repo/knowledge';
-import { withTransaction } from '@repo/pg-kit';
 import type pg from 'pg';
 import type { Registry } from 'prom-client';
 import { helpCenterMetrics } from './help-center-metrics.js';
@@ -65,14 +64,8 @@ export function openHelpCenter(options: {
   // Made once, by start() or by the first use (a service wired without calling start()).
   const ensureTables = () =>
     (tables ??= (async () => {
-      if (!options.pool) return;
-      await withTransaction(options.pool, async (client) => {
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
-          `knowledge-setup:${schema}`,
-        ]);
-        await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-        await client.query(knowledgeTablesMigration(schema));
-      });
+      // One statement list, under the schema's own lock (helpdesk may set it up at the same time).
+      await options.pool?.query(knowledgeTablesMigration(schema));
     })().catch((error: unknown) => {
       tables = undefined;
       throw error;
@@ -96,8 +89,7 @@ export function openHelpCenter(options: {
     kb,
     retrieval,
     /**
-     * Makes the tables (PostgreSQL; under a lock of their own, as instances and services start at
-     * once), then loads KB_DIR (a broken file is named in one warn line and skipped) and watches it.
+     * Makes the schema and tables (PostgreSQL), then loads KB_DIR (a broken file is named in one warn line and skipped) and watches it.
      * A folder that cannot be read is one error line: the service runs with the articles it has.
      */
     start: async () => {
