@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { startHelpdesk, type HelpdeskUnderTest } from './support/harness.js';
+import { SAMPLE_HELP_CENTER, startHelpdesk, type HelpdeskUnderTest } from './support/harness.js';
 import {
   answersDone,
   BROWSER_TEST_TIMEOUT_MS,
@@ -12,7 +11,6 @@ import {
   type Browser,
 } from './support/chat-page-browser.js';
 
-const SAMPLE_DIR = resolve(process.cwd(), '../../packages/knowledge/sample-help-center');
 const IMG = '<img src=x onerror=alert(1)>';
 const LINK = '[the timetable](javascript:alert(2))';
 
@@ -23,7 +21,7 @@ describeInBrowser('the chat page’s sources in Chromium', () => {
 
   beforeAll(async () => {
     await mkdir(OUTPUT_DIR, { recursive: true });
-    helpdesk = await startHelpdesk({ helpCenter: { dir: SAMPLE_DIR } });
+    helpdesk = await startHelpdesk({ helpCenter: { dir: SAMPLE_HELP_CENTER } });
     url = await helpdesk.url();
     browser = await launchBrowser();
   }, BROWSER_TEST_TIMEOUT_MS);

@@ -1,6 +1,6 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Task } from '@a2a-js/sdk';
 import { createLogger } from '@repo/http-kit';
 import { clientFor, dataOf, message, textOf } from './support/a2a-client.js';
@@ -8,6 +8,7 @@ import type { HelpdeskDatabase } from '../src/helpdesk.js';
 import {
   callerOf,
   functionResponsesIn,
+  SAMPLE_HELP_CENTER,
   startHelpdesk,
   undocumentedResponsesSoFar,
   waitFor,
@@ -15,7 +16,6 @@ import {
 } from './support/harness.js';
 import { dropSchema, TEST_DATABASE_URL, testSchema } from './support/service-process.js';
 
-const SAMPLE_DIR = resolve(process.cwd(), '../../packages/knowledge/sample-help-center');
 const SHIPPING = 'How long does shipping take?';
 
 type Passage = { slug: string; title: string; text: string };
@@ -47,7 +47,7 @@ describe.each(stores)('the help center (%s)', (_store, database) => {
     schemas.push(...[withArticles, withNone].flatMap((db) => (db ? [db.schema] : [])));
     helpdesk = await startHelpdesk({
       database: withArticles,
-      helpCenter: { dir: SAMPLE_DIR },
+      helpCenter: { dir: SAMPLE_HELP_CENTER },
       metrics: { public: true },
     });
     empty = await startHelpdesk({ database: withNone });
@@ -188,7 +188,7 @@ describe('a help center folder with a broken file', () => {
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'helpdesk-kb-'));
-    cpSync(SAMPLE_DIR, dir, { recursive: true });
+    cpSync(SAMPLE_HELP_CENTER, dir, { recursive: true });
   });
   afterEach(async () => {
     await helpdesk?.close();

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startEmulator, type Emulator, type LoggedRequest } from '@repo/llm-emulator';
@@ -26,6 +27,11 @@ import { createHelpdesk, type HelpdeskDatabase } from '../../src/helpdesk.js';
 import type { AgentPrompts } from '../../src/agents/agent-tree.js';
 import type { HelpCenterSettings } from '../../src/help-center/help-center.js';
 import type { ToolSources } from '../../src/tools/tool-sources.js';
+
+/** @repo/knowledge's sample help center (20 articles of a lighting company), as KB_DIR. */
+export const SAMPLE_HELP_CENTER = fileURLToPath(
+  new URL('../../../../packages/knowledge/sample-help-center', import.meta.url),
+);
 
 export const INVOICE_QUESTION = 'What is the amount due on invoice INV-1001?';
 export const OUTAGE_QUESTION = 'Is the API down?';
