@@ -19,7 +19,7 @@ export function renderChart(metrics: GatedMetric[]): string {
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${labelWidth + barWidth + 80}" height="${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<text x="8" y="18" font-weight="bold">Scores (0–1) and their thresholds (black ticks)</text>`,
+    `<text x="8" y="18" font-weight="bold">Scores (0–1): green passes, red fails, grey is reported only; black ticks are the thresholds</text>`,
   ];
   bars.forEach((m, i) => {
     const y = 30 + i * rowHeight;
