@@ -1,10 +1,11 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { Router, type ErrorRequestHandler, type Express, type Request } from 'express';
 import type { Registry } from 'prom-client';
 import { httpMetrics, metricsHandler } from './metrics/http-metrics.js';
 import { openApiDocument } from './openapi.js';
 import { routerOf, type Route } from './routes/define-route.js';
 import type { ResponseEvent } from './routes/undocumented-responses.js';
+import type { LevelWithSilent } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { errorHandler } from './errors/error-handler.js';
 import { problemOf } from './errors/problem.js';
@@ -119,7 +120,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   }
 
   app.use(
-    pinoHttp({
+    pinoHttp<IncomingMessage, ServerResponse, never>({
       logger,
       // The access line: its logger is bound before httpSpans runs, so the trace ids join it here,
       // and a problem answer's code (the error handler writes no line of its own for it).
@@ -136,6 +137,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
       },
       customAttributeKeys: { reqId: 'request_id' },
       autoLogging: { ignore: (req) => QUIET_PATHS.includes(req.url ?? '') },
+      customLogLevel: accessLogLevel,
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({
           method: req.method,
@@ -187,6 +189,18 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.use(methodNotAllowed(routers));
   app.use(errorHandler);
   return app;
+}
+
+/** What a browser fetches to show a page: the page itself, its scripts, styles, images and fonts. */
+const PAGE_ASSET_TYPE = /^(text\/(html|css|javascript)|application\/javascript|image\/|font\/)/;
+
+/**
+ * The level of a request's access line: info, except a page or one of its assets served well, at
+ * debug (opening the inbox once fetches a dozen of them; nobody reads those lines).
+ */
+function accessLogLevel(_req: IncomingMessage, res: ServerResponse): LevelWithSilent {
+  const type = String(res.getHeader('content-type') ?? '');
+  return res.statusCode < 400 && PAGE_ASSET_TYPE.test(type) ? 'debug' : 'info';
 }
 
 /**

@@ -16,7 +16,11 @@ export function healthRoutes(readiness?: ReadinessCheck): Router {
     try {
       details = await readiness?.();
     } catch (error) {
-      req.log.warn({ err: error }, 'readiness check failed');
+      // A known 503 (the database away, or a fresh schema still being set up) is logged once where
+      // it is known (pg-kit's DatabaseHealth); a warning and a stack on every poll would repeat it.
+      if (error instanceof HttpError && error.status === 503)
+        req.log.debug({ problem: error.code }, 'not ready');
+      else req.log.warn({ err: error }, 'readiness check failed');
       throw new HttpError(503, 'not_ready', 'A dependency of this service is not available.');
     }
     res.json({ ...details, status: 'ready' });

@@ -123,3 +123,50 @@ describe('content sniffing', () => {
     expect(problem.headers['x-content-type-options']).toBe('nosniff');
   });
 });
+
+describe('quiet pages and readiness polls', () => {
+  const levelsOf = (lines: string[]) =>
+    lines.map((line) => {
+      const parsed = JSON.parse(line) as { level: number; msg: string; err?: { stack?: string } };
+      return { level: parsed.level, msg: parsed.msg, stack: parsed.err?.stack };
+    });
+
+  test('when a page and its assets are fetched, then their access lines are at debug, and an API answer stays at info', async () => {
+    const { logger, lines } = capturedLogger();
+    const pages = Router();
+    pages.get('/', (_req, res) => void res.type('html').send('<p>inbox</p>'));
+    pages.get('/inbox.js', (_req, res) => void res.type('js').send('void 0;'));
+    pages.get('/inbox.css', (_req, res) => void res.type('css').send('p{}'));
+    pages.get('/logo.svg', (_req, res) => void res.type('svg').send('<svg/>'));
+    const app = testApp({ logger, configure: (served) => void served.use(pages) });
+    for (const path of ['/', '/inbox.js', '/inbox.css', '/logo.svg'])
+      expect((await request(app).get(path)).status).toBe(200);
+    await request(app).post('/echo').send({ name: 'a' });
+
+    expect(levelsOf(lines)).toEqual([{ level: 30, msg: 'request completed', stack: undefined }]);
+  });
+
+  test('when the readiness check throws a known 503 (the database away or not set up yet), then the poll logs nothing at info and no stack', async () => {
+    const { logger, lines } = capturedLogger();
+    const app = testApp({
+      logger,
+      readiness: async () => {
+        throw new HttpError(503, 'database_unavailable', 'The database is not available.');
+      },
+    });
+    expect((await request(app).get('/readyz')).status).toBe(503);
+    expect(lines).toEqual([]);
+  });
+
+  test('when the readiness check fails unexpectedly, then one warning says why', async () => {
+    const { logger, lines } = capturedLogger();
+    const app = testApp({
+      logger,
+      readiness: async () => {
+        throw new Error('mailbox broke');
+      },
+    });
+    expect((await request(app).get('/readyz')).status).toBe(503);
+    expect(levelsOf(lines)).toMatchObject([{ level: 40, msg: 'readiness check failed' }]);
+  });
+});
