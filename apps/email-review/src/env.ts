@@ -152,12 +152,13 @@ export type ServiceEnv = z.infer<typeof serviceEnvSchema> & {
  */
 export function loadServiceEnv(env: Env = process.env): ServiceEnv {
   const parsed = parseEnv(serviceEnvSchema, env);
+  return { ...parsed, openai: loadOpenAiSettings(env), support: loadSupport(env) };
+}
+
+/** SUPPORT_PROFILE_FILE, PROMPTS_DIR, PROFILE_*: the profile, its rendered prompts and its labels. */
+export function loadSupport(env: Env = process.env): ServiceEnv['support'] {
   const { profile, prompts } = loadSupportConfig(env);
-  return {
-    ...parsed,
-    openai: loadOpenAiSettings(env),
-    support: { profile, prompts, labels: labelsOf(profile) },
-  };
+  return { profile, prompts, labels: labelsOf(profile) };
 }
 
 /**

@@ -4,16 +4,19 @@
  * reaches the log (real delivery is the service's queue, src/delivery/).
  */
 import { createLogger } from '@repo/http-kit';
-import { loadWorkflowEnv } from './env.js';
+import { loadSupport, loadWorkflowEnv } from './env.js';
 import { createOpenAiClient } from './llm/openai-client.js';
 import { createEmailGraph } from './workflow/graph.js';
 
 const settings = loadWorkflowEnv();
+const { prompts, labels } = loadSupport();
 const logger = createLogger({ name: 'email-review-graph' });
 
 export const graph = createEmailGraph({
   llm: createOpenAiClient(settings),
   model: settings.model,
+  prompts,
+  labels,
   mailer: {
     async send(email) {
       logger.info(
