@@ -124,11 +124,17 @@ if (await becomeReady())
         ...env.agentModel,
         SESSION_TTL_SECONDS: env.SESSION_TTL_SECONDS,
         MAX_SESSIONS: env.MAX_SESSIONS,
+        // Whom the agents speak for, and where their articles and data come from.
+        company_name: env.support.profile.company_name,
+        KB_DIR: env.KB_DIR,
+        INVOICE_SOURCE_URL: env.INVOICE_SOURCE_URL,
+        STATUS_SOURCE_URL: env.STATUS_SOURCE_URL,
         ...(postgres
           ? {
               DATABASE_SCHEMA: env.DATABASE_SCHEMA,
               PG_POOL_MAX: env.PG_POOL_MAX,
               SESSION_LEASE_MS: env.SESSION_LEASE_MS,
+              KB_SCHEMA: env.KB_SCHEMA,
             }
           : {}),
       }),
