@@ -70,4 +70,16 @@ describe("ADK's logging", () => {
       details: [{ attempt: 2 }],
     });
   });
+
+  it("when ADK warns that one of its own methods is experimental, then the service logs it at debug only (ADK's runner calls them itself on every first chat)", () => {
+    const { logger, lines } = capture('info');
+    routeAdkLogsTo(logger);
+
+    getLogger().warn(
+      'Method BasePlugin.beforeToolSelection is experimental and may change in the future.',
+    );
+    getLogger().warn('Class RoutedAgent is experimental and may change in the future.');
+
+    expect(lines).toEqual([]);
+  });
 });

@@ -37,6 +37,14 @@ function logEntry(args: unknown[]): [Record<string, unknown>, string] {
 }
 
 /**
+ * ADK 1.2.0's `@experimental` decorator warns once per process when a marked method first runs.
+ * Its runner calls its own experimental hooks (BasePlugin.beforeToolSelection, via the plugin
+ * manager) on every first chat whatever the service does, so the warning tells an operator nothing
+ * to act on: it goes to debug with ADK's info lines.
+ */
+const EXPERIMENTAL_NOTICE = / is experimental and may change in the future\.$/;
+
+/**
  * Sends ADK's own log lines into the service's pino logger. ADK 1.2.0 logs every session event,
  * user text included, at INFO; here its info and debug lines go to debug, so they stay out of the
  * service's logs unless LOG_LEVEL=debug. The setting is process-wide, as ADK's logger is.
@@ -45,7 +53,8 @@ export function routeAdkLogsTo(logger: Logger): void {
   const adk = logger.child({ component: 'adk' });
   const write = (level: LogLevel, args: unknown[]) => {
     if (level >= LogLevel.ERROR) adk.error(...logEntry(args));
-    else if (level === LogLevel.WARN) adk.warn(...logEntry(args));
+    else if (level === LogLevel.WARN && !EXPERIMENTAL_NOTICE.test(String(args[0])))
+      adk.warn(...logEntry(args));
     else if (adk.isLevelEnabled('debug')) adk.debug(...logEntry(args));
   };
   const adapter: AdkLogger = {
