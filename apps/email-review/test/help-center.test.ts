@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import request from 'supertest';
-import { dropSchema, freshSchema, testModes } from './support/database.js';
+import { dropSchema, freshSchema, testModes, until } from './support/database.js';
 import { startInstance, type Instance } from './support/harness.js';
 import { PASS_ONE } from './support/emulator-faults.js';
 
@@ -188,6 +188,24 @@ describe.each(modes)('the help center (%s)', (mode) => {
     expect(res.body.draft).not.toContain('[kb:shipping-times]');
     const search = await api().get('/kb/search').query({ q: 'shipping times Europe', limit: 50 });
     expect(search.body.hits.map((h: { slug: string }) => h.slug)).not.toContain('shipping-times');
+  });
+
+  test('when a file is added to KB_DIR while the service runs, then the next draft is given it', async () => {
+    writeFileSync(
+      join(dir, 'parrot-policy.md'),
+      '---\ntitle: Parrots in our stores\n---\n\n## Parrots\n\nParrots are welcome in every Lumio store on a perch.\n',
+    );
+    await until(
+      async () => (await api().get('/kb/articles/parrot-policy')).status === 200,
+      'the watched folder to load parrot-policy.md',
+    );
+
+    const res = await ask('Parrots', 'Are parrots welcome in your stores?');
+
+    expect(lastDraftPrompt(emulator)).toContain('[kb:parrot-policy] Parrots in our stores');
+    expect(res.body.grounding.articles.map((a: { slug: string }) => a.slug)).toEqual([
+      'parrot-policy',
+    ]);
   });
 
   test('when /kb is asked without the token, then it answers 401', async () => {
