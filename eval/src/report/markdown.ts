@@ -127,5 +127,23 @@ export function renderMarkdown(report: EvalReport, chartFile: string): string {
     }
     out.push('');
   }
+  out.push(
+    '## Per case: latency and tokens',
+    '',
+    '| case | latency (ms) | model calls | prompt tokens | completion tokens |',
+    '| --- | ---: | ---: | ---: | ---: |',
+  );
+  for (const c of report.email_cases) {
+    out.push(
+      `| email:${c.id} | ${c.outcome.latency_ms} | ${c.calls?.calls ?? 0} | ${c.calls?.prompt_tokens ?? 0} | ${c.calls?.completion_tokens ?? 0} |`,
+    );
+  }
+  for (const c of report.chat_cases) {
+    const latency = c.turns.reduce((total, t) => total + t.outcome.latency_ms, 0);
+    out.push(
+      `| chat:${c.id} | ${latency} | ${c.calls?.calls ?? 0} | ${c.calls?.prompt_tokens ?? 0} | ${c.calls?.completion_tokens ?? 0} |`,
+    );
+  }
+  out.push('');
   return out.join('\n');
 }
