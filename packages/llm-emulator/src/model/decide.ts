@@ -1,5 +1,6 @@
 import { chooseTransfer, TRANSFER_TOOL } from './agent-transfer.js';
 import { feedbackText, parseFeedback, withoutFeedback } from './feedback.js';
+import { deriveGuidelines, isGuidelineDerivation } from './guidelines.js';
 import { groundedSentence, isSearchTool, searchCall } from './help-center.js';
 import { bestMatch } from './intents.js';
 import {
@@ -105,6 +106,7 @@ function answer(task: ModelTask, userIndex: number, text: string | undefined): D
  * agent, call the best-matching tool, or reply. Decisions depend only on the request, so they are deterministic.
  */
 export function decide(task: ModelTask): Decision {
+  if (isGuidelineDerivation(task)) return deriveGuidelines(task);
   const userIndex = latestUserIndex(task);
   const callable =
     task.toolMode === 'none'
