@@ -1,5 +1,6 @@
 import { authEnvRules, flagFromEnv, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
+import { knowledgeEnv } from '@repo/knowledge';
 import { loadSupportConfig, type SupportProfile } from '@repo/support-profile';
 import { webhooksEnv } from '@repo/webhooks';
 import { z } from 'zod';
@@ -111,16 +112,8 @@ const serviceEnvSchema = httpServiceEnv(3001)
     THREAD_RETENTION_DAYS: z.coerce.number().int().min(1).optional(),
     /** Threads whose reply did not go out (failed, no recipient, draft failed) go this many days after their last change. */
     THREAD_RETENTION_UNSENT_DAYS: z.coerce.number().int().min(1).optional(),
-    /** A folder of markdown help center articles, loaded at start and watched (as helpdesk's). */
-    KB_DIR: z
-      .string()
-      .optional()
-      .transform((value) => value?.trim() || undefined),
-    /** The knowledge base's schema in PostgreSQL; services sharing it share one knowledge base. */
-    KB_SCHEMA: z
-      .string()
-      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
-      .default('knowledge'),
+    /** KB_DIR, KB_SCHEMA: the help center's folder and its schema in PostgreSQL (as helpdesk's). */
+    ...knowledgeEnv(),
   })
   .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
     path: ['MAIL_FROM'],

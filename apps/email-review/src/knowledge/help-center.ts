@@ -1,11 +1,9 @@
 import type { Logger } from '@repo/http-kit';
 import {
+  DEFAULT_KB_SCHEMA,
   knowledgeTablesMigration,
-  MemoryKnowledgeBase,
-  PostgresKnowledgeBase,
-  watchHelpCenter,
-  type HelpCenterWatch,
-  type KnowledgeBase,
+  openHelpCenter as openKnowledgeHelpCenter,
+  type HelpCenterSettings,
   type SearchHit,
 } from '@repo/knowledge';
 import type pg from 'pg';
@@ -13,17 +11,7 @@ import type { Registry } from 'prom-client';
 import { helpCenterMetrics } from './help-center-metrics.js';
 import type { Grounding } from './grounding.js';
 
-/** The help center: a knowledge base (KB_SCHEMA in PostgreSQL, else memory) and its folder (KB_DIR). */
-export interface HelpCenterSettings {
-  /** KB_DIR: a folder of markdown articles loaded at start and watched; unset, none. */
-  dir?: string | undefined;
-  /** KB_SCHEMA: the knowledge base's schema when the service has a database (default `knowledge`). */
-  schema?: string | undefined;
-  /** Wait for the folder to be quiet this long before loading changes (default 250 ms). */
-  debounceMs?: number | undefined;
-}
-
-export const DEFAULT_KB_SCHEMA = 'knowledge';
+export type { HelpCenterSettings } from '@repo/knowledge';
 
 /** How many passages a draft is given. */
 export const DRAFT_PASSAGES = 5;
@@ -43,9 +31,10 @@ export interface DraftRetrieval {
 }
 
 /**
- * The knowledge base the draft step and the /kb routes share. With a database it lives in the
- * service's database, schema KB_SCHEMA (helpdesk on the same database and schema shares it), its
- * tables made by `start()`; in memory otherwise. `start()` also loads KB_DIR and watches it.
+ * The knowledge base the draft step and the /kb routes share (@repo/knowledge's openHelpCenter): in
+ * PostgreSQL the service's database (its pool is guarded: 503 `database_unavailable` while it is
+ * away), schema KB_SCHEMA (helpdesk on the same database and schema shares it); in memory
+ * otherwise. `start()` makes the tables, then loads KB_DIR and watches it.
  */
 export function openHelpCenter(options: {
   settings: HelpCenterSettings;
@@ -54,14 +43,16 @@ export function openHelpCenter(options: {
   logger: Logger;
   registry?: Registry | undefined;
 }) {
-  const { settings, logger } = options;
-  const schema = settings.schema ?? DEFAULT_KB_SCHEMA;
-  const kb: KnowledgeBase = options.pool
-    ? new PostgresKnowledgeBase({ pool: options.pool, schema })
-    : new MemoryKnowledgeBase();
+  const schema = options.settings.schema ?? DEFAULT_KB_SCHEMA;
+  const helpCenter = openKnowledgeHelpCenter({
+    settings: options.settings,
+    database: options.pool && { pool: options.pool },
+    logger: options.logger,
+  });
+  const { kb } = helpCenter;
   const metrics = helpCenterMetrics(options.registry);
   let tables: Promise<void> | undefined;
-  // Made once, by start() or by the first use (a service wired without calling start()).
+  // Made once, by start() or by the first draft (a service wired without calling start()).
   const ensureTables = () =>
     (tables ??= (async () => {
       // One statement list, under the schema's own lock (helpdesk may set it up at the same time).
@@ -83,33 +74,18 @@ export function openHelpCenter(options: {
     },
     observe: metrics.observeDraft,
   };
-  let watch: HelpCenterWatch | undefined;
-  let closed = false;
   return {
     kb,
     retrieval,
     /**
-     * Makes the schema and tables (PostgreSQL), then loads KB_DIR (a broken file is named in one warn line and skipped) and watches it.
-     * A folder that cannot be read is one error line: the service runs with the articles it has.
+     * Makes the schema and tables (PostgreSQL), then loads KB_DIR (a broken file is named in one
+     * warn line and skipped) and watches it; a folder that cannot be read is one error line.
      */
     start: async () => {
       await ensureTables();
-      if (!settings.dir || watch || closed) return;
-      try {
-        watch = await watchHelpCenter(
-          settings.dir,
-          kb,
-          logger.child({ component: 'help-center' }),
-          settings.debounceMs !== undefined ? { debounceMs: settings.debounceMs } : {},
-        );
-      } catch (error) {
-        logger.error({ err: error, dir: settings.dir }, 'help center folder not loaded');
-      }
+      await helpCenter.start();
     },
-    close: async () => {
-      closed = true;
-      await watch?.close();
-    },
+    close: helpCenter.close,
   };
 }
 
