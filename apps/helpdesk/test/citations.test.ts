@@ -1,5 +1,6 @@
 import type { Event } from '@google/adk';
 import { checkCitations, RetrievedArticles } from '../src/help-center/citations.js';
+import { Transcript } from '../src/sessions/transcript.js';
 
 /** An ADK event carrying search_help_center's result, as the specialist's tool step produces it. */
 const searchResult = (passages: Array<{ slug: string; title: string; text: string }>): Event =>
@@ -68,5 +69,32 @@ describe('citations', () => {
       { slug: 'refund-policy', title: 'Refunds', text: 'Within 30 days.\n\nUnused items only.' },
     ]);
     expect(checked.removed).toEqual([]);
+  });
+});
+
+describe('a transcript with sources', () => {
+  it('when answers carry long sources, then the transcript’s character budget counts them', () => {
+    const transcript = new Transcript({ maxTurns: 200, maxChars: 10_000 });
+    const source = { slug: 'a', title: 'A', text: 'x'.repeat(3_000) };
+    for (let i = 0; i < 5; i += 1) {
+      transcript.append([
+        { role: 'user', agent: null, text: `question ${i}`, at: '2026-11-27T08:00:00.000Z' },
+        {
+          role: 'assistant',
+          agent: 'technical',
+          text: `answer ${i} [kb:a]`,
+          sources: [source],
+          at: '2026-11-27T08:00:00.000Z',
+        },
+      ]);
+    }
+
+    const kept = transcript.turns.reduce(
+      (sum, turn) =>
+        sum + turn.text.length + (turn.sources ?? []).reduce((n, s) => n + s.text.length, 0),
+      0,
+    );
+    expect(kept).toBeLessThanOrEqual(10_000);
+    expect(transcript.turns.at(-1)?.text).toBe('answer 4 [kb:a]');
   });
 });

@@ -27,6 +27,10 @@ export const turnSchema = z.object({
 
 export type Turn = z.infer<typeof turnSchema>;
 
+/** What a turn weighs in the transcript's budget: its text and its sources' passages. */
+const charsOf = (turn: Turn) =>
+  turn.text.length + (turn.sources ?? []).reduce((sum, source) => sum + source.text.length, 0);
+
 export interface TranscriptLimits {
   /** Messages kept; the oldest go first. */
   maxTurns: number;
@@ -49,13 +53,13 @@ export class Transcript {
     turns: readonly Turn[] = [],
   ) {
     this.turns.push(...turns);
-    this.chars = turns.reduce((sum, turn) => sum + turn.text.length, 0);
+    this.chars = turns.reduce((sum, turn) => sum + charsOf(turn), 0);
   }
 
   /** Appends the messages of a finished turn, then trims the oldest beyond the limits. */
   append(turns: Turn[]): void {
     this.turns.push(...turns);
-    this.chars += turns.reduce((sum, turn) => sum + turn.text.length, 0);
+    this.chars += turns.reduce((sum, turn) => sum + charsOf(turn), 0);
     this.trim(turns.length);
   }
 
@@ -71,7 +75,7 @@ export class Transcript {
       this.turns.length - drop > this.limits.maxTurns || chars > this.limits.maxChars;
     const orphanReply = () => this.turns[drop]?.role === 'assistant';
     while (drop < droppable && (overLimit() || orphanReply())) {
-      chars -= this.turns[drop]!.text.length;
+      chars -= charsOf(this.turns[drop]!);
       drop += 1;
     }
     if (drop === 0) return;
