@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadChatCases, loadEmailCases } from './datasets/load-datasets.js';
 import { userText, type ChatCase, type EmailCase } from './datasets/schema.js';
+import { withRecordedSettings, writeCassetteMeta } from './cassettes/cassette-meta.js';
 import { applyGate, loadGateConfig, tally } from './gate.js';
 import { judgeReply } from './judge.js';
 import { mean, notMeasured, percentile, type MetricValue } from './metrics/aggregate.js';
@@ -62,7 +63,8 @@ function costMetrics(
 }
 
 /** Runs the suite once: services up, cases through them, metrics, gate, reports written. */
-export async function runEval(settings: EvalSettings): Promise<EvalRun> {
+export async function runEval(given: EvalSettings): Promise<EvalRun> {
+  const settings = given.mode === 'replay' ? withRecordedSettings(given) : given;
   const started = Date.now();
   const runId = randomUUID().slice(0, 8);
   const gate = loadGateConfig(settings.EVAL_GATE_CONFIG);
@@ -214,6 +216,7 @@ export async function runEval(settings: EvalSettings): Promise<EvalRun> {
   if (settings.EVAL_RECORD) {
     const recorded = recordedReportFile(settings);
     writeFileSync(recorded, `${JSON.stringify(report, null, 2)}\n`);
+    writeCassetteMeta(settings);
     writeFileSync(join(dirname(recorded), 'chart.svg'), renderChart(report.metrics));
     writeFileSync(join(dirname(recorded), 'report.md'), renderMarkdown(report, 'chart.svg'));
   }

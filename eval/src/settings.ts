@@ -73,5 +73,22 @@ export function loadSettings(env: Env = process.env): EvalSettings {
     settings.EVAL_GEMINI_API_KEY,
   );
   const mode = settings.EVAL_REPLAY ? 'replay' : real ? 'real' : 'emulator';
+  if (mode === 'real') {
+    // Each wire in use needs a key or a base URL of its own, or its requests would go out keyless.
+    if (!settings.EVAL_OPENAI_API_KEY && !settings.EVAL_OPENAI_BASE_URL) {
+      throw new Error(
+        'EVAL_OPENAI_API_KEY or EVAL_OPENAI_BASE_URL: email-review needs its model too',
+      );
+    }
+    if (
+      settings.EVAL_HELPDESK_PROVIDER === 'gemini' &&
+      !settings.EVAL_GEMINI_API_KEY &&
+      !settings.EVAL_GEMINI_BASE_URL
+    ) {
+      throw new Error(
+        'EVAL_GEMINI_API_KEY or EVAL_GEMINI_BASE_URL: helpdesk runs on Gemini (or set EVAL_HELPDESK_PROVIDER=openai)',
+      );
+    }
+  }
   return { ...settings, mode };
 }
