@@ -60,3 +60,4 @@ export {
   type HelpCenter,
   type HelpCenterSettings,
 } from './help-center/help-center-service.js';
+export { checkCitations, type CheckedCitations } from './citations/check-citations.js';
