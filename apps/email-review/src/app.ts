@@ -5,6 +5,7 @@ import {
   type AuthSettings,
   type Logger,
   type ResponseEvent,
+  type Route,
 } from '@repo/http-kit';
 import type { Express } from 'express';
 import { knowledgeRoutes, type KnowledgeBase } from '@repo/knowledge';
@@ -49,6 +50,8 @@ export interface AppDeps {
   labels?: Labels;
   /** The help center's knowledge base: GET/PUT/DELETE /kb/articles, GET /kb/search (behind the token). */
   knowledge?: KnowledgeBase;
+  /** GET /guidelines and its changes, GET /quality (behind the token). */
+  reviewerRoutes?: Route[];
 }
 
 const DEFAULT_CREATE_WAIT_MS = 30_000;
@@ -66,6 +69,7 @@ export function emailReviewApi(
     listQuarantine?: () => Promise<QuarantineList>;
     labels?: Labels;
     knowledge?: KnowledgeBase;
+    reviewerRoutes?: Route[];
   } = {},
 ) {
   const labels = options.labels ?? DEFAULT_LABELS;
@@ -89,6 +93,7 @@ export function emailReviewApi(
       ...webhookRoutes(outbox),
       ...mailboxRoutes(options.listQuarantine),
       ...(options.knowledge ? knowledgeRoutes(options.knowledge) : []),
+      ...(options.reviewerRoutes ?? []),
     ],
   };
 }
@@ -116,6 +121,7 @@ export function createApp(deps: AppDeps): Express {
       listQuarantine: deps.listQuarantine,
       labels: deps.labels,
       knowledge: deps.knowledge,
+      reviewerRoutes: deps.reviewerRoutes,
     }),
   });
 }

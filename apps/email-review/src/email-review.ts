@@ -12,7 +12,14 @@ import { DatabaseUnavailable } from '@repo/pg-kit';
 import { mailboxService, type MailboxSettings } from './mailbox/mailbox-service.js';
 import { buildEmailGraph, compileEmailGraph } from './workflow/graph.js';
 import { emailReviewTelemetry } from './telemetry/email-review-telemetry.js';
-import { openHelpCenter, type HelpCenterSettings } from './knowledge/help-center.js';
+import {
+  DRAFT_PASSAGES,
+  openHelpCenter,
+  type HelpCenterSettings,
+} from './knowledge/help-center.js';
+import { GUIDELINE_SELECTION, openReviewerGuidelines } from './guidelines/reviewer-guidelines.js';
+import { openDraftQuality } from './quality/draft-quality.js';
+import { pipelineVersion } from './quality/draft-stamp.js';
 import { DEFAULT_PROMPTS, type EmailPrompts } from './workflow/prompts.js';
 import { DEFAULT_LABELS, type Labels } from './workflow/classification.js';
 import {
@@ -92,12 +99,32 @@ export function createEmailReview(deps: EmailReviewDeps) {
     logger: deps.logger,
     registry: deps.metrics?.registry,
   });
+  const prompts = deps.support?.prompts ?? DEFAULT_PROMPTS;
+  const guidelines = openReviewerGuidelines({
+    database: deps.persistence.database,
+    llm,
+    model: deps.model,
+    threads: deps.persistence.threads,
+    logger: deps.logger,
+    registry: deps.metrics?.registry,
+    clock: deps.clock,
+  });
+  const quality = openDraftQuality({
+    database: deps.persistence.database,
+    registry: deps.metrics?.registry,
+  });
   const builder = buildEmailGraph({
     llm,
     model: deps.model,
-    prompts: deps.support?.prompts ?? DEFAULT_PROMPTS,
+    prompts,
     labels,
     helpCenter: helpCenter.retrieval,
+    guidelines: guidelines.forDraft,
+    pipelineVersion: pipelineVersion({
+      prompts,
+      retrieval: { passages: DRAFT_PASSAGES, help_center: Boolean(deps.helpCenter?.dir) },
+      guidelines: GUIDELINE_SELECTION,
+    }),
     ...(deps.llmRetryBudgetMs !== undefined ? { retry: { budgetMs: deps.llmRetryBudgetMs } } : {}),
     clock: deps.clock,
   });
@@ -123,6 +150,8 @@ export function createEmailReview(deps: EmailReviewDeps) {
     outbound: { from: deps.mailFrom ?? null },
     logger: deps.logger,
     clock: deps.clock,
+    quality: quality.ledger,
+    guidelines: guidelines.derivation,
   };
   const threads = createThreadService(operationDeps);
   const mailbox = mailboxService({
@@ -175,6 +204,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
     outbox: deps.persistence.outbox,
     labels,
     knowledge: helpCenter.kb,
+    reviewerRoutes: [...guidelines.routes, ...quality.routes],
   });
   return {
     app,
@@ -186,5 +216,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
     retention: threadRetention(deps),
     /** The knowledge base; `start()` makes its tables (PostgreSQL) and loads and watches KB_DIR. */
     helpCenter,
+    /** Guidelines learned from reviewers; `start()` starts the derivation's workers. */
+    guidelines,
   };
 }

@@ -87,7 +87,7 @@ function mailboxOf(env: ServiceEnv): MailboxSettings | undefined {
   };
 }
 
-const { app, delivery, modelWork, mailbox, retention, helpCenter } = createEmailReview({
+const { app, delivery, modelWork, mailbox, retention, helpCenter, guidelines } = createEmailReview({
   persistence,
   llm: createOpenAiClient(env.openai),
   model: env.openai.model,
@@ -132,6 +132,7 @@ const running = await serve(app, {
     () => helpCenter.close(),
     () => delivery.stop(),
     () => retention.stop(),
+    () => guidelines.stop(),
     () => persistence.close(),
     () => tracing.shutdown(),
   ],
@@ -165,6 +166,7 @@ async function becomeReady(logger: Logger): Promise<void> {
   await delivery.start();
   await retention.start();
   await modelWork.start();
+  await guidelines.start();
   mailbox.start();
   const storage =
     persistence.kind === 'postgres'

@@ -112,8 +112,9 @@ describe('OpenAPI document and bearer auth', () => {
     );
 
     // 10, GET /events, GET /webhooks/deliveries and POST /webhooks/deliveries/{id}/retry, GET
-    // /labels and the help center's five (/kb/articles, /kb/articles/{slug} get, put, delete, /kb/search).
-    expect(operations).toHaveLength(19);
+    // /labels and the help center's five (/kb/articles, /kb/articles/{slug} get, put, delete, /kb/search),
+    // GET /guidelines, PATCH and DELETE /guidelines/{id}, GET /quality.
+    expect(operations).toHaveLength(23);
     expect(answers.filter((a) => a.status === 405 || a.code === 'not_found')).toEqual([]);
   });
 

@@ -5,6 +5,8 @@ import { threadHistoryMigration } from '../threads/postgres-thread-history.js';
 import { serviceTablesMigration } from './tables.js';
 import { threadChangeMigration } from '../changes/postgres-changes.js';
 import { webhookTablesMigration } from '@repo/webhooks';
+import { guidelineTablesMigration } from '../guidelines/postgres-guidelines.js';
+import { qualityTablesMigration } from '../quality/postgres-quality-ledger.js';
 
 /** Advisory-lock key of the schema set-up. */
 const SETUP_LOCK = [0x454d4c53, 0] as const;
@@ -31,6 +33,8 @@ export async function setupDatabase(
       await client.query(threadHistoryMigration(schema));
       await client.query(threadChangeMigration(schema));
       await client.query(webhookTablesMigration(schema));
+      await client.query(guidelineTablesMigration(schema));
+      await client.query(qualityTablesMigration(schema));
     } finally {
       await client.query('SELECT pg_advisory_unlock($1, $2)', [...SETUP_LOCK]);
     }

@@ -4,6 +4,7 @@ import { deliveryView } from '../delivery/delivery.js';
 import { replyMessage } from '../email/reply.js';
 import type { Thread } from '../threads/thread.js';
 import { decideThread } from './decide-thread.js';
+import { learnFromApproval } from './learn-from-decision.js';
 import { stateConfig } from './graph-config.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import type { RevisionCondition } from './status-rules.js';
@@ -45,6 +46,7 @@ export function approveThread(
       message,
       events: [approved],
     });
+    await learnFromApproval(deps, decision, thread, approved);
     return { ...sent, delivery: deliveryView(delivery) };
   });
 }

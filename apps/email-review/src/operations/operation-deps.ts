@@ -8,6 +8,8 @@ import type { Persistence } from '../persistence/persistence.js';
 import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { EmailGraph } from '../workflow/graph.js';
+import type { GuidelineDerivation } from '../guidelines/guideline-derivation.js';
+import type { QualityLedger } from '../quality/quality-ledger.js';
 
 /** What the operations work with; passed in so that the server and the tests choose. */
 export interface OperationDeps {
@@ -24,6 +26,10 @@ export interface OperationDeps {
   outbound: ReplySender;
   logger: Logger;
   clock?: () => Date;
+  /** Where approvals and rejections are counted (GET /quality), in their transaction. */
+  quality?: QualityLedger;
+  /** Queues the derivation of guidelines from a reviewer's edit or instructions. */
+  guidelines?: GuidelineDerivation;
 }
 
 export function now(deps: Pick<OperationDeps, 'clock'>): string {

@@ -1,13 +1,16 @@
 import { currentActor } from '@repo/http-kit';
 import type { Thread } from '../threads/thread.js';
 import { decideThread, saveDecision } from './decide-thread.js';
+import { learnFromRejection, rejectReasonOf } from './learn-from-decision.js';
 import { stateConfig } from './graph-config.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import type { RevisionCondition } from './status-rules.js';
 
 export interface Rejection {
-  /** Why, for the history. */
+  /** Why: one of REJECT_REASONS (older clients: free text, counted as `other` with it as the note). */
   reason?: string | undefined;
+  /** The reviewer's words, beside the reason. */
+  note?: string | undefined;
 }
 
 /**
@@ -27,10 +30,15 @@ export function rejectThread(
       type: 'rejected' as const,
       at,
       actor: currentActor(),
-      reason: rejection.reason ?? null,
+      reason: [rejection.reason, rejection.note].filter(Boolean).join(': ') || null,
     };
     await decision.graph.updateState(stateConfig(threadId), { rejected_at: at }, 'send');
     await saveDecision(deps, decision, { view, revision: thread.revision, events: [rejected] });
+    const reason = rejectReasonOf(rejection.reason);
+    const note =
+      rejection.note ??
+      (reason === 'other' && rejection.reason !== 'other' ? rejection.reason : undefined);
+    await learnFromRejection(deps, decision, thread, { at, reason, note: note ?? null });
     return view;
   });
 }

@@ -290,7 +290,7 @@ export function threadRoutes(
       change: (threadId, rejection, req) =>
         threads.rejectThread(
           threadId,
-          { reason: rejection?.reason },
+          { reason: rejection?.reason, note: rejection?.note },
           revisionCondition(req, rejection),
         ),
     }),

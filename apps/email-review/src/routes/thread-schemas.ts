@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REJECT_REASONS, rejectReasonSchema } from '../quality/quality-ledger.js';
 import { deliveryStatusSchema } from '../delivery/delivery.js';
 import { mailboxSchema } from '../email/mailbox.js';
 import { messageIdSchema, REFERENCES_MAX, SUBJECT_MAX_CHARS } from '../email/thread-email.js';
@@ -66,7 +67,15 @@ export const REASON_MAX_CHARS = 2_000;
 
 export const rejectThreadBody = z
   .strictObject({
-    reason: clientText(REASON_MAX_CHARS).optional().describe('Why, for the history.'),
+    reason: z
+      .union([rejectReasonSchema, clientText(REASON_MAX_CHARS)])
+      .optional()
+      .describe(
+        `Why: one of ${REJECT_REASONS.join(', ')} (counted in GET /quality). Any other text is kept as the note, counted as \`other\`.`,
+      ),
+    note: clientText(REASON_MAX_CHARS)
+      .optional()
+      .describe('The reviewer’s words, beside the reason.'),
     revision: revisionField,
   })
   .optional();

@@ -16,6 +16,8 @@ export function projectThread(
     classification: values.classification ?? previous.classification,
     draft: values.sent?.text ?? values.reply ?? previous.draft,
     grounding: values.grounding !== undefined ? values.grounding : (previous.grounding ?? null),
+    drafted_with:
+      values.drafted_with !== undefined ? values.drafted_with : (previous.drafted_with ?? null),
     revision: values.revision ?? previous.revision,
     sent_at: values.sent?.at ?? null,
     updated_at: updatedAt,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { deliveryViewSchema } from '../delivery/delivery.js';
 import { threadEmailSchema } from '../email/thread-email.js';
 import { groundingSchema } from '../knowledge/grounding.js';
+import { draftStampSchema } from '../quality/draft-stamp.js';
 import { categorySchema, urgencySchema } from '../workflow/classification.js';
 
 export const THREAD_STATUSES = [
@@ -34,6 +35,12 @@ export const threadSchema = z.object({
     .nullable()
     .describe('The current draft reply (after sending: the text that was sent).'),
   grounding: groundingSchema.nullable().optional(),
+  drafted_with: draftStampSchema
+    .nullable()
+    .optional()
+    .describe(
+      'The latest model draft: its model, pipeline version, time, text and the reviewer guidelines it was given.',
+    ),
   revision: z
     .number()
     .int()

@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import type { DraftRetrieval } from '../knowledge/help-center.js';
+import type { DraftGuidelines } from '../guidelines/draft-guidelines.js';
 import type { ModelRetryPolicy } from '../llm/model-call.js';
 import type { Labels } from './classification.js';
 import type { Mailer } from './mailer.js';
@@ -20,4 +21,8 @@ export interface WorkflowDeps {
   labels?: Labels;
   /** The help center the draft step retrieves passages from; none: drafts carry no grounding. */
   helpCenter?: DraftRetrieval;
+  /** The reviewer guidelines a draft is given; none: drafts get none. */
+  guidelines?: DraftGuidelines;
+  /** Stamped on each draft with the model (see src/quality/draft-stamp.ts). */
+  pipelineVersion?: string;
 }

@@ -1,6 +1,8 @@
 import type { SearchHit } from '@repo/knowledge';
 import { DEFAULT_PROFILE, loadPrompts } from '@repo/support-profile';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { guidelinesSection } from '../guidelines/draft-guidelines.js';
+import type { UsedGuideline } from '../guidelines/guideline.js';
 import type { Classification } from './classification.js';
 import type { EarlierExchange } from './state.js';
 
@@ -71,6 +73,8 @@ export interface DraftInput {
   instructions?: string | null;
   /** The help center passages retrieved for the email (none: no help center). */
   passages?: readonly SearchHit[] | undefined;
+  /** The reviewer guidelines for the email's sender, domain and category. */
+  guidelines?: readonly UsedGuideline[] | undefined;
 }
 
 export function draftMessages(
@@ -85,7 +89,11 @@ export function draftMessages(
   const messages: ChatCompletionMessageParam[] = [
     {
       role: 'system',
-      content: prompts.draft + context + helpCenterSection(input.passages),
+      content:
+        prompts.draft +
+        context +
+        helpCenterSection(input.passages) +
+        guidelinesSection(input.guidelines),
     },
     ...(input.earlier
       ? [

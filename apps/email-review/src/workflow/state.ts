@@ -1,5 +1,6 @@
 import { Annotation } from '@langchain/langgraph';
 import type { Grounding } from '../knowledge/grounding.js';
+import type { DraftStamp } from '../quality/draft-stamp.js';
 import type { Classification } from './classification.js';
 
 /** The send step's record: when the message left and exactly what it said. */
@@ -42,6 +43,8 @@ export const EmailState = Annotation.Root({
   revision: Annotation<number>({ reducer: (total, step) => total + step, default: () => 0 }),
   /** The help center articles the latest model draft cites (null without a help center). */
   grounding: Annotation<Grounding | null>({ reducer: (_, next) => next, default: () => null }),
+  /** What made the latest model draft (model, pipeline version, its text, the guidelines given). */
+  drafted_with: Annotation<DraftStamp | null>({ reducer: (_, next) => next, default: () => null }),
   /** The reviewer's redraft instructions, consumed (reset to null) by the next draft. */
   instructions: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
   sent: Annotation<SentRecord | null>({ reducer: (_, next) => next, default: () => null }),

@@ -201,6 +201,7 @@ export async function startInstance(options: {
   await service.helpCenter.start();
   await service.delivery.start();
   await service.modelWork.start();
+  await service.guidelines.start();
   service.mailbox.start();
   let server: Server | undefined;
   return {
@@ -222,6 +223,7 @@ export async function startInstance(options: {
       await service.helpCenter.close();
       await service.delivery.stop();
       await service.retention.stop();
+      await service.guidelines.stop();
       await persistence.close();
     },
   };

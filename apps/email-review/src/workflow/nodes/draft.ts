@@ -8,17 +8,32 @@ import { storableText } from '../model-text.js';
 
 /**
  * draft — reads `inbound`, `subject`, `from`, `earlier`, `classification`, and on a redraft `reply` and `instructions`;
- * writes `reply`, one more `revision`, `grounding`, and clears `instructions`.
+ * writes `reply`, one more `revision`, `grounding`, `drafted_with` (model, pipeline version, the
+ * reviewer guidelines given), and clears `instructions`.
  * Each draft (a redraft too) retrieves the help center's passages for the email anew, gives them to
  * the model with their slugs, and keeps only the draft's citations of those (checkCitations).
  */
 export function draftNode(
-  deps: Pick<WorkflowDeps, 'llm' | 'model' | 'retry' | 'prompts' | 'helpCenter'>,
+  deps: Pick<
+    WorkflowDeps,
+    | 'llm'
+    | 'model'
+    | 'retry'
+    | 'prompts'
+    | 'helpCenter'
+    | 'guidelines'
+    | 'pipelineVersion'
+    | 'clock'
+  >,
 ) {
   const policy = deps.retry ?? { budgetMs: DEFAULT_RETRY_BUDGET_MS };
   const prompts = deps.prompts ?? DEFAULT_PROMPTS;
   return async (state: EmailStateValues): Promise<EmailStateUpdate> => {
     const passages = await deps.helpCenter?.passagesFor(state);
+    const guidelines = await deps.guidelines?.forDraft({
+      from: state.from,
+      category: state.classification?.category ?? null,
+    });
     const completion = await callModel(deps.llm, policy, (options) =>
       deps.llm.chat.completions.create(
         {
@@ -33,6 +48,7 @@ export function draftNode(
               previousDraft: state.reply,
               instructions: state.instructions,
               passages,
+              guidelines,
             },
             prompts,
           ),
@@ -42,8 +58,22 @@ export function draftNode(
     );
     const text = storableText(completion.choices[0]?.message.content ?? '').trim();
     if (!text) throw new ModelOutputInvalid('the draft was empty');
+    const stamp = (reply: string) => ({
+      model: deps.model,
+      pipeline_version: deps.pipelineVersion ?? 'unversioned',
+      at: (deps.clock ? deps.clock() : new Date()).toISOString(),
+      text: reply,
+      redrafted: Boolean(state.instructions),
+      guidelines: guidelines ?? [],
+    });
     if (!deps.helpCenter || passages === undefined)
-      return { reply: text, revision: 1, instructions: null, grounding: null };
+      return {
+        reply: text,
+        revision: 1,
+        instructions: null,
+        grounding: null,
+        drafted_with: stamp(text),
+      };
     const checked = checkCitations(text, passages);
     deps.helpCenter.observe(checked.grounding);
     return {
@@ -51,6 +81,7 @@ export function draftNode(
       revision: 1,
       instructions: null,
       grounding: checked.grounding,
+      drafted_with: stamp(checked.draft),
     };
   };
 }

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { JobRunner } from '../jobs/job-runner.js';
+import type { QueueWorkers } from '../jobs/queue-workers.js';
+import type { Transaction } from '../persistence/transaction.js';
+import type { DerivationInput } from './derive-guidelines.js';
+
+/**
+ * The background work that turns a reviewer's action into guidelines. The decision only queues it
+ * (in its own transaction); the model call happens later, out of the approve's path.
+ */
+export interface GuidelineDerivation {
+  /** Queues a derivation inside the decision's transaction `tx`. */
+  send(input: DerivationInput, tx: Transaction): Promise<void>;
+  start(): Promise<void>;
+  /** Lets a running derivation finish, then ends the workers. */
+  stop(): Promise<void>;
+}
+
+/** One derivation's work, given its job id; `lastAttempt` when a throw will not be retried. */
+export type RunDerivation = (
+  input: DerivationInput,
+  jobId: string,
+  lastAttempt: boolean,
+) => Promise<void>;
+
+const QUEUE = 'guideline-derivation';
+/** Reruns of a derivation whose model call failed (after its own retries) or whose worker died. */
+export const DERIVATION_RETRIES = 3;
+const POLL_MS = 500;
+/** A derivation's worker is presumed dead after this long, and its job handed out again. */
+const LEASE_SECONDS = 120;
+
+/**
+ * PostgreSQL: a pg-boss job sent in the decision's transaction (it exists exactly when the decision
+ * committed), taken by any instance's worker; pg-boss retries a failed one and hands out again the
+ * job of an instance that died (after the lease). The store records each job's result once.
+ */
+export function queuedDerivation(jobs: JobRunner, run: RunDerivation): GuidelineDerivation {
+  const registered = jobs.register(QUEUE);
+  let workers: QueueWorkers | undefined;
+  return {
+    async send(input, tx) {
+      await registered;
+      await jobs.send(
+        QUEUE,
+        input,
+        {
+          retryLimit: DERIVATION_RETRIES,
+          retryDelay: 1,
+          retryBackoff: true,
+          expireInSeconds: LEASE_SECONDS,
+        },
+        tx.client,
+      );
+    },
+    async start() {
+      await registered;
+      workers ??= jobs.work(
+        QUEUE,
+        { concurrency: 1, pollMs: POLL_MS },
+        (job: PgBoss.JobWithMetadata<DerivationInput>) =>
+          run(job.data, job.id, job.retryCount >= job.retryLimit),
+      );
+    },
+    async stop() {
+      await workers?.stop();
+      workers = undefined;
+    },
+  };
+}
+
+/**
+ * Memory mode: nothing outlives the process, so a derivation runs in it once the decision has
+ * committed, retried as the queue would (a second, then two).
+ */
+export function inProcessDerivation(run: RunDerivation, logger: Logger): GuidelineDerivation {
+  const running = new Set<Promise<void>>();
+  const runWithRetries = async (input: DerivationInput) => {
+    const jobId = randomUUID();
+    for (let attempt = 0; attempt <= DERIVATION_RETRIES; attempt += 1) {
+      try {
+        await run(input, jobId, attempt === DERIVATION_RETRIES);
+        return;
+      } catch {
+        if (attempt < DERIVATION_RETRIES) await sleep(1_000 * 2 ** attempt);
+      }
+    }
+    logger.debug({ thread_id: input.thread_id }, 'guideline derivation gave up');
+  };
+  return {
+    async send(input) {
+      // After the decision's transaction: memory transactions run one at a time.
+      const task = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+        runWithRetries(input),
+      );
+      running.add(task);
+      void task.finally(() => running.delete(task));
+    },
+    start: async () => {},
+    async stop() {
+      await Promise.all(running);
+    },
+  };
+}

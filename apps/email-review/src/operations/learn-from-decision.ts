@@ -1,0 +1,108 @@
+import type { Transaction } from '../persistence/transaction.js';
+import { normalizedEditDistance } from '../quality/edit-distance.js';
+import { REJECT_REASONS, type RejectReason } from '../quality/quality-ledger.js';
+import type { Thread } from '../threads/thread.js';
+import type { OperationDeps } from './operation-deps.js';
+
+/** What the quality ledger and the guideline derivation take from a decided thread. */
+function recordBase(thread: Thread) {
+  const stamp = thread.drafted_with ?? null;
+  return {
+    thread_id: thread.thread_id,
+    category: thread.classification?.category ?? null,
+    model: stamp?.model ?? null,
+    pipeline_version: stamp?.pipeline_version ?? null,
+  };
+}
+
+const sinceDraft = (thread: Thread, at: string) =>
+  thread.drafted_with ? Date.parse(at) - Date.parse(thread.drafted_with.at) : null;
+
+/**
+ * Inside an approval's transaction: the quality record (edited or not, how much, how long it took)
+ * and, when the reviewer changed the model's text, the derivation of guidelines from the pair —
+ * queued, so the approve never waits for a model.
+ */
+export async function learnFromApproval(
+  deps: Pick<OperationDeps, 'quality' | 'guidelines'>,
+  tx: Transaction,
+  thread: Thread,
+  decision: { at: string; actor: string },
+): Promise<void> {
+  const stamp = thread.drafted_with;
+  const approved = thread.draft ?? '';
+  if (!stamp) return;
+  const changed = approved !== stamp.text;
+  await deps.quality?.record(tx, {
+    ...recordBase(thread),
+    outcome: 'approved',
+    decided_at: decision.at,
+    edited: changed || stamp.redrafted,
+    edit_distance: normalizedEditDistance(stamp.text, approved),
+    decision_ms: sinceDraft(thread, decision.at),
+    reason: null,
+    note: null,
+  });
+  if (changed)
+    await deps.guidelines?.send(
+      { ...derivationBase(thread, decision), draft: stamp.text, approved },
+      tx,
+    );
+}
+
+/** Inside a redraft's decision: the reviewer's instructions are a lesson too (queued). */
+export async function learnFromInstructions(
+  deps: Pick<OperationDeps, 'guidelines'>,
+  tx: Transaction,
+  thread: Thread,
+  decision: { at: string; actor: string; instructions: string },
+): Promise<void> {
+  if (!thread.draft) return;
+  await deps.guidelines?.send(
+    {
+      ...derivationBase(thread, decision),
+      draft: thread.draft,
+      instructions: decision.instructions,
+    },
+    tx,
+  );
+}
+
+/** Inside a rejection's transaction: its reason (one of REJECT_REASONS; `other` when none). */
+export async function learnFromRejection(
+  deps: Pick<OperationDeps, 'quality'>,
+  tx: Transaction,
+  thread: Thread,
+  decision: { at: string; reason: RejectReason | null; note: string | null },
+): Promise<void> {
+  await deps.quality?.record(tx, {
+    ...recordBase(thread),
+    outcome: 'rejected',
+    decided_at: decision.at,
+    edited: null,
+    edit_distance: null,
+    decision_ms: sinceDraft(thread, decision.at),
+    reason: decision.reason ?? 'other',
+    note: decision.note,
+  });
+}
+
+/** A reject body's `reason`: one of the list, or (older clients) free text kept as the note. */
+export function rejectReasonOf(reason: string | undefined): RejectReason | null {
+  return (REJECT_REASONS as readonly string[]).includes(reason ?? '')
+    ? (reason as RejectReason)
+    : reason
+      ? 'other'
+      : null;
+}
+
+function derivationBase(thread: Thread, decision: { at: string; actor: string }) {
+  return {
+    thread_id: thread.thread_id,
+    revision: thread.revision,
+    actor: decision.actor,
+    at: decision.at,
+    from: thread.email.from,
+    category: thread.classification?.category ?? null,
+  };
+}

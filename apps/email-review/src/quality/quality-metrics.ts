@@ -1,0 +1,100 @@
+import { Gauge, type Registry } from 'prom-client';
+import { figuresOf } from './quality-figures.js';
+import type { DecisionRecord, QualityLedger } from './quality-ledger.js';
+
+const LABELS = ['category', 'model', 'pipeline_version'] as const;
+
+/**
+ * The quality figures as gauges, read from the ledger on each scrape (so every instance reports the
+ * same figures in PostgreSQL mode): per category, model and pipeline version. Thread ids stay out of
+ * the labels (GET /quality lists them).
+ */
+export function qualityMetrics(registry: Registry, ledger: QualityLedger) {
+  let reading: Promise<DecisionRecord[] | undefined> | undefined;
+  const read = () => {
+    reading ??= ledger
+      .list({})
+      .catch(() => undefined)
+      .finally(() => setImmediate(() => (reading = undefined)));
+    return reading;
+  };
+  const groups = (records: DecisionRecord[]) => {
+    const byKey = new Map<string, { labels: Record<string, string>; records: DecisionRecord[] }>();
+    for (const record of records) {
+      const labels = Object.fromEntries(LABELS.map((name) => [name, record[name] ?? '']));
+      const key = JSON.stringify(labels);
+      const group = byKey.get(key) ?? { labels, records: [] };
+      group.records.push(record);
+      byKey.set(key, group);
+    }
+    return [...byKey.values()];
+  };
+  const gauge = (
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    set: (gauge: Gauge, records: DecisionRecord[]) => void,
+  ) =>
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      async collect() {
+        const records = await read();
+        if (!records) return;
+        this.reset();
+        set(this, records);
+      },
+    });
+  gauge(
+    'email_review_drafts_decided',
+    'Model drafts decided, by outcome (approved_unedited, approved_edited, rejected), category, model and pipeline version.',
+    ['outcome', ...LABELS],
+    (g, records) => {
+      for (const { labels, records: group } of groups(records)) {
+        const figures = figuresOf(group);
+        g.set({ ...labels, outcome: 'approved_unedited' }, figures.approved_unedited);
+        g.set(
+          { ...labels, outcome: 'approved_edited' },
+          figures.approved - figures.approved_unedited,
+        );
+        g.set({ ...labels, outcome: 'rejected' }, figures.rejected);
+      }
+    },
+  );
+  gauge(
+    'email_review_draft_unedited_share',
+    'Approved drafts sent as the model wrote them, over all approvals.',
+    LABELS,
+    (g, records) => {
+      for (const { labels, records: group } of groups(records)) {
+        const share = figuresOf(group).unedited_share;
+        if (share !== null) g.set(labels, share);
+      }
+    },
+  );
+  gauge(
+    'email_review_draft_edit_distance_mean',
+    'Mean normalized edit distance from the model draft to the text approved.',
+    LABELS,
+    (g, records) => {
+      for (const { labels, records: group } of groups(records)) {
+        const mean = figuresOf(group).edit_distance.mean;
+        if (mean !== null) g.set(labels, mean);
+      }
+    },
+  );
+  gauge(
+    'email_review_draft_edit_distances',
+    'Approvals with a measured edit distance.',
+    LABELS,
+    (g, records) => {
+      for (const { labels, records: group } of groups(records))
+        g.set(labels, figuresOf(group).edit_distance.count);
+    },
+  );
+  gauge('email_review_draft_rejections', 'Rejected drafts by reason.', ['reason'], (g, records) => {
+    for (const { reason, count } of figuresOf(records).reject_reasons) g.set({ reason }, count);
+  });
+}
