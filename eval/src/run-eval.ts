@@ -3,7 +3,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadChatCases, loadEmailCases } from './datasets/load-datasets.js';
 import { userText, type ChatCase, type EmailCase } from './datasets/schema.js';
-import { withRecordedSettings, writeCassetteMeta } from './cassettes/cassette-meta.js';
+import {
+  providerDescription,
+  withRecordedSettings,
+  writeCassetteMeta,
+} from './cassettes/cassette-meta.js';
 import { applyGate, loadGateConfig, tally } from './gate.js';
 import { judgeReply } from './judge.js';
 import { mean, notMeasured, percentile, type MetricValue } from './metrics/aggregate.js';
@@ -184,6 +188,7 @@ export async function runEval(given: EvalSettings): Promise<EvalRun> {
     mode: settings.mode,
     cassette: settings.mode === 'replay' || settings.EVAL_RECORD ? settings.EVAL_CASSETTE : null,
     models: { ...stack.models, judge: settings.EVAL_JUDGE_URL ? settings.EVAL_JUDGE_MODEL : null },
+    answered_by: providerDescription(settings),
     dataset_version: datasetVersion,
     started_at: new Date(started).toISOString(),
     duration_ms: 0,

@@ -17,17 +17,29 @@ export type CassetteMeta = z.infer<typeof metaSchema>;
 const metaFile = (settings: EvalSettings) =>
   join(settings.EVAL_CASSETTES_DIR, settings.EVAL_CASSETTE, 'cassette.json');
 
+function readMeta(settings: EvalSettings): CassetteMeta | undefined {
+  const file = metaFile(settings);
+  return existsSync(file) ? metaSchema.parse(JSON.parse(readFileSync(file, 'utf8'))) : undefined;
+}
+
+/** Where a run's answers come from, in words (never a key). */
+export function providerDescription(settings: EvalSettings): string {
+  if (settings.mode === 'replay') {
+    const source = readMeta(settings)?.provider ?? 'an unnamed provider';
+    return `cassette ${settings.EVAL_CASSETTE}, recorded from ${source}`;
+  }
+  if (settings.mode === 'emulator')
+    return 'llm-emulator (packages/llm-emulator, started by the suite)';
+  return [
+    settings.EVAL_OPENAI_BASE_URL ?? 'api.openai.com',
+    settings.EVAL_GEMINI_BASE_URL ?? 'generativelanguage.googleapis.com',
+  ].join(' + ');
+}
+
 export function writeCassetteMeta(settings: EvalSettings): void {
-  const provider =
-    settings.mode === 'emulator'
-      ? 'llm-emulator (packages/llm-emulator, started by the suite)'
-      : [
-          settings.EVAL_OPENAI_BASE_URL ?? 'api.openai.com',
-          settings.EVAL_GEMINI_BASE_URL ?? 'generativelanguage.googleapis.com',
-        ].join(' + ');
   const meta: CassetteMeta = {
     recorded_at: new Date().toISOString(),
-    provider,
+    provider: providerDescription(settings),
     helpdesk_provider: settings.EVAL_HELPDESK_PROVIDER,
     openai_model: settings.EVAL_OPENAI_MODEL,
     gemini_model: settings.EVAL_GEMINI_MODEL,
@@ -37,9 +49,8 @@ export function writeCassetteMeta(settings: EvalSettings): void {
 
 /** A replay's settings: the recording's provider wire and models over the caller's. */
 export function withRecordedSettings(settings: EvalSettings): EvalSettings {
-  const file = metaFile(settings);
-  if (!existsSync(file)) return settings;
-  const meta = metaSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  const meta = readMeta(settings);
+  if (!meta) return settings;
   return {
     ...settings,
     EVAL_HELPDESK_PROVIDER: meta.helpdesk_provider,

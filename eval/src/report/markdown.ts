@@ -41,8 +41,8 @@ export function renderMarkdown(report: EvalReport, chartFile: string): string {
   const out: string[] = [];
   out.push(`# Evaluation — pipeline ${report.pipeline_version} (${report.mode})`, '');
   out.push(
-    `Models: email-review \`${report.models.emailReview}\`, helpdesk \`${report.models.helpdesk}\`` +
-      `${report.cassette ? ` (answers from cassette \`${report.cassette}\`)` : ''}; judge: ${report.models.judge ?? 'none (judge scores not measured)'}. ` +
+    `Answered by ${report.answered_by}; models as the services asked for them: email-review \`${report.models.emailReview}\`, ` +
+      `helpdesk \`${report.models.helpdesk}\`; judge: ${report.models.judge ?? 'none (judge scores not measured)'}. ` +
       `Dataset ${report.dataset_version}, ${report.email_cases.length} email and ${report.chat_cases.length} chat cases, ` +
       `${(report.duration_ms / 1000).toFixed(1)} s, started ${report.started_at}.`,
     '',

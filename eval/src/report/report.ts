@@ -10,6 +10,8 @@ export interface EvalReport {
   mode: string;
   cassette: string | null;
   models: { emailReview: string; helpdesk: string; judge: string | null };
+  /** Who answered: the emulator (whatever the model names say), a provider's base URLs, or a cassette and its source. */
+  answered_by: string;
   dataset_version: string;
   started_at: string;
   duration_ms: number;
@@ -29,6 +31,7 @@ const VOLATILE = new Set([
   'duration_ms',
   'mode',
   'cassette',
+  'answered_by',
   'latency_ms',
   'ticket_id',
   'thread_id',
