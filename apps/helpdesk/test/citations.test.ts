@@ -1,5 +1,8 @@
 import type { Event } from '@google/adk';
-import { checkCitations, RetrievedArticles } from '../src/help-center/citations.js';
+import {
+  checkReplyCitations as checkCitations,
+  RetrievedArticles,
+} from '../src/help-center/citations.js';
 import { Transcript } from '../src/sessions/transcript.js';
 
 /** An ADK event carrying search_help_center's result, as the specialist's tool step produces it. */

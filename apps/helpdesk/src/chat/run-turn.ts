@@ -9,7 +9,7 @@ import {
 import { isAgentName, type AgentName } from '../agents/agent-names.js';
 import { CALLER_STATE_KEY, type Caller } from '../tools/caller.js';
 import { toModelErrorCode, type ModelErrorCode } from '../llm/model-errors.js';
-import { checkCitations, RetrievedArticles, type Source } from '../help-center/citations.js';
+import { checkReplyCitations, RetrievedArticles, type Source } from '../help-center/citations.js';
 import { TurnFailedError } from './turn-errors.js';
 
 export interface TurnOutcome {
@@ -114,7 +114,7 @@ export async function runTurn(
       ticketId,
     });
   }
-  const checked = checkCitations(outcome.reply, retrieved);
+  const checked = checkReplyCitations(outcome.reply, retrieved);
   return {
     agent: outcome.agent,
     reply: checked.reply,

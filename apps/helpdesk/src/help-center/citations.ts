@@ -1,4 +1,5 @@
 import { getFunctionResponses, type Event } from '@google/adk';
+import { checkCitations } from '@repo/knowledge';
 import { z } from 'zod';
 import { SEARCH_HELP_CENTER, retrievedPassageSchema } from '../tools/search-help-center.js';
 
@@ -14,9 +15,6 @@ export const sourceSchema = z.object({
 });
 
 export type Source = z.infer<typeof sourceSchema>;
-
-/** `[kb:slug]` as the specialists write it; a space inside is tolerated, and removed with the rest. */
-const CITATION = /\s?\[kb:\s*([^\]\s]*)\s*\]/g;
 
 /** What search_help_center returned in one turn, by slug: the articles an answer may cite. */
 export class RetrievedArticles {
@@ -60,23 +58,9 @@ export interface CheckedReply {
 /**
  * Keeps a reply's `[kb:slug]` citations of articles search_help_center returned in its turn and
  * removes the others (a slug the model made up, or remembered from an earlier turn): a citation
- * the customer sees always names a passage the answer was given.
+ * the customer sees always names a passage the answer was given (@repo/knowledge's checkCitations).
  */
-export function checkCitations(reply: string, retrieved: RetrievedArticles): CheckedReply {
-  const sources = new Map<string, Source>();
-  const removed: string[] = [];
-  const text = reply.replace(CITATION, (citation, slug: string) => {
-    const source = retrieved.source(slug);
-    if (!source) {
-      removed.push(slug);
-      return '';
-    }
-    sources.set(slug, source);
-    return citation;
-  });
-  return {
-    reply: removed.length > 0 ? text.replace(/ +([.,;:!?])/g, '$1').trim() : reply,
-    sources: [...sources.values()],
-    removed,
-  };
+export function checkReplyCitations(reply: string, retrieved: RetrievedArticles): CheckedReply {
+  const checked = checkCitations(reply, (slug) => retrieved.source(slug));
+  return { reply: checked.text, sources: checked.cited, removed: checked.removed };
 }
