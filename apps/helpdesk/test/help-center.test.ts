@@ -182,6 +182,25 @@ describe.each(stores)('the help center (%s)', (_store, database) => {
   });
 });
 
+describe('the help center on the openai wire', () => {
+  it('when the agents run on an OpenAI-compatible model, then the shipping answer is grounded and cited too', async () => {
+    const helpdesk = await startHelpdesk({
+      provider: 'openai',
+      helpCenter: { dir: SAMPLE_HELP_CENTER },
+    });
+    try {
+      const res = await helpdesk.send('kb-openai', SHIPPING).expect(200);
+
+      expect(res.body.agent).toBe('technical');
+      expect(retrievedIn(helpdesk).map((p) => p.slug)).toContain('shipping-times');
+      expect(res.body.reply).toContain('[kb:shipping-times]');
+      expect(res.body.sources.map((s: { slug: string }) => s.slug)).toEqual(['shipping-times']);
+    } finally {
+      await helpdesk.close();
+    }
+  });
+});
+
 describe('a help center folder with a broken file', () => {
   let dir: string;
   let helpdesk: HelpdeskUnderTest | undefined;
