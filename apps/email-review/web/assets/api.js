@@ -110,4 +110,10 @@ export const api = {
   retry: (id) => request('POST', threadPath(id, 'retry'), {}),
   /** `to`: a recipient for a reply that had none (`no_recipient`); a failed one is queued as it was. */
   redeliver: (id, to) => request('POST', threadPath(id, 'redeliver'), to ? { to } : {}),
+  /** The guidelines learned from reviewers, with their provenance. */
+  listGuidelines: () => request('GET', 'guidelines'),
+  /** `change`: `{ rule }` and/or `{ enabled }`. */
+  updateGuideline: (id, change) => request('PATCH', `guidelines/${encodeURIComponent(id)}`, change),
+  deleteGuideline: (id) => request('DELETE', `guidelines/${encodeURIComponent(id)}`),
+  getQuality: () => request('GET', 'quality'),
 };

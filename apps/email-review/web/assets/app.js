@@ -9,6 +9,7 @@ import { watchDelivery } from './delivery-watch.js';
 import { followChanges } from './live-changes.js';
 import { askForToken } from './token-dialog.js';
 import { forgetToken, readToken } from './token.js';
+import { mountLearningPanel } from './guidelines-view.js';
 
 const state = {
   tab: 'awaiting_review',
@@ -613,6 +614,7 @@ const live = followChanges({ onChange: onThreadChange, onReset });
 
 onTokenNeeded(askForToken);
 byId('refresh').addEventListener('click', () => void refreshAll());
+mountLearningPanel();
 byId('load-more').addEventListener('click', () => void loadMore());
 byId('forget-token').addEventListener('click', () => {
   forgetToken();

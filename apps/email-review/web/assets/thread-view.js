@@ -3,6 +3,7 @@ import { decisionView, recipientInput } from './decision-view.js';
 import { draftChangeNotice } from './draft-change.js';
 import { h } from './dom.js';
 import { fullDate, humanize, statusLabel, threadTitle } from './format.js';
+import { shapedBy } from './guidelines-view.js';
 
 const isMac = /Mac|iPhone|iPad/.test(navigator.platform ?? '');
 const SAVE_KEYS = isMac ? '⌘ Enter' : 'Ctrl + Enter';
@@ -493,6 +494,7 @@ export function threadView(thread, state, on) {
     decision = edit.decision;
   } else reply.push(readOnlyDraft(thread));
   if (thread.grounding) reply.push(sources(thread.grounding));
+  if (thread.drafted_with?.guidelines.length) reply.push(shapedBy(thread.drafted_with.guidelines));
   if (thread.status === 'sent') reply.push(delivery(thread, state, locked, on));
 
   return h(
