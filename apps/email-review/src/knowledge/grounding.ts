@@ -1,4 +1,4 @@
-import type { SearchHit } from '@repo/knowledge';
+import { checkCitations, type SearchHit } from '@repo/knowledge';
 import { z } from 'zod';
 
 export const GROUNDING_STATUSES = ['grounded', 'none'] as const;
@@ -38,9 +38,6 @@ export const groundingSchema = z
 
 export type Grounding = z.infer<typeof groundingSchema>;
 
-/** `[kb:slug]` as the model writes it; a space inside is tolerated, and removed with the rest. */
-const CITATION = /\s?\[kb:\s*([^\]\s]*)\s*\]/g;
-
 /** The passages retrieved for a draft, by article: what a citation may name. */
 function retrievedArticles(passages: readonly SearchHit[]) {
   const articles = new Map<string, { title: string; passages: string[] }>();
@@ -57,28 +54,21 @@ function retrievedArticles(passages: readonly SearchHit[]) {
  * the model made up, or one from an earlier draft): a citation the reviewer sees always names a
  * passage the drafter was given.
  */
-export function checkCitations(
+export function groundDraft(
   draft: string,
   passages: readonly SearchHit[],
 ): { draft: string; grounding: Grounding } {
   const retrieved = retrievedArticles(passages);
-  const cited = new Map<string, Grounding['articles'][number]>();
-  const removed: string[] = [];
-  const text = draft.replace(CITATION, (citation, slug: string) => {
+  const checked = checkCitations(draft, (slug) => {
     const article = retrieved.get(slug);
-    if (!article) {
-      removed.push(slug);
-      return '';
-    }
-    cited.set(slug, { slug, title: article.title, passage: article.passages.join('\n\n') });
-    return citation;
+    return article && { slug, title: article.title, passage: article.passages.join('\n\n') };
   });
   return {
-    draft: removed.length > 0 ? text.replace(/ +([.,;:!?])/g, '$1').trim() : draft,
+    draft: checked.text,
     grounding: {
-      status: cited.size > 0 ? 'grounded' : 'none',
-      articles: [...cited.values()],
-      removed_citations: removed,
+      status: checked.cited.length > 0 ? 'grounded' : 'none',
+      articles: checked.cited,
+      removed_citations: checked.removed,
     },
   };
 }

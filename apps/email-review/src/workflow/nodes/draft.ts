@@ -1,4 +1,4 @@
-import { checkCitations } from '../../knowledge/grounding.js';
+import { groundDraft } from '../../knowledge/grounding.js';
 import type { WorkflowDeps } from '../deps.js';
 import { DEFAULT_PROMPTS, draftMessages } from '../prompts.js';
 import type { EmailStateUpdate, EmailStateValues } from '../state.js';
@@ -11,7 +11,7 @@ import { storableText } from '../model-text.js';
  * writes `reply`, one more `revision`, `grounding`, `drafted_with` (model, pipeline version, the
  * reviewer guidelines given), and clears `instructions`.
  * Each draft (a redraft too) retrieves the help center's passages for the email anew, gives them to
- * the model with their slugs, and keeps only the draft's citations of those (checkCitations).
+ * the model with their slugs, and keeps only the draft's citations of those (groundDraft).
  */
 export function draftNode(
   deps: Pick<
@@ -74,7 +74,7 @@ export function draftNode(
         grounding: null,
         drafted_with: stamp(text),
       };
-    const checked = checkCitations(text, passages);
+    const checked = groundDraft(text, passages);
     deps.helpCenter.observe(checked.grounding);
     return {
       reply: checked.draft,
