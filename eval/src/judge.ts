@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import { mean, notMeasured, type MetricValue } from './metrics/aggregate.js';
+import type { scoreChatCases } from './metrics/chat-metrics.js';
+import type { scoreEmailCases } from './metrics/email-metrics.js';
+import { mapWithConcurrency } from './runners/pool.js';
+import type { EvalSettings } from './settings.js';
 
 /** Scores from a judge model for one reply: a rubric grade (1–5, scaled to 0–1) and faithfulness (0–1). */
 export interface JudgeScores {
@@ -62,5 +67,70 @@ export async function judgeReply(
     return { rubric: (verdict.rubric - 1) / 4, faithfulness: verdict.faithfulness };
   } catch {
     return null;
+  }
+}
+
+/** Judge scores when EVAL_JUDGE_URL is set; otherwise the metrics say not measured. */
+export async function addJudgeScores(
+  settings: EvalSettings,
+  metrics: Record<string, MetricValue>,
+  emailRows: ReturnType<typeof scoreEmailCases>['rows'],
+  chatRows: ReturnType<typeof scoreChatCases>['rows'],
+): Promise<void> {
+  const names = [
+    'email.judge_rubric',
+    'email.judge_faithfulness',
+    'chat.judge_rubric',
+    'chat.judge_faithfulness',
+  ];
+  const present = (name: string) =>
+    (name.startsWith('email.') ? emailRows.length : chatRows.length) > 0;
+  if (!settings.EVAL_JUDGE_URL) {
+    for (const name of names.filter(present))
+      metrics[name] = notMeasured('no judge: set EVAL_JUDGE_URL (and EVAL_JUDGE_API_KEY)');
+    return;
+  }
+  const judge = {
+    url: settings.EVAL_JUDGE_URL,
+    apiKey: settings.EVAL_JUDGE_API_KEY,
+    model: settings.EVAL_JUDGE_MODEL,
+  };
+  const items = [
+    ...emailRows.flatMap((row) =>
+      row.outcome.draft
+        ? [{ kind: 'email', question: row.about, reply: row.outcome.draft, sources: '' }]
+        : [],
+    ),
+    ...chatRows.flatMap((row) =>
+      row.turns.flatMap((turn) =>
+        turn.outcome.reply
+          ? [
+              {
+                kind: 'chat',
+                question: turn.message,
+                reply: turn.outcome.reply,
+                sources: (turn.outcome.sources ?? [])
+                  .map((s) => `[kb:${s.slug}] ${s.text}`)
+                  .join('\n'),
+              },
+            ]
+          : [],
+      ),
+    ),
+  ];
+  const scores = await mapWithConcurrency(items, settings.EVAL_CONCURRENCY, (item) =>
+    judgeReply(judge, item),
+  );
+  for (const kind of ['email', 'chat']) {
+    if (!present(`${kind}.`)) continue;
+    const got = items.flatMap((item, i) => (item.kind === kind && scores[i] ? [scores[i]!] : []));
+    metrics[`${kind}.judge_rubric`] = mean(
+      got.map((s) => s.rubric),
+      'the judge answered no request',
+    );
+    metrics[`${kind}.judge_faithfulness`] = mean(
+      got.map((s) => s.faithfulness),
+      'the judge answered no request',
+    );
   }
 }

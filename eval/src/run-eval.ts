@@ -1,24 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { loadChatCases, loadEmailCases } from './datasets/load-datasets.js';
 import { userText, type ChatCase, type EmailCase } from './datasets/schema.js';
-import {
-  providerDescription,
-  withRecordedSettings,
-  writeCassetteMeta,
-} from './cassettes/cassette-meta.js';
+import { providerDescription, withRecordedSettings } from './cassettes/cassette-meta.js';
 import { applyGate, loadGateConfig, tally } from './gate.js';
-import { judgeReply } from './judge.js';
-import { mean, notMeasured, percentile, type MetricValue } from './metrics/aggregate.js';
+import { addJudgeScores } from './judge.js';
+import { mean, percentile, type MetricValue } from './metrics/aggregate.js';
 import { scoreChatCases } from './metrics/chat-metrics.js';
 import { scoreEmailCases } from './metrics/email-metrics.js';
 import { readKnowledgeBase } from './metrics/knowledge-base.js';
 import { paths } from './paths.js';
 import { pipelineVersion } from './pipeline-version.js';
-import { renderChart } from './report/chart.js';
-import { renderMarkdown } from './report/markdown.js';
-import { deterministicView, firstDifference, type EvalReport } from './report/report.js';
+import type { EvalReport } from './report/report.js';
+import { compareWithRecording } from './report/compare-recording.js';
+import { recordedReportFile, writeReports } from './report/write-report.js';
 import { attributeCalls, emailFingerprint, type CaseCalls } from './runners/attribute-calls.js';
 import { mapWithConcurrency } from './runners/pool.js';
 import { runChatCase, type ChatOutcome } from './runners/run-chat-case.js';
@@ -30,10 +25,6 @@ export interface EvalRun {
   report: EvalReport;
   files: { json: string; markdown: string; chart: string };
 }
-
-/** The recording a replay must reproduce, beside its cassettes. */
-export const recordedReportFile = (settings: EvalSettings) =>
-  join(settings.EVAL_CASSETTES_DIR, settings.EVAL_CASSETTE, 'report.json');
 
 /** Whether the service's OpenAPI document shows a knowledge feature (`needle`: a path or a field). */
 async function exposes(url: string | undefined, needle: string): Promise<boolean> {
@@ -208,111 +199,6 @@ export async function runEval(given: EvalSettings): Promise<EvalRun> {
   report.not_measured = counts.notMeasured;
   report.duration_ms = Date.now() - started;
 
-  const dir = join(settings.EVAL_OUT, version);
-  mkdirSync(dir, { recursive: true });
-  const files = {
-    json: join(dir, `report-${settings.mode}.json`),
-    markdown: join(dir, `report-${settings.mode}.md`),
-    chart: join(dir, `chart-${settings.mode}.svg`),
-  };
-  writeFileSync(files.json, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(files.chart, renderChart(report.metrics));
-  writeFileSync(files.markdown, renderMarkdown(report, `chart-${settings.mode}.svg`));
-  if (settings.EVAL_RECORD) {
-    const recorded = recordedReportFile(settings);
-    writeFileSync(recorded, `${JSON.stringify(report, null, 2)}\n`);
-    writeCassetteMeta(settings);
-    writeFileSync(join(dirname(recorded), 'chart.svg'), renderChart(report.metrics));
-    writeFileSync(join(dirname(recorded), 'report.md'), renderMarkdown(report, 'chart.svg'));
-  }
+  const files = writeReports(report, settings);
   return { report, files };
-}
-
-/** A replay must give the recording's report, less its timings: one more gate line says whether it did. */
-function compareWithRecording(report: EvalReport, file: string): void {
-  let verdict: { value: number; note?: string };
-  if (!existsSync(file)) verdict = { value: 0, note: `no recorded report at ${file}` };
-  else {
-    const recorded = JSON.parse(readFileSync(file, 'utf8')) as EvalReport;
-    if (recorded.pipeline_version !== report.pipeline_version) {
-      report.problems.push(
-        `recorded with pipeline ${recorded.pipeline_version}, replayed with ${report.pipeline_version}: compared on what the services did`,
-      );
-    }
-    const diff = firstDifference(deterministicView(recorded), deterministicView(report));
-    verdict = diff ? { value: 0, note: `differs from the recording at ${diff}` } : { value: 1 };
-  }
-  report.metrics.push({
-    name: 'replay.reproduces_recording',
-    value: verdict.value,
-    n: 1,
-    threshold: { min: 1 },
-    verdict: verdict.value === 1 ? 'pass' : 'fail',
-    ...(verdict.note ? { note: verdict.note } : {}),
-  });
-}
-
-/** Judge scores when EVAL_JUDGE_URL is set; otherwise the metrics say not measured. */
-async function addJudgeScores(
-  settings: EvalSettings,
-  metrics: Record<string, MetricValue>,
-  emailRows: ReturnType<typeof scoreEmailCases>['rows'],
-  chatRows: ReturnType<typeof scoreChatCases>['rows'],
-): Promise<void> {
-  const names = [
-    'email.judge_rubric',
-    'email.judge_faithfulness',
-    'chat.judge_rubric',
-    'chat.judge_faithfulness',
-  ];
-  const present = (name: string) =>
-    (name.startsWith('email.') ? emailRows.length : chatRows.length) > 0;
-  if (!settings.EVAL_JUDGE_URL) {
-    for (const name of names.filter(present))
-      metrics[name] = notMeasured('no judge: set EVAL_JUDGE_URL (and EVAL_JUDGE_API_KEY)');
-    return;
-  }
-  const judge = {
-    url: settings.EVAL_JUDGE_URL,
-    apiKey: settings.EVAL_JUDGE_API_KEY,
-    model: settings.EVAL_JUDGE_MODEL,
-  };
-  const items = [
-    ...emailRows.flatMap((row) =>
-      row.outcome.draft
-        ? [{ kind: 'email', question: row.about, reply: row.outcome.draft, sources: '' }]
-        : [],
-    ),
-    ...chatRows.flatMap((row) =>
-      row.turns.flatMap((turn) =>
-        turn.outcome.reply
-          ? [
-              {
-                kind: 'chat',
-                question: turn.message,
-                reply: turn.outcome.reply,
-                sources: (turn.outcome.sources ?? [])
-                  .map((s) => `[kb:${s.slug}] ${s.text}`)
-                  .join('\n'),
-              },
-            ]
-          : [],
-      ),
-    ),
-  ];
-  const scores = await mapWithConcurrency(items, settings.EVAL_CONCURRENCY, (item) =>
-    judgeReply(judge, item),
-  );
-  for (const kind of ['email', 'chat']) {
-    if (!present(`${kind}.`)) continue;
-    const got = items.flatMap((item, i) => (item.kind === kind && scores[i] ? [scores[i]!] : []));
-    metrics[`${kind}.judge_rubric`] = mean(
-      got.map((s) => s.rubric),
-      'the judge answered no request',
-    );
-    metrics[`${kind}.judge_faithfulness`] = mean(
-      got.map((s) => s.faithfulness),
-      'the judge answered no request',
-    );
-  }
 }
