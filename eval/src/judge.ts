@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mean, notMeasured, type MetricValue } from './metrics/aggregate.js';
 import type { scoreChatCases } from './metrics/chat-metrics.js';
-import type { scoreEmailCases } from './metrics/email-metrics.js';
+import { groundingPassages, type scoreEmailCases } from './metrics/email-metrics.js';
 import { mapWithConcurrency } from './runners/pool.js';
 import type { EvalSettings } from './settings.js';
 
@@ -98,7 +98,16 @@ export async function addJudgeScores(
   const items = [
     ...emailRows.flatMap((row) =>
       row.outcome.draft
-        ? [{ kind: 'email', question: row.about, reply: row.outcome.draft, sources: '' }]
+        ? [
+            {
+              kind: 'email',
+              question: row.input,
+              reply: row.outcome.draft,
+              sources: [...(groundingPassages(row.outcome.grounding) ?? new Map<string, string>())]
+                .map(([slug, text]) => `[kb:${slug}] ${text}`)
+                .join('\n'),
+            },
+          ]
         : [],
     ),
     ...chatRows.flatMap((row) =>

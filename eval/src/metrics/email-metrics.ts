@@ -8,6 +8,8 @@ import { replyMetrics } from './reply-metrics.js';
 export interface EmailCaseResult {
   id: string;
   about: string;
+  /** The email as sent (its text, or the raw message). */
+  input: string;
   outcome: EmailOutcome;
   expected: { category: string; urgency: string | null; language: string };
   category_ok: boolean;
@@ -19,7 +21,7 @@ export interface EmailCaseResult {
  * The passages a thread's `grounding` names, by slug: `{ articles: [{ slug, passage, title }] }` as
  * email-review gives it (a bare list is read the same way).
  */
-function groundingPassages(grounding: unknown): Map<string, string> | undefined {
+export function groundingPassages(grounding: unknown): Map<string, string> | undefined {
   const items = Array.isArray(grounding)
     ? grounding
     : (grounding as { articles?: unknown } | undefined)?.articles;
@@ -51,6 +53,7 @@ export function scoreEmailCases(
     return {
       id: testCase.id,
       about: testCase.about,
+      input: testCase.email?.inbound ?? testCase.raw_mime ?? '',
       outcome,
       expected: {
         category: expected.category,
