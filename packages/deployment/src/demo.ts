@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 /**
  * `pnpm demo` / `pnpm start`: runs the services of this repo together from their built `dist/`, with prefixed
- * logs, and stops every one of them on Ctrl-C. `--real` (what `pnpm start` passes) uses the real providers;
- * without it the local LLM emulator stands in for them.
+ * logs, and stops every one of them on Ctrl-C. `--real` (what `pnpm start` passes) uses the real providers and
+ * email-review's own SMTP_URL (unset: replies only reach its log); without it the local LLM emulator stands in
+ * for the providers and a mail catcher for SMTP.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadOrExit } from '@repo/llm-config';
-import { modeLine, readyBanner, storageLine } from './banner.js';
+import { mailLine, modeLine, readyBanner, runnerName, storageLine } from './banner.js';
 import { onCtrlCInTerminal } from './ctrl-c.js';
 import { loadDemoEnv } from './env.js';
+import { humanLogLine } from './human-log-line.js';
 import { DEMO_MAIL_FROM, startMailCatcher, type MailCatcher } from './mail-catcher.js';
 import { portProblems } from './port-check.js';
 import { ServiceGroup, type Exit } from './service-group.js';
@@ -25,10 +27,11 @@ const env = loadOrExit(() => loadDemoEnv(process.env), 'demo');
 const terminal = processTerminal({
   color: Boolean(process.stdout.isTTY) && env.NO_COLOR === undefined,
 });
+const runner = runnerName(mode);
 const say = (text: string) =>
-  terminal.out(`${terminal.paint('demo'.padEnd(12), 'green')} | ${text}`);
+  terminal.out(`${terminal.paint(runner.padEnd(12), 'green')} | ${text}`);
 const complain = (text: string) =>
-  terminal.err(`${terminal.paint('demo'.padEnd(12), 'red')} | ${text}`);
+  terminal.err(`${terminal.paint(runner.padEnd(12), 'red')} | ${text}`);
 
 if (mode === 'real') {
   const missing = (['LLM_A_API_KEY', 'AGENT_LLM_API_KEY'] as const).filter((name) => !env[name]);
@@ -41,14 +44,16 @@ if (mode === 'real') {
 }
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-// With SMTP_URL of its own, email-review delivers there; otherwise to the demo's mail catcher.
-const catcherSettings = env.SMTP_URL
-  ? undefined
-  : {
-      host: DEMO_HOST,
-      port: env.DEMO_SMTP_PORT,
-      dir: env.DEMO_MAIL_DIR ?? join(repoRoot, '.demo-mail'),
-    };
+// The demo (emulator) delivers to a mail catcher unless SMTP_URL names a server; `start` runs email-review as
+// configured: SMTP_URL, or (unset) replies only reach its log, as .env.example says.
+const catcherSettings =
+  env.SMTP_URL || mode === 'real'
+    ? undefined
+    : {
+        host: DEMO_HOST,
+        port: env.DEMO_SMTP_PORT,
+        dir: env.DEMO_MAIL_DIR ?? join(repoRoot, '.demo-mail'),
+      };
 const services = planServices({
   mode,
   repoRoot,
@@ -92,10 +97,16 @@ let stoppingSince = 0;
  * one keypress; a person's second Ctrl-C comes later.
  */
 const SAME_KEYPRESS_MS = 1_000;
-const group = new ServiceGroup(terminal, (service, exit) => {
-  complain(`${service.spec.name} exited unexpectedly (${describeExit(exit)}); stopping the others`);
-  void stop(1);
-});
+const group = new ServiceGroup(
+  terminal,
+  (service, exit) => {
+    complain(
+      `${service.spec.name} exited unexpectedly (${describeExit(exit)}); stopping the others`,
+    );
+    void stop(1);
+  },
+  env.DEMO_LOG_FORMAT === 'human' ? humanLogLine : undefined,
+);
 
 /** Stops every child, then exits; a second call (another Ctrl-C) kills whatever is left at once. */
 async function stop(code: number): Promise<void> {
@@ -124,11 +135,12 @@ function describeExit(exit: Exit): string {
 
 async function startAll(): Promise<void> {
   say(modeLine(mode, services.find((spec) => spec.name === 'llm-emulator')?.url));
-  say(storageLine(env.DATABASE_URL));
-  if (catcher)
-    say(
-      `mail: email-review delivers to the mail catcher at ${catcher.url}; messages go to ${catcher.dir}`,
-    );
+  say(storageLine(env.DATABASE_URL, mode));
+  say(
+    catcher
+      ? `mail: email-review delivers to the mail catcher at ${catcher.url}; messages go to ${catcher.dir}`
+      : `mail: ${mailLine({ smtpUrl: env.SMTP_URL })}`,
+  );
   // The emulator must answer before the apps start talking to it; the two apps then start side by side.
   const batches = mode === 'emulator' ? [services.slice(0, 1), services.slice(1)] : [services];
   for (const batch of batches) {
@@ -152,6 +164,7 @@ async function startAll(): Promise<void> {
       databaseUrl: env.DATABASE_URL,
       withToken: env.API_TOKEN !== undefined,
       ...(catcher ? { mailDir: catcher.dir } : {}),
+      ...(env.SMTP_URL ? { smtpUrl: env.SMTP_URL } : {}),
     }),
   );
 }

@@ -20,6 +20,8 @@ const demoEnvSchema = z.object({
   LLM_A_API_KEY: z.string().trim().min(1).optional(),
   AGENT_LLM_API_KEY: z.string().trim().min(1).optional(),
   NO_COLOR: z.string().optional(),
+  /** `human` (default): the services' JSON log lines shown as readable lines; `json`: as the services write them. */
+  DEMO_LOG_FORMAT: z.enum(['human', 'json']).default('human'),
 });
 
 export type DemoEnv = z.infer<typeof demoEnvSchema>;

@@ -28,6 +28,8 @@ export class ServiceGroup {
   constructor(
     private readonly terminal: Terminal,
     private readonly onUnexpectedExit: (service: RunningService, exit: Exit) => void,
+    /** How a service's output line is shown (the demo makes pino JSON readable). */
+    private readonly formatLine: (line: string) => string = (line) => line,
     private readonly prefixWidth = 12,
   ) {}
 
@@ -40,8 +42,8 @@ export class ServiceGroup {
     });
     const color = COLORS[this.running.length % COLORS.length] ?? 'cyan';
     const prefix = `${this.terminal.paint(spec.name.padEnd(this.prefixWidth), color)} | `;
-    prefixLines(child.stdout!, prefix, (line) => this.terminal.out(line));
-    prefixLines(child.stderr!, prefix, (line) => this.terminal.err(line));
+    prefixLines(child.stdout!, (line) => this.terminal.out(`${prefix}${this.formatLine(line)}`));
+    prefixLines(child.stderr!, (line) => this.terminal.err(`${prefix}${this.formatLine(line)}`));
 
     const exited = new Promise<Exit>((resolve) => {
       // 'close' rather than 'exit': it comes after the child's last output lines have been read and printed.

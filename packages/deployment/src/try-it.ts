@@ -40,6 +40,16 @@ const READ_THREAD_ID = `node -pe 'JSON.parse(require("fs").readFileSync(0)).thre
 export const SAMPLE_FROM = 'Dana Example <dana@example.com>';
 export const SAMPLE_SUBJECT = 'Charged twice for INV-1001';
 
+/** The second email, which the flow leaves waiting, so the review inbox has something to show. */
+export const WAITING_SAMPLE = {
+  inbound:
+    'Hi, the password reset email never arrives. I tried three times today and checked my spam folder. Can you help? Sam',
+  from: 'Sam Example <sam@example.com>',
+  subject: 'Password reset email not arriving',
+} as const;
+
+export const HELPDESK_A2A_CONTEXT = 'demo-a2a';
+
 /**
  * The whole review flow of email-review; the first step keeps the new thread's id in $THREAD for the
  * others. With `mailDir` (the demo's mail catcher) it ends by showing the delivered reply.
@@ -80,6 +90,15 @@ export function emailFlowSteps(
           },
         ]
       : []),
+    {
+      comment:
+        'A second email, left for you: it waits in the review inbox (open it in the browser to edit, approve or reject it)',
+      command: `${curl('POST', `${baseUrl}/threads`, WAITING_SAMPLE, options)}; echo`,
+    },
+    {
+      comment: 'What waits for review: the list the inbox shows',
+      command: `${curl('GET', `"${baseUrl}/threads?status=awaiting_review"`, undefined, options)}; echo`,
+    },
   ];
 }
 
@@ -94,5 +113,32 @@ export function helpdeskSteps(baseUrl: string, options: CurlOptions): TryItStep[
       comment: 'An angry request for a human goes to escalation, which opens a ticket',
       command: chat(HELPDESK_MESSAGES.escalation),
     },
+    {
+      comment: 'Read the conversation: each turn, the specialist who answered, the ticket',
+      command: `${curl('GET', `${baseUrl}/sessions/${HELPDESK_SESSION}`, undefined, options)}; echo`,
+    },
+    {
+      comment:
+        'The same specialists as an A2A agent (card at /.well-known/agent-card.json): one message over JSON-RPC',
+      command: `${curl('POST', `${baseUrl}/a2a`, a2aMessage(HELPDESK_MESSAGES.technical), options)}; echo`,
+    },
   ];
+}
+
+/** An A2A `message/send` (protocol 0.3) whose context is a helpdesk session of its own. */
+function a2aMessage(text: string): unknown {
+  return {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'message/send',
+    params: {
+      message: {
+        kind: 'message',
+        role: 'user',
+        messageId: 'demo-a2a-1',
+        contextId: HELPDESK_A2A_CONTEXT,
+        parts: [{ kind: 'text', text }],
+      },
+    },
+  };
 }

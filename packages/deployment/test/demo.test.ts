@@ -118,7 +118,7 @@ describe('pnpm demo (the built runner)', () => {
     }
   });
 
-  test('when the printed curl commands are pasted (PostgreSQL when available), then the thread ends sent, the chat reaches billing, technical and escalation, and Ctrl-C leaves no process', async () => {
+  test('when the printed curl commands are pasted (PostgreSQL on a fresh schema when available), then the thread ends sent, a second one waits in the inbox, the chat reaches billing, technical and escalation, is read back and answers over A2A, at most 60 readable log lines follow Ready with no WARN, ERROR or stack, and Ctrl-C leaves no process', async () => {
     const ports = await demoPorts();
     // With PostgreSQL when there is one (as a developer with DATABASE_URL exported); another test covers memory.
     const database = pool
@@ -141,7 +141,7 @@ describe('pnpm demo (the built runner)', () => {
     expect((await fetch(chat)).headers.get('content-type')).toMatch(/^text\/html/);
 
     const commands = printedCommands(demo.stdout);
-    expect(commands).toHaveLength(9);
+    expect(commands).toHaveLength(13);
     expect(demo.stdout).toContain(
       `Delivered mail: approved replies are written as .eml files to ${mailDir}`,
     );
@@ -152,9 +152,13 @@ describe('pnpm demo (the built runner)', () => {
       editedByInstructions,
       approved,
       delivered,
+      waiting,
+      listed,
       billing,
       technical,
       escalation,
+      session,
+      a2a,
     ] = await runAsPasted(commands);
 
     const threadId = /^THREAD=([0-9a-f-]{36})$/.exec(created ?? '')?.[1];
@@ -183,6 +187,10 @@ describe('pnpm demo (the built runner)', () => {
     expect(delivered).toContain(`Message-ID: <reply-${threadId}@demo.test>`);
     expect(delivered).toMatch(/^To: Dana Example <dana@example\.com>\r?$/m);
     expect(delivered).toMatch(/^Subject: Re: Charged twice for INV-1001\r?$/m);
+    // The flow leaves the second email waiting, so the inbox the banner points to is not empty.
+    const waitingId = (JSON.parse(waiting!) as { thread_id: string }).thread_id;
+    expect(JSON.parse(waiting!)).toMatchObject({ status: 'awaiting_review' });
+    expect(JSON.stringify(JSON.parse(listed!))).toContain(waitingId);
 
     expect(JSON.parse(billing!)).toMatchObject({ agent: 'billing' });
     expect(JSON.parse(technical!)).toMatchObject({ agent: 'technical' });
@@ -190,6 +198,36 @@ describe('pnpm demo (the built runner)', () => {
     expect(ticket.agent).toBe('escalation');
     expect(ticket.ticket_id).toMatch(/^TCK-/);
     expect(ticket.reply).toContain(ticket.ticket_id);
+    const turns = (JSON.parse(session!) as { turns: Array<{ role: string; agent?: string }> })
+      .turns;
+    expect(turns.filter((turn) => turn.role !== 'user').map((turn) => turn.agent)).toEqual([
+      'billing',
+      'technical',
+      'escalation',
+    ]);
+    expect(JSON.parse(a2a!)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { kind: 'task', status: { state: 'completed' } },
+    });
+
+    // After the printed flow, the inbox still has a thread waiting (what the browser shows).
+    const inboxList = await fetch(
+      `http://127.0.0.1:${ports.DEMO_EMAIL_PORT}/threads?status=awaiting_review`,
+    );
+    expect(JSON.stringify(await inboxList.json())).toContain(waitingId);
+
+    // A quiet, readable log: the flow's last request logged, then count what the services and the runner said.
+    await demo.waitForOutput(/^helpdesk +\| .* POST \/a2a 200 /m, 10_000);
+    const afterReady = demo.stdout.slice(demo.stdout.indexOf('\nReady.\n'));
+    const logLines = afterReady
+      .split('\n')
+      .filter((line) => /^(llm-emulator|email-review|helpdesk|demo) +\| /.test(line));
+    expect(logLines.length).toBeGreaterThan(10);
+    expect(logLines.length).toBeLessThanOrEqual(60);
+    expect(demo.output).not.toMatch(/^\S+ +\| \S+ (WARN|ERROR|FATAL) /m);
+    expect(demo.output).not.toMatch(/^\S+ +\| +at |"stack"/m);
+    expect(demo.output).not.toMatch(/^(email-review|helpdesk) +\| \{/m);
 
     const children = descendantsOf(demo.child.pid!);
     expect(children).toHaveLength(3);
