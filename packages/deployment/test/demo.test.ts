@@ -365,6 +365,9 @@ describe('pnpm demo (the built runner)', () => {
       });
       await demo.waitForOutput(READY, 60_000);
       expect(demo.stdout).toContain('LLM provider: the real APIs');
+      // Its own mode: its own prefix and words, and no mail catcher (SMTP_URL unset: replies only reach the log).
+      expect(demo.stdout).toMatch(/^start +\| mail: SMTP_URL is not set/m);
+      expect(demo.output).not.toMatch(/^demo +\||the demo stops|mail catcher/m);
       await demo.waitForOutput(/^email-review +\| .*checkpointer=memory/m, 30_000);
       expect(demo.stdout).not.toMatch(/^llm-emulator/m);
       expect(descendantsOf(demo.child.pid!)).toHaveLength(2);
