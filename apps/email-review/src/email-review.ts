@@ -17,7 +17,11 @@ import {
   openHelpCenter,
   type HelpCenterSettings,
 } from './knowledge/help-center.js';
-import { GUIDELINE_SELECTION, openReviewerGuidelines } from './guidelines/reviewer-guidelines.js';
+import {
+  GUIDELINE_SELECTION,
+  openReviewerGuidelines,
+  type DerivationSettings,
+} from './guidelines/reviewer-guidelines.js';
 import { openDraftQuality } from './quality/draft-quality.js';
 import { pipelineVersion } from './quality/draft-stamp.js';
 import { DEFAULT_PROMPTS, type EmailPrompts } from './workflow/prompts.js';
@@ -63,6 +67,8 @@ export interface EmailReviewDeps {
   support?: { prompts: EmailPrompts; labels: Labels };
   /** The help center (KB_DIR, KB_SCHEMA): its folder, and its schema in PostgreSQL. */
   helpCenter?: HelpCenterSettings;
+  /** The guideline derivation's job lease (server: MODEL_JOB_LEASE_SECONDS). */
+  guidelineDerivation?: Pick<DerivationSettings, 'leaseSeconds'>;
 }
 
 /** The retention job over the service's database; none without a setting or in memory mode. */
@@ -108,6 +114,10 @@ export function createEmailReview(deps: EmailReviewDeps) {
     logger: deps.logger,
     registry: deps.metrics?.registry,
     clock: deps.clock,
+    settings: {
+      leaseSeconds: deps.guidelineDerivation?.leaseSeconds,
+      modelBudgetMs: deps.llmRetryBudgetMs,
+    },
   });
   const quality = openDraftQuality({
     database: deps.persistence.database,

@@ -114,6 +114,7 @@ const { app, delivery, modelWork, mailbox, retention, helpCenter, guidelines } =
   mailbox: mailboxOf(env),
   support: env.support,
   helpCenter: { dir: env.KB_DIR, schema: env.KB_SCHEMA },
+  guidelineDerivation: { leaseSeconds: env.MODEL_JOB_LEASE_SECONDS },
 });
 
 // Set when shutdown begins: a start-up still waiting for the database then stops quietly.

@@ -30,15 +30,18 @@ const QUEUE = 'guideline-derivation';
 /** Reruns of a derivation whose model call failed (after its own retries) or whose worker died. */
 export const DERIVATION_RETRIES = 3;
 const POLL_MS = 500;
-/** A derivation's worker is presumed dead after this long, and its job handed out again. */
-const LEASE_SECONDS = 120;
 
 /**
  * PostgreSQL: a pg-boss job sent in the decision's transaction (it exists exactly when the decision
  * committed), taken by any instance's worker; pg-boss retries a failed one and hands out again the
  * job of an instance that died (after the lease). The store records each job's result once.
  */
-export function queuedDerivation(jobs: JobRunner, run: RunDerivation): GuidelineDerivation {
+export function queuedDerivation(
+  jobs: JobRunner,
+  run: RunDerivation,
+  /** A derivation's worker is presumed dead after this long, and its job handed out again. */
+  leaseSeconds: number,
+): GuidelineDerivation {
   const registered = jobs.register(QUEUE);
   let workers: QueueWorkers | undefined;
   return {
@@ -51,7 +54,7 @@ export function queuedDerivation(jobs: JobRunner, run: RunDerivation): Guideline
           retryLimit: DERIVATION_RETRIES,
           retryDelay: 1,
           retryBackoff: true,
-          expireInSeconds: LEASE_SECONDS,
+          expireInSeconds: leaseSeconds,
         },
         tx.client,
       );

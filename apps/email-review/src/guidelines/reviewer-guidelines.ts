@@ -16,8 +16,17 @@ import type { GuidelineSource } from './guideline.js';
 import { MemoryGuidelines } from './memory-guidelines.js';
 import { PostgresGuidelines } from './postgres-guidelines.js';
 
-/** A derivation's model call: one attempt's timeout and retries within this budget (then the queue retries). */
-const DERIVATION_BUDGET_MS = 10_000;
+/**
+ * A derivation's job is anyone's once its worker held it this long (default: the model work's
+ * lease, MODEL_JOB_LEASE_SECONDS); its model call retries within the step budget (LLM_RETRY_BUDGET_MS).
+ */
+export interface DerivationSettings {
+  leaseSeconds?: number | undefined;
+  modelBudgetMs?: number | undefined;
+}
+
+const DEFAULT_LEASE_SECONDS = 120;
+const DEFAULT_BUDGET_MS = 20_000;
 
 /** How guidelines are chosen for a draft (part of the pipeline version). */
 export const GUIDELINE_SELECTION = {
@@ -45,7 +54,9 @@ export function openReviewerGuidelines(deps: {
   logger: Logger;
   registry?: Registry | undefined;
   clock?: (() => Date) | undefined;
+  settings?: DerivationSettings | undefined;
 }) {
+  const budgetMs = deps.settings?.modelBudgetMs ?? DEFAULT_BUDGET_MS;
   const clock = deps.clock ?? (() => new Date());
   const store = deps.database
     ? new PostgresGuidelines(deps.database.pool, deps.database.schema)
@@ -61,7 +72,7 @@ export function openReviewerGuidelines(deps: {
       // Read only to strip the customer's words from what the model is shown.
       const inbound = (await deps.threads.get(input.thread_id))?.inbound;
       const rules = await deriveGuidelines(
-        { llm: deps.llm, model: deps.model, retry: { budgetMs: DERIVATION_BUDGET_MS } },
+        { llm: deps.llm, model: deps.model, retry: { budgetMs } },
         input,
         inbound,
       );
@@ -80,7 +91,11 @@ export function openReviewerGuidelines(deps: {
     }
   };
   const derivation = deps.database
-    ? queuedDerivation(deps.database.jobs, run)
+    ? queuedDerivation(
+        deps.database.jobs,
+        run,
+        deps.settings?.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+      )
     : inProcessDerivation(run, deps.logger);
   return {
     store,

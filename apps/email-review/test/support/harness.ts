@@ -197,6 +197,9 @@ export async function startInstance(options: {
     ...(options.mailbox ? { mailbox: options.mailbox } : {}),
     ...(options.support ? { support: options.support } : {}),
     ...(options.helpCenter ? { helpCenter: options.helpCenter } : {}),
+    ...(options.modelWork
+      ? { guidelineDerivation: { leaseSeconds: options.modelWork.leaseSeconds } }
+      : {}),
   });
   await service.helpCenter.start();
   await service.delivery.start();
