@@ -199,3 +199,67 @@ describe.each(modes)('reviewer guidelines (%s)', (mode) => {
     expect(approved.body.status).toBe('sent');
   }, 40_000);
 });
+
+(modes.includes('postgres') ? describe : describe.skip)(
+  'reviewer guidelines after retention (postgres)',
+  () => {
+    const schema = freshSchema('guidelinesret');
+    let now = new Date('2030-01-01T00:00:00Z');
+    let emulator: Emulator;
+    let instance: Instance;
+    const api = () => request(instance.app);
+
+    beforeAll(async () => {
+      emulator = await startEmulator();
+      instance = await startInstance({
+        mode: 'postgres',
+        emulator,
+        schema,
+        clock: () => now,
+        retention: { days: 1, pauseMs: 0 },
+      });
+    });
+    afterAll(async () => {
+      await instance?.close();
+      await emulator?.close();
+      await dropSchema(schema);
+    });
+
+    test('when retention deletes the thread a guideline was learned from, then the guideline stays, its provenance still names the thread (which answers 404), and drafts are still given it', async () => {
+      const created = await api()
+        .post('/threads')
+        .send({ from: 'Ann <ann@kept.test>', inbound: 'Hello, where is my order K-1?' });
+      const threadId = created.body.thread_id as string;
+      const [, ...rest] = (created.body.draft as string).split('\n');
+      const edited = ['Dear Ann,', '', 'Order reference: K-1', ...rest].join('\n');
+      expect((await api().post(`/threads/${threadId}/edit`).send({ draft: edited })).status).toBe(
+        200,
+      );
+      expect((await api().post(`/threads/${threadId}/approve`)).status).toBe(200);
+      const learned = async () =>
+        (await api().get('/guidelines').query({ value: 'kept.test' })).body
+          .guidelines as GuidelineView[];
+      await until(async () => (await learned()).length === 2, 'the kept.test guidelines');
+      await until(
+        async () => (await api().get(`/threads/${threadId}`)).body.delivery?.status === 'delivered',
+        'the reply delivered',
+      );
+
+      now = new Date(now.getTime() + 2 * 86_400_000);
+      expect(await instance.retention.runOnce()).toBeGreaterThanOrEqual(1);
+
+      expect((await api().get(`/threads/${threadId}`)).status).toBe(404);
+      const kept = await learned();
+      expect(kept).toHaveLength(2);
+      for (const guideline of kept)
+        expect(guideline.sources).toEqual([
+          expect.objectContaining({ thread_id: threadId, kind: 'edited' }),
+        ]);
+      emulator.requests.clear();
+      await api()
+        .post('/threads')
+        .send({ from: 'Bob <bob@kept.test>', inbound: 'Hello, where is my order K-2?' });
+      expect(lastDraftPrompt(emulator)).toContain('- Include the order reference');
+    });
+  },
+);
