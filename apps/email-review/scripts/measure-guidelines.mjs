@@ -22,7 +22,6 @@ import {
 import { queueSchema } from '../dist/db/tables.js';
 
 const URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const GUIDELINES = 5_000;
 const DOMAINS = 1_000;
 const CATEGORIES = ['billing', 'technical_support', 'account', 'sales', 'other'];
 const RUNS = 2_000;
