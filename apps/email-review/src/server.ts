@@ -181,6 +181,11 @@ async function becomeReady(logger: Logger): Promise<void> {
       auth: Boolean(env.API_TOKEN),
       delivery: transport.kind,
       mailbox: mailbox.kind,
+      // Whom the drafts speak for, what the classifier chooses from, where the articles come from.
+      company_name: env.support.profile.company_name,
+      categories: env.support.labels.categories.map((label) => label.name),
+      kb_dir: env.KB_DIR,
+      ...(persistence.kind === 'postgres' ? { kb_schema: env.KB_SCHEMA } : {}),
     },
     // SMTP_URL and IMAP_URL are secrets (credentials): only their kinds are logged.
     `email-review ready on ${running.url} ${storage} delivery=${transport.kind} mailbox=${mailbox.kind}`,

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { labelsOf } from '../src/workflow/classification.js';
 import { dropSchema, freshSchema, testModes } from './support/database.js';
 import { startInstance, type Instance } from './support/harness.js';
-import { spawnServer } from './support/server-process.js';
+import { spawnServer, startServer } from './support/server-process.js';
 
 // Issue 46: the company profile and voice reach email-review's prompts; its categories are what the
 // classifier is offered, what the API accepts and documents.
@@ -186,7 +186,30 @@ describe('prompt files', () => {
   });
 });
 
-describe('a bad profile', () => {
+describe('start-up with a profile', () => {
+  test('when the service starts with a profile and KB_DIR, then its ready line names the company, the categories and the folder', async () => {
+    const file = join(dir, 'ready.yaml');
+    writeFileSync(file, PROFILE);
+    const { process: server } = await startServer({
+      LLM_A_API_KEY: 'test-key',
+      LLM_A_BASE_URL: 'http://127.0.0.1:9/v1',
+      SUPPORT_PROFILE_FILE: file,
+      KB_DIR: dir,
+    });
+    server.child.kill('SIGTERM');
+    await server.exited;
+
+    const ready = server
+      .stdout()
+      .split('\n')
+      .find((line) => line.includes('ready on'))!;
+    expect(JSON.parse(ready)).toMatchObject({
+      company_name: 'Northwind Lamps',
+      categories: FIVE,
+      kb_dir: dir,
+    });
+  });
+
   test('when a category name is not an identifier, then the service exits 1 with one line naming the field', async () => {
     const file = join(dir, 'bad.yaml');
     writeFileSync(file, 'categories:\n  - { name: orders }\n  - { name: Returns }\n');
