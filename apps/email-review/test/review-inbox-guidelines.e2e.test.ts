@@ -8,6 +8,7 @@ import {
   type Browser,
   type Stack,
 } from './support/review-inbox-browser.js';
+import type { Page } from 'playwright-core';
 import { until } from './support/database.js';
 import { tabWithToken } from './support/review-inbox-tab.js';
 
@@ -94,4 +95,40 @@ describeInBrowser('review inbox in Chromium: reviewer guidelines and draft quali
     expect(await page.evaluate('window.pwned')).toBeUndefined();
     await page.close();
   });
+
+  test('when a reviewer rejects with a reason from the list and a note, then /quality counts the reason with the thread and the note, and the panel shows it', async () => {
+    const thread = await createThread(stack.api, {
+      from: 'Dan <dan@reasons.test>',
+      inbound: 'Hello, can you cancel my order R-1?',
+    });
+    const page = await tabWithToken(browser, stack.url, token, `#/threads/${thread.thread_id}`);
+    await waitUntilIdle(page, thread.thread_id);
+
+    await page.locator('#reject').click();
+    await page.locator('#reject-category').selectOption('wrong_tone');
+    await page.locator('#reject-reason').fill('Too casual for this customer.');
+    await page.locator('#confirm-reject').click();
+
+    await openThreadRejected(page, thread.thread_id);
+    const quality = await stack.api<{
+      overall: { reject_reasons: { reason: string; thread_ids: string[]; notes: string[] }[] };
+    }>('GET', '/quality');
+    expect(quality.body.overall.reject_reasons).toEqual([
+      {
+        reason: 'wrong_tone',
+        count: 1,
+        thread_ids: [thread.thread_id],
+        notes: ['Too casual for this customer.'],
+      },
+    ]);
+    await page.locator('#learning summary').click();
+    await page.locator('.reject-reasons li').waitFor();
+    expect(await page.locator('.reject-reasons li').textContent()).toBe(
+      `Wrong tone: 1 (${thread.thread_id})`,
+    );
+    await page.close();
+  });
 });
+
+const openThreadRejected = (page: Page, id: string) =>
+  page.locator(`article.thread[data-thread-id="${id}"][data-status="rejected"]`).waitFor();

@@ -104,9 +104,14 @@ export const api = {
   /** `to`: the reviewer's recipient; without it the service replies to the thread's sender. */
   approve: (id, revision, to) =>
     request('POST', threadPath(id, 'approve'), to ? { to } : {}, seen(revision)),
-  /** `reason`: why, kept in the thread's history. */
-  reject: (id, revision, reason) =>
-    request('POST', threadPath(id, 'reject'), reason ? { reason } : {}, seen(revision)),
+  /** `reason`: one of the service's reasons (counted in GET /quality); `note`: free text. Both kept in the history. */
+  reject: (id, revision, reason, note) =>
+    request(
+      'POST',
+      threadPath(id, 'reject'),
+      { ...(reason ? { reason } : {}), ...(note ? { note } : {}) },
+      seen(revision),
+    ),
   retry: (id) => request('POST', threadPath(id, 'retry'), {}),
   /** `to`: a recipient for a reply that had none (`no_recipient`); a failed one is queued as it was. */
   redeliver: (id, to) => request('POST', threadPath(id, 'redeliver'), to ? { to } : {}),

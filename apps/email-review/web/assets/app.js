@@ -29,6 +29,8 @@ const state = {
   /** What the reviewer typed in the confirmation (null: not touched, the sender's address). */
   recipientValue: null,
   reasonValue: '',
+  /** The reject reason chosen (one of the service's list), '' for none. */
+  rejectReasonValue: '',
   /** The address typed for a reply that had no recipient. */
   redeliverToValue: '',
   /** The last draft this page showed: { thread_id, revision, draft }. */
@@ -137,7 +139,7 @@ const handlers = {
     act('approve', (t) =>
       api.approve(t.thread_id, t.revision, to && to !== t.email?.from ? to : undefined),
     ),
-  reject: (reason) => act('reject', (t) => api.reject(t.thread_id, t.revision, reason)),
+  reject: (reason, note) => act('reject', (t) => api.reject(t.thread_id, t.revision, reason, note)),
   retry: () => act('retry', (t) => api.retry(t.thread_id)),
   redeliver: (to) => act('redeliver', (t) => api.redeliver(t.thread_id, to)),
   recipientInput: (value) => {
@@ -145,6 +147,9 @@ const handlers = {
   },
   reasonInput: (value) => {
     state.reasonValue = value;
+  },
+  rejectReasonInput: (value) => {
+    state.rejectReasonValue = value;
   },
   redeliverToInput: (value) => {
     state.redeliverToValue = value;
@@ -336,6 +341,7 @@ function forgetTyped() {
   state.instructionsValue = '';
   state.recipientValue = null;
   state.reasonValue = '';
+  state.rejectReasonValue = '';
   state.redeliverToValue = '';
 }
 

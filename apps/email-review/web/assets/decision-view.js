@@ -122,7 +122,26 @@ function confirmApprove(thread, state, locked, on) {
   return step;
 }
 
+/** GET /quality counts rejections by these (the service's REJECT_REASONS). */
+const REJECT_REASONS = [
+  ['wrong_facts', 'Wrong facts'],
+  ['wrong_tone', 'Wrong tone'],
+  ['incomplete', 'Incomplete'],
+  ['not_needed', 'No reply needed'],
+  ['policy', 'Against policy'],
+  ['other', 'Other'],
+];
+
 function confirmReject(state, locked, on) {
+  const reason = h(
+    'select',
+    { id: 'reject-category', name: 'reject-category', class: 'text-input', disabled: locked },
+    h('option', { value: '', text: 'Choose a reason' }),
+    ...REJECT_REASONS.map(([value, label]) =>
+      h('option', { value, text: label, selected: state.rejectReasonValue === value }),
+    ),
+  );
+  reason.addEventListener('change', () => on.rejectReasonInput(reason.value));
   const input = h('input', {
     id: 'reject-reason',
     name: 'reason',
@@ -139,14 +158,20 @@ function confirmReject(state, locked, on) {
     kind: 'reject',
     title: 'Reject this thread? No reply will be sent.',
     fields: [
+      h('label', { for: 'reject-category', class: 'field-label', text: 'Kind of problem' }),
+      reason,
       h('label', { for: 'reject-reason', class: 'field-label', text: 'Reason (optional)' }),
       input,
-      h('p', { class: 'hint', id: 'reject-reason-hint', text: 'Kept in the thread’s history.' }),
+      h('p', {
+        class: 'hint',
+        id: 'reject-reason-hint',
+        text: 'Both kept in the thread’s history; the kind is counted in the draft quality figures.',
+      }),
     ],
     confirm: 'Confirm reject',
     locked,
     on,
-    submit: () => on.reject(input.value.trim()),
+    submit: () => on.reject(reason.value, input.value.trim()),
   });
 }
 
