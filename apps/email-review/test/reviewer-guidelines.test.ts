@@ -190,7 +190,7 @@ describe.each(modes)('reviewer guidelines (%s)', (mode) => {
 
     const failed = async () =>
       (await api().get('/metrics')).text.includes(
-        'email_review_guideline_derivations_total{outcome="failed"} 1',
+        'email_review_guideline_jobs_total{outcome="failed"} 1',
       );
     await until(failed, 'the derivation recorded failed', 30_000);
     expect(derivationRequests(emulator)).toHaveLength(4);

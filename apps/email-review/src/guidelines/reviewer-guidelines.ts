@@ -62,7 +62,7 @@ export function openReviewerGuidelines(deps: {
     ? new PostgresGuidelines(deps.database.pool, deps.database.schema)
     : new MemoryGuidelines();
   const derivations = new Counter({
-    name: 'email_review_guideline_derivations_total',
+    name: 'email_review_guideline_jobs_total',
     help: 'Guideline derivations by outcome: derived (guidelines recorded, maybe none), failed (after its retries).',
     labelNames: ['outcome'] as const,
     registers: deps.registry ? [deps.registry] : [],
