@@ -157,6 +157,32 @@ describe.each(modes)('reviewer guidelines (%s)', (mode) => {
     expect(JSON.stringify(derivations[0])).not.toContain('50 % refund');
   });
 
+  test('when a reviewer redrafts with instructions, then a sender guideline cites them, the redraft’s approval counts as edited, and the sender’s next draft is given it', async () => {
+    const since = new Date().toISOString();
+    const thread = await create('Jo <jo@instructions.test>', 'Hello, where is my parcel?');
+
+    const redrafted = await api()
+      .post(`/threads/${thread.thread_id}/edit`)
+      .send({ instructions: 'Always mention the tracking link. Thanks!' });
+    expect(redrafted.status).toBe(200);
+    await until(
+      async () =>
+        (await guidelines({ scope: 'sender', value: 'jo@instructions.test' })).length === 1,
+      'the sender guideline',
+    );
+    expect((await api().post(`/threads/${thread.thread_id}/approve`)).status).toBe(200);
+
+    const [learned] = await guidelines({ scope: 'sender', value: 'jo@instructions.test' });
+    expect(learned).toMatchObject({
+      rule: 'Always mention the tracking link',
+      sources: [expect.objectContaining({ thread_id: thread.thread_id, kind: 'instructions' })],
+    });
+    const quality = await api().get('/quality').query({ since });
+    expect(quality.body.overall).toMatchObject({ approved: 1, approved_unedited: 0 });
+    await create('Jo <jo@instructions.test>', 'Hello again, any news?');
+    expect(lastDraftPrompt(emulator)).toContain('- Always mention the tracking link');
+  });
+
   test('when a guideline is edited and disabled, then the list shows it so and drafts are not given it; an unknown one answers 404', async () => {
     const thread = await create('Gil <gil@edits.test>', 'Hello, where is my parcel?');
     await editAndApprove(thread.thread_id, reviewed(thread.draft, 'Gil', 'E-1'));
