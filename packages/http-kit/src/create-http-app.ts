@@ -196,9 +196,11 @@ const PAGE_ASSET_TYPE = /^(text\/(html|css|javascript)|application\/javascript|i
 
 /**
  * The level of a request's access line: info, except a page or one of its assets served well, at
- * debug (opening the inbox once fetches a dozen of them; nobody reads those lines).
+ * debug (opening the inbox once fetches a dozen of them; nobody reads those lines), and a 304 (a
+ * reload revalidating them, or a conditional GET that found nothing new).
  */
 function accessLogLevel(_req: IncomingMessage, res: ServerResponse): LevelWithSilent {
+  if (res.statusCode === 304) return 'debug';
   const type = String(res.getHeader('content-type') ?? '');
   return res.statusCode < 400 && PAGE_ASSET_TYPE.test(type) ? 'debug' : 'info';
 }

@@ -131,7 +131,7 @@ describe('quiet pages and readiness polls', () => {
       return { level: parsed.level, msg: parsed.msg, stack: parsed.err?.stack };
     });
 
-  test('when a page and its assets are fetched, then their access lines are at debug, and an API answer stays at info', async () => {
+  test('when a page and its assets are fetched, and fetched again (304), then their access lines are at debug, and an API answer stays at info', async () => {
     const { logger, lines } = capturedLogger();
     const pages = Router();
     pages.get('/', (_req, res) => void res.type('html').send('<p>inbox</p>'));
@@ -141,6 +141,8 @@ describe('quiet pages and readiness polls', () => {
     const app = testApp({ logger, configure: (served) => void served.use(pages) });
     for (const path of ['/', '/inbox.js', '/inbox.css', '/logo.svg'])
       expect((await request(app).get(path)).status).toBe(200);
+    const etag = (await request(app).get('/inbox.js')).headers.etag as string;
+    expect((await request(app).get('/inbox.js').set('if-none-match', etag)).status).toBe(304);
     await request(app).post('/echo').send({ name: 'a' });
 
     expect(levelsOf(lines)).toEqual([{ level: 30, msg: 'request completed', stack: undefined }]);
