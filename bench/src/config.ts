@@ -11,7 +11,7 @@ export interface RunCounts {
 export interface BenchConfig {
   scale: string;
   outFile: string;
-  /** Scenario ids to run (1–8). */
+  /** Scenario ids to run (1–11). */
   only: number[];
   databaseUrl: string;
   /** No run lasts longer than this; the table reports how many iterations completed. */
@@ -56,6 +56,18 @@ export interface BenchConfig {
   observability: { rounds: number; lifecycles: number; concurrency: number };
   /** Scenario 10: email-review (PostgreSQL) lifecycles per round at `concurrency`, with and without a webhook endpoint. */
   webhooks: { rounds: number; lifecycles: number; concurrency: number };
+  /**
+   * Scenario 11: a help center of `articles` articles; per round, `drafts` sequential lifecycles and
+   * `chats` sequential help center questions on each variant, and `lifecycles` at `concurrency`.
+   */
+  helpCenter: {
+    articles: number;
+    rounds: number;
+    drafts: number;
+    chats: number;
+    lifecycles: number;
+    concurrency: number;
+  };
   /** Scenario 7: messages timed per way of asking, with the emulator at `latencyMs` per call. */
   streaming: { latencyMs: number; messages: number };
   /** Profile the project's service for missed targets, at most `maxProfiles` times per run. */
@@ -103,6 +115,14 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl' | 'pr
   patches: { rounds: 5, emailLifecycles: 160, concurrency: 8 },
   observability: { rounds: 5, lifecycles: 300, concurrency: 8 },
   webhooks: { rounds: 7, lifecycles: 200, concurrency: 8 },
+  helpCenter: {
+    articles: 10_000,
+    rounds: 5,
+    drafts: 40,
+    chats: 20,
+    lifecycles: 200,
+    concurrency: 8,
+  },
   streaming: { latencyMs: 300, messages: 20 },
   profileMisses: true,
   maxProfiles: 6,
@@ -146,6 +166,7 @@ const SMOKE: typeof FULL = {
   patches: { rounds: 1, emailLifecycles: 4, concurrency: 2 },
   observability: { rounds: 1, lifecycles: 4, concurrency: 2 },
   webhooks: { rounds: 1, lifecycles: 4, concurrency: 2 },
+  helpCenter: { articles: 60, rounds: 1, drafts: 3, chats: 2, lifecycles: 4, concurrency: 2 },
   streaming: { latencyMs: 300, messages: 3 },
   profileMisses: true,
   maxProfiles: 1,
@@ -189,6 +210,12 @@ function scaled(factor: number): typeof FULL {
     },
     observability: { ...FULL.observability, lifecycles: n(FULL.observability.lifecycles) },
     webhooks: { ...FULL.webhooks, lifecycles: n(FULL.webhooks.lifecycles) },
+    helpCenter: {
+      ...FULL.helpCenter,
+      drafts: n(FULL.helpCenter.drafts),
+      chats: n(FULL.helpCenter.chats),
+      lifecycles: n(FULL.helpCenter.lifecycles),
+    },
   };
 }
 
@@ -233,10 +260,10 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
           : undefined;
   if (!base)
     throw new Error(`BENCH_SCALE must be smoke, full or a positive factor, not "${scale}"`);
-  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9,10')
+  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9,10,11')
     .split(',')
     .map((s) => Number(s.trim()))
-    .filter((n) => [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].includes(n));
+    .filter((n) => [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].includes(n));
   const growth = { ...base.growth };
   if (e.BENCH_HELPDESK_SESSIONS)
     growth.helpdeskSessions = [growth.helpdeskSessions[0], e.BENCH_HELPDESK_SESSIONS];

@@ -13,6 +13,7 @@ export const paths = {
   emailReviewServer: resolve(repoRoot, 'apps/email-review/dist/server.js'),
   emailReviewLanggraphJson: resolve(repoRoot, 'apps/email-review/langgraph.json'),
   helpdeskServer: resolve(repoRoot, 'apps/helpdesk/dist/server.js'),
+  sampleHelpCenter: resolve(repoRoot, 'packages/knowledge/sample-help-center'),
   helpdeskAgentFile: resolve(repoRoot, 'apps/helpdesk/dist/agents/agent.js'),
   langgraphCli: resolve(benchRoot, 'node_modules/.bin/langgraphjs'),
   adkCli: resolve(benchRoot, 'node_modules/.bin/adk'),

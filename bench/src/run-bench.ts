@@ -17,6 +17,7 @@ import { providerOverheadScenario } from './scenarios/provider-overhead.js';
 import { streamingScenario } from './scenarios/streaming.js';
 import { observabilityScenario } from './scenarios/observability.js';
 import { webhooksScenario } from './scenarios/webhooks.js';
+import { helpCenterScenario } from './scenarios/help-center.js';
 import type { ScenarioResult } from './scenarios/results.js';
 import { ScenarioContext } from './scenarios/scenario-context.js';
 import { SystemPool } from './scenarios/system-pool.js';
@@ -35,6 +36,7 @@ const SCENARIOS: Record<
   8: { title: 'Metrics and tracing', run: observabilityScenario },
   9: { title: 'Helpdesk over A2A', run: a2aChatScenario },
   10: { title: 'Webhooks', run: webhooksScenario },
+  11: { title: 'Help center at 10,000 articles', run: helpCenterScenario },
 };
 
 export interface BenchOutcome {

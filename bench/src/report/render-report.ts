@@ -4,6 +4,7 @@ import { emailLifecycleSection, emailLifecycleTargets } from './email-lifecycle-
 import { frameworkPatchesSection, frameworkPatchesTargets } from './framework-patches-section.js';
 import { observabilitySection, observabilityTargets } from './observability-section.js';
 import { webhooksSection, webhooksTargets } from './webhooks-section.js';
+import { helpCenterSection, helpCenterTargets } from './help-center-section.js';
 import { growthSection, growthTargets } from './growth-section.js';
 import { helpdeskChatSection, helpdeskChatTargets } from './helpdesk-chat-section.js';
 import { helpdeskSessionsSection, helpdeskSessionsTargets } from './helpdesk-sessions-section.js';
@@ -42,6 +43,8 @@ export function judgeTargets(result: ScenarioResult): TargetCheck[] {
       return a2aChatTargets(result);
     case 10:
       return webhooksTargets(result);
+    case 11:
+      return helpCenterTargets(result);
   }
 }
 
@@ -67,6 +70,8 @@ function layOut(result: ScenarioResult): Section {
       return a2aChatSection(result);
     case 10:
       return webhooksSection(result);
+    case 11:
+      return helpCenterSection(result);
   }
 }
 

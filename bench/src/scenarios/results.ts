@@ -234,6 +234,46 @@ export interface WebhooksResult {
   delivered: Record<WebhookVariant, number>;
 }
 
+export const HELP_CENTER_MODES = ['memory', 'postgres'] as const;
+export type HelpCenterMode = (typeof HELP_CENTER_MODES)[number];
+
+/** Per round, one storage mode's email-review and helpdesk with the knowledge base (`on`) and without (`off`). */
+export interface HelpCenterRound {
+  /** p50 of POST /threads (classify and draft, with the retrieval when on), sequential (ms). */
+  draftP50: Record<'on' | 'off', number>;
+  /** p50 of POST /chat with a help center question (the agent searches), sequential (ms). */
+  messageP50: Record<'on' | 'off', number>;
+  /** Lifecycles/s at the scenario's concurrency. */
+  lifecyclesPerSecond: Record<'on' | 'off', number>;
+}
+
+/** A service's knowledge base searches as its /metrics histogram counts them (warm-up included). */
+export interface KbSearchStats {
+  count: number;
+  /** Searches that took at most 5 ms (the histogram's first bucket). */
+  within5ms: number;
+  meanMs: number;
+}
+
+/**
+ * Scenario 11: the services with a help center of `articles` articles and without one, in each
+ * storage mode: a draft's and a chat message's time, and email lifecycles/s, round by round.
+ */
+export interface HelpCenterResult {
+  scenario: 11;
+  articles: number;
+  /** How long each mode's knowledge base took to load at start-up (ms). */
+  loadMs: Record<HelpCenterMode, number>;
+  drafts: number;
+  chats: number;
+  lifecycles: number;
+  concurrency: number;
+  rounds: Record<HelpCenterMode, HelpCenterRound[]>;
+  /** The `on` services' own timing of their searches, read from /metrics after the rounds. */
+  searches: Record<HelpCenterMode, { email?: KbSearchStats; helpdesk?: KbSearchStats }>;
+  commands: string[];
+}
+
 export type ScenarioResult =
   | EmailLifecycleResult
   | HelpdeskChatResult
@@ -244,4 +284,5 @@ export type ScenarioResult =
   | StreamingResult
   | ObservabilityResult
   | A2aChatResult
-  | WebhooksResult;
+  | WebhooksResult
+  | HelpCenterResult;

@@ -2,9 +2,10 @@ import { freePort } from '../net/free-port.js';
 import { childEnv } from '../processes/child-env.js';
 import { launchService } from '../processes/child-service.js';
 import { paths } from '../repo-paths.js';
+import { helpCenterEnv, type HelpCenterOptions } from './help-center-options.js';
 import { LOG_LEVEL, type RunningSystem, type SystemOptions } from './system.js';
 
-export interface EmailReviewOptions extends SystemOptions {
+export interface EmailReviewOptions extends SystemOptions, HelpCenterOptions {
   /** PostgreSQL mode when set: the connection URL and the schema to keep the tables in. */
   database?: { url: string; schema: string; poolMax?: number };
 }
@@ -26,6 +27,7 @@ export async function startEmailReview(options: EmailReviewOptions): Promise<Run
           ...(options.database.poolMax ? { PG_POOL_MAX: String(options.database.poolMax) } : {}),
         }
       : {}),
+    ...helpCenterEnv(options),
   };
   const proc = await launchService({
     name: options.database ? 'email-review (PostgreSQL)' : 'email-review (memory)',
@@ -34,6 +36,7 @@ export async function startEmailReview(options: EmailReviewOptions): Promise<Run
     env: childEnv(extra),
     shownEnv: extra,
     readyUrl: `${url}/readyz`,
+    ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
   });
   return {
     label: options.database ? 'project (PostgreSQL)' : 'project (memory)',

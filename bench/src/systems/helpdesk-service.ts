@@ -2,9 +2,10 @@ import { freePort } from '../net/free-port.js';
 import { childEnv } from '../processes/child-env.js';
 import { launchService } from '../processes/child-service.js';
 import { paths } from '../repo-paths.js';
+import { helpCenterEnv, type HelpCenterOptions } from './help-center-options.js';
 import { LOG_LEVEL, type RunningSystem, type SystemOptions } from './system.js';
 
-export interface HelpdeskOptions extends SystemOptions {
+export interface HelpdeskOptions extends SystemOptions, HelpCenterOptions {
   maxSessions?: number;
   /** Sessions in PostgreSQL (`sessions=postgres`) in this schema of this database. */
   database?: { url: string; schema: string };
@@ -24,6 +25,7 @@ export async function startHelpdesk(options: HelpdeskOptions): Promise<RunningSy
     ...(options.database
       ? { DATABASE_URL: options.database.url, DATABASE_SCHEMA: options.database.schema }
       : {}),
+    ...helpCenterEnv(options),
   };
   const proc = await launchService({
     name: 'helpdesk',
@@ -32,6 +34,7 @@ export async function startHelpdesk(options: HelpdeskOptions): Promise<RunningSy
     env: childEnv(extra),
     shownEnv: extra,
     readyUrl: `${url}/readyz`,
+    ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
   });
   const label = options.database ? 'project (postgres)' : 'project';
   return { label, url, process: proc, stop: () => proc.stop() };
