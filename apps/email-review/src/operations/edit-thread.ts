@@ -1,7 +1,6 @@
 import { currentActor } from '@repo/http-kit';
 import type { Thread } from '../threads/thread.js';
 import { decideThread, saveDecision } from './decide-thread.js';
-import { learnFromInstructions } from './learn-from-decision.js';
 import { stateConfig } from './graph-config.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import { runModelJob } from './run-model-job.js';
@@ -69,11 +68,6 @@ async function redraft(
     await decision.graph.updateState(stateConfig(threadId), { instructions }, 'classify');
     await saveDecision(deps, decision, { view, revision: thread.revision, events: [] });
     jobId = await deps.modelJobs.send(job, decision);
-    await learnFromInstructions(deps, decision, thread, {
-      instructions,
-      actor: job.actor,
-      at: view.updated_at,
-    });
     return view;
   });
   return (await runModelJob(deps, job, jobId)) ?? marked;

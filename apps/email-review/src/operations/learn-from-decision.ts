@@ -50,7 +50,7 @@ export async function learnFromApproval(
     );
 }
 
-/** Inside a redraft's decision: the reviewer's instructions are a lesson too (queued). */
+/** Inside the transaction that commits a redraft: the reviewer's instructions are a lesson too (queued). */
 export async function learnFromInstructions(
   deps: Pick<OperationDeps, 'guidelines'>,
   tx: Transaction,

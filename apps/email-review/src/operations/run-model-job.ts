@@ -9,6 +9,7 @@ import { WorkflowStepFailed } from '../threads/thread-errors.js';
 import { projectThread } from '../threads/thread-projection.js';
 import type { EmailStateValues } from '../workflow/state.js';
 import { firstRunInput } from './earlier-exchange.js';
+import { learnFromInstructions } from './learn-from-decision.js';
 import { runConfig, stateConfig } from './graph-config.js';
 import { stepEvents } from './history-events.js';
 import { now, type OperationDeps } from './operation-deps.js';
@@ -61,7 +62,16 @@ export async function runModelJob(
   try {
     const saved = await deps.transaction(async (tx) => {
       await deps.modelJobs.finish(jobId, tx);
-      return deps.threads.saveDecision(tx, { ...change, events });
+      const committed = await deps.threads.saveDecision(tx, { ...change, events });
+      // A redraft's instructions are a reviewer's lesson: derived once the redraft is in, so the
+      // derivation's model call never competes with the redraft's.
+      if (committed && job.kind === 'redraft')
+        await learnFromInstructions(deps, tx, thread, {
+          instructions: job.instructions ?? '',
+          actor: job.actor ?? 'anonymous',
+          at: view.updated_at,
+        });
+      return committed;
     });
     // Another run of this job committed first: its result stands.
     return saved ? view : ((await deps.threads.get(thread.thread_id)) ?? view);
