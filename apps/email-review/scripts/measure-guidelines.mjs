@@ -120,27 +120,32 @@ try {
   const ledger = new PostgresQualityLedger(pool, schema);
   const derivation = queuedDerivation(jobs, async () => {}, 120);
   const empty = [];
+  const recordOnly = [];
   const learning = [];
+  const decision = (n) => ({
+    thread_id: `t${n}`,
+    outcome: 'approved',
+    decided_at: new Date().toISOString(),
+    edited: true,
+    edit_distance: 0.1,
+    decision_ms: 1000,
+    category: 'billing',
+    model: 'm',
+    pipeline_version: 'p',
+    reason: null,
+    note: null,
+  });
   for (let n = 0; n < 1_000; n += 1) {
     let started = performance.now();
     await withTransaction(pool, async () => {});
     empty.push(performance.now() - started);
     started = performance.now();
+    await withTransaction(pool, (client) => ledger.record({ client }, decision(`u${n}`)));
+    recordOnly.push(performance.now() - started);
+    started = performance.now();
     await withTransaction(pool, async (client) => {
       const tx = { client, checkpointer: undefined };
-      await ledger.record(tx, {
-        thread_id: `t${n}`,
-        outcome: 'approved',
-        decided_at: new Date().toISOString(),
-        edited: true,
-        edit_distance: 0.1,
-        decision_ms: 1000,
-        category: 'billing',
-        model: 'm',
-        pipeline_version: 'p',
-        reason: null,
-        note: null,
-      });
+      await ledger.record(tx, decision(n));
       await derivation.send(
         {
           thread_id: `t${n}`,
@@ -158,6 +163,7 @@ try {
     learning.push(performance.now() - started);
   }
   report('postgres: an empty transaction', empty);
+  report("postgres: a transaction with an unedited approval's quality record", recordOnly);
   report("postgres: a transaction with the approval's quality record and derivation job", learning);
 } finally {
   await jobs.stop();
