@@ -7,6 +7,11 @@ import { paths } from '../repo-paths.js';
 export interface HelpCenterFolder {
   dir: string;
   articles: number;
+  /**
+   * The article a service loads last (a folder loads its files one by one in name order, each
+   * file's slug its name here): once it is stored, the folder is loaded.
+   */
+  lastSlug: string;
   remove(): Promise<void>;
 }
 
@@ -64,11 +69,15 @@ export async function writeHelpCenterFolder(articles: number): Promise<HelpCente
   );
   await Promise.all(names.map((name, i) => writeFile(join(dir, name), samples[i]!)));
   const article = articleWriter(samples);
-  for (let i = samples.length; i < articles; i += 1)
-    await writeFile(join(dir, `article-${String(i).padStart(5, '0')}.md`), article());
+  const generated = Array.from(
+    { length: Math.max(0, articles - samples.length) },
+    (_, i) => `article-${String(samples.length + i).padStart(5, '0')}.md`,
+  );
+  for (const name of generated) await writeFile(join(dir, name), article());
   return {
     dir,
-    articles: Math.max(articles, samples.length),
+    articles: names.length + generated.length,
+    lastSlug: [...names, ...generated].sort().at(-1)!.replace(/\.md$/, ''),
     remove: () => rm(dir, { recursive: true, force: true }),
   };
 }

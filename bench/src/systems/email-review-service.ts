@@ -36,7 +36,6 @@ export async function startEmailReview(options: EmailReviewOptions): Promise<Run
     env: childEnv(extra),
     shownEnv: extra,
     readyUrl: `${url}/readyz`,
-    ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
   });
   return {
     label: options.database ? 'project (PostgreSQL)' : 'project (memory)',

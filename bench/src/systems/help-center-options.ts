@@ -1,9 +1,7 @@
 /** A project service's help center (scenario 11). */
 export interface HelpCenterOptions {
-  /** KB_DIR (loaded before the service is ready) and KB_SCHEMA (its knowledge base with a database). */
+  /** KB_DIR (loaded after the service is ready, one file at a time in name order) and KB_SCHEMA (its knowledge base with a database). */
   helpCenter?: { dir?: string; schema?: string };
-  /** How long start-up may take (default 60 s): loading a large KB_DIR into PostgreSQL takes longer. */
-  readyTimeoutMs?: number;
 }
 
 export function helpCenterEnv({ helpCenter }: HelpCenterOptions): Record<string, string> {

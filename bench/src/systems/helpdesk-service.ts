@@ -34,7 +34,6 @@ export async function startHelpdesk(options: HelpdeskOptions): Promise<RunningSy
     env: childEnv(extra),
     shownEnv: extra,
     readyUrl: `${url}/readyz`,
-    ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
   });
   const label = options.database ? 'project (postgres)' : 'project';
   return { label, url, process: proc, stop: () => proc.stop() };
