@@ -96,13 +96,10 @@ describe.each(modes)('reviewer guidelines (%s)', (mode) => {
       await editAndApprove(thread.thread_id, reviewed(thread.draft, name, reference));
       threads.push(thread.thread_id);
     }
-    await until(
-      async () =>
-        (await guidelines({ scope: 'domain', value: 'acme.test' })).every(
-          (g) => g.sources.length === 3,
-        ) && (await guidelines({ scope: 'domain', value: 'acme.test' })).length === 2,
-      'two acme.test guidelines with three sources each',
-    );
+    await until(async () => {
+      const listed = await guidelines({ scope: 'domain', value: 'acme.test' });
+      return listed.length === 2 && listed.every((g) => g.sources.length === 3);
+    }, 'two acme.test guidelines with three sources each');
 
     const learned = await guidelines({ scope: 'domain', value: 'acme.test' });
     expect(learned.map((g) => g.rule).sort()).toEqual([
