@@ -86,8 +86,11 @@ function groupedBy<K extends 'category' | 'model' | 'pipeline_version'>(
   key: K,
 ): (Figures & Record<K, string | null>)[] {
   const groups = new Map<string | null, DecisionRecord[]>();
-  for (const record of records)
-    groups.set(record[key], [...(groups.get(record[key]) ?? []), record]);
+  for (const record of records) {
+    const group = groups.get(record[key]);
+    if (group) group.push(record);
+    else groups.set(record[key], [record]);
+  }
   return [...groups].map(
     ([value, group]) =>
       ({ [key]: value, ...figuresOf(group) }) as Figures & Record<K, string | null>,
