@@ -48,4 +48,17 @@ describe('record and replay', () => {
     },
     SUITE_TIMEOUT_MS,
   );
+  it(
+    "when the cassette lacks an email's draft request, then that case counts as failed, not as a thread",
+    async () => {
+      const file = join(dir, 'test', 'openai.jsonl');
+      const lines = readFileSync(file, 'utf8').trim().split('\n');
+      writeFileSync(file, `${lines.filter((line) => !line.includes('INV-2231')).join('\n')}\n`);
+      const replayed = await runSuite({ ...env, EVAL_REPLAY: '1' });
+      expect(replayed.stdout).toMatch(/problem: replay: case email:double-charge made/);
+      expect(replayed.stdout).toMatch(/\| email\.failed_cases +\| 1 +\|.*\| fail /);
+      expect(replayed.code).toBe(1);
+    },
+    SUITE_TIMEOUT_MS,
+  );
 });

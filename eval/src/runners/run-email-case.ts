@@ -32,14 +32,16 @@ export async function runEmailCase(baseUrl: string, testCase: EmailCase): Promis
     ? { headers: { 'content-type': 'message/rfc822' }, body: testCase.raw_mime }
     : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(testCase.email) };
   const res = await fetch(`${baseUrl}/threads`, { method: 'POST', ...request });
-  let thread = (await res.json()) as Thread & { code?: string; detail?: string };
-  if (!res.ok && !thread.thread_id) {
+  const body = (await res.json()) as Thread & { code?: string };
+  // A draft that failed answers problem details (502/503 with the thread's id), not the thread.
+  if (!res.ok) {
     return failed(
       testCase.id,
       started,
-      `POST /threads answered ${res.status} ${thread.code ?? ''}`,
+      `POST /threads answered ${res.status} ${body.code ?? ''}`.trim(),
     );
   }
+  let thread: Thread = body;
   const deadline = Date.now() + DRAFT_DEADLINE_MS;
   while (thread.status === 'drafting' && Date.now() < deadline) {
     await delay(100);
