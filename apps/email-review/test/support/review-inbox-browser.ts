@@ -127,6 +127,8 @@ export async function startStack(
       await server.close();
       await service.helpCenter.close();
       await service.delivery.stop();
+      // Guideline derivations still running (issue 40) finish before the emulator goes.
+      await service.guidelines.stop();
       await persistence.close();
       await emulator.close();
     },
