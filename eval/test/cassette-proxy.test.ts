@@ -1,9 +1,9 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cassette, requestKey } from '../src/cassettes/cassette.js';
 import { ProviderProxy } from '../src/cassettes/provider-proxy.js';
+import { scratchDir } from './support/scratch.js';
 
 const chatRequest = (content: string) => ({
   model: 'gpt-4.1-mini',
@@ -25,7 +25,7 @@ async function ask(url: string, content: string, headers: Record<string, string>
 
 describe('cassette proxy', () => {
   let emulator: Emulator;
-  const file = join(mkdtempSync(join(tmpdir(), 'eval-cassette-')), 'openai.jsonl');
+  const file = join(scratchDir('eval-cassette-'), 'openai.jsonl');
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0, latencyMs: 0 });

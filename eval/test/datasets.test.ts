@@ -2,9 +2,9 @@ import { DEFAULT_CATEGORIES } from '@repo/support-profile';
 import { loadChatCases, loadEmailCases } from '../src/datasets/load-datasets.js';
 import { readKnowledgeBase } from '../src/metrics/knowledge-base.js';
 import { paths } from '../src/paths.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from './support/scratch.js';
 
 describe('datasets', () => {
   const emails = loadEmailCases(paths.emailDataset);
@@ -28,7 +28,7 @@ describe('datasets', () => {
   });
 
   it('when a line is invalid, then the error names the file, the line and the field', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'eval-')), 'email.jsonl');
+    const file = join(scratchDir('eval-'), 'email.jsonl');
     writeFileSync(
       file,
       `${JSON.stringify({ id: 'a', about: 'x', email: { inbound: 'hi' }, expected: { category: 'billing', language: 'english' } })}\n`,

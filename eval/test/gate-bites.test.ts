@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { closingLine, runSuite } from './support/run-suite.js';
+import { scratchDir } from './support/scratch.js';
 
 /** The default categories but billing: a classifier that can no longer say billing. */
 const PROFILE_WITHOUT_BILLING = `categories:
@@ -30,7 +30,7 @@ describe('the gate bites (sabotage)', () => {
       const run = await runSuite({
         EVAL_ONLY: 'chat',
         EVAL_CASES: KB_CASES,
-        EVAL_KB_DIR: mkdtempSync(join(tmpdir(), 'eval-empty-kb-')),
+        EVAL_KB_DIR: scratchDir('eval-empty-kb-'),
       });
       expect(run.stdout).toMatch(/\| chat\.citation_recall +\| 0\.000 +\|.*\| fail /);
       expect(closingLine(run.stdout)).toMatch(/^\d+ passed, [1-9]\d* failed$/);
@@ -42,7 +42,7 @@ describe('the gate bites (sabotage)', () => {
   it(
     'when the classifier is given a profile without the billing category, then category accuracy drops below its threshold and the run exits non-zero',
     async () => {
-      const profile = join(mkdtempSync(join(tmpdir(), 'eval-profile-')), 'profile.yaml');
+      const profile = join(scratchDir('eval-profile-'), 'profile.yaml');
       writeFileSync(profile, PROFILE_WITHOUT_BILLING);
       const control = await runSuite({ EVAL_ONLY: 'email' });
       expect(control.stdout).toMatch(/\| email\.category_accuracy +\| [\d.]+ .*\| pass /);

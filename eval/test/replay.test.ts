@@ -1,14 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { closingLine, runSuite } from './support/run-suite.js';
+import { scratchDir } from './support/scratch.js';
 
 const CASES = 'double-charge,spam-watches,invoice-open,manager,billing-then-status';
 
 const SUITE_TIMEOUT_MS = 120_000;
 
 describe('record and replay', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'eval-cassettes-'));
+  const dir = scratchDir('eval-cassettes-');
   const env = { EVAL_CASSETTES_DIR: dir, EVAL_CASSETTE: 'test', EVAL_CASES: CASES };
 
   it(

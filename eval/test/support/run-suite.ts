@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evalRoot } from '../../src/paths.js';
+import { scratchDir } from './scratch.js';
 
 /** The suite's own CLI (`node dist/main.js`, what `pnpm eval` runs) with `env`, its output and exit code. */
 export async function runSuite(
@@ -12,7 +11,7 @@ export async function runSuite(
     env: {
       ...process.env,
       NODE_OPTIONS: '',
-      EVAL_OUT: mkdtempSync(join(tmpdir(), 'eval-out-')),
+      EVAL_OUT: scratchDir('eval-out-'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
