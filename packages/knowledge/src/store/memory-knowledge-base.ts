@@ -6,7 +6,7 @@ import {
   type KnowledgeLimits,
 } from '../articles/knowledge-limits.js';
 import { articleWrite, type WriteOptions } from './article-write.js';
-import { topHits } from './minisearch-top-hits.js';
+import { topHits, type TopHitsOptions } from './minisearch-top-hits.js';
 import {
   searchOptionsSchema,
   type ArticlePage,
@@ -51,6 +51,14 @@ const termsOf = (document: PassageDocument): Set<string> =>
  * same way. Measured at 10,000 articles: see the bench's help center scenario.
  */
 const COMMON_SHARE = 0.05;
+
+/** Title and heading words count more; prefixes and near spellings stand in for stemming. */
+const SEARCH: TopHitsOptions = {
+  boost: { title: 2, heading: 1.5 },
+  prefix: (term) => term.length >= 4,
+  // Short words match too many others within an edit (and cost the most): whole or as prefixes only.
+  fuzzy: (term) => (term.length >= 6 ? 0.2 : false),
+};
 const COMMON_MIN_PASSAGES = 500;
 
 /**
@@ -68,12 +76,7 @@ export class MemoryKnowledgeBase implements KnowledgeBase {
   private readonly index = new MiniSearch<PassageDocument>({
     fields: ['title', 'heading', 'text'],
     storeFields: ['slug', 'title', 'heading', 'text', 'language'],
-    searchOptions: {
-      boost: { title: 2, heading: 1.5 },
-      prefix: (term) => term.length >= 4,
-      // Short words match too many others within an edit (and cost the most): whole or as prefixes only.
-      fuzzy: (term) => (term.length >= 6 ? 0.2 : false),
-    },
+    searchOptions: SEARCH,
   });
 
   constructor(options: MemoryKnowledgeBaseOptions = {}) {
@@ -134,19 +137,19 @@ export class MemoryKnowledgeBase implements KnowledgeBase {
     const wanted = language?.toLowerCase();
     const terms = this.distinctiveTerms(query);
     if (terms.length === 0) return [];
-    const results = topHits(
-      this.index,
-      { queries: terms, combineWith: 'OR' },
-      {},
-      limit,
-      wanted ? (stored) => stored['language'] === wanted : undefined,
+    const keep = (stored: Record<string, unknown>) => !wanted || stored['language'] === wanted;
+    const hits = topHits(this.index, terms, SEARCH, limit, keep, () =>
+      this.index
+        .search({ queries: terms, combineWith: 'OR' }, { filter: keep })
+        .slice(0, limit)
+        .map((result) => ({ score: result.score, stored: result })),
     );
-    return results.map((result) => ({
-      slug: result['slug'] as string,
-      title: result['title'] as string,
-      heading: (result['heading'] as string) || null,
-      passage: result['text'] as string,
-      score: result.score,
+    return hits.map(({ score, stored }) => ({
+      slug: stored['slug'] as string,
+      title: stored['title'] as string,
+      heading: (stored['heading'] as string) || null,
+      passage: stored['text'] as string,
+      score,
     }));
   }
 

@@ -1,58 +1,139 @@
 import type MiniSearch from 'minisearch';
-import type { Query, SearchOptions, SearchResult } from 'minisearch';
 
-/** A match as MiniSearch scores it before it becomes a result object. */
-interface RawMatch {
-  score: number;
-  terms: string[];
-}
+/** Per field id, the frequency of a term in each document (by short id). */
+type FieldTermData = Map<number, Map<number, number>>;
 
-/** The parts of minisearch@7.2.0 that `search` itself uses, not in its typings. */
+/** The parts of minisearch@7.2.0 that its own search reads, not in its typings. */
 interface MiniSearchInternals {
-  executeQuery?: (query: Query, options?: SearchOptions) => Map<number, RawMatch>;
-  _documentIds?: Map<number, unknown>;
-  _storedFields?: Map<number, Record<string, unknown> | undefined>;
+  _index?: {
+    get(term: string): FieldTermData | undefined;
+    atPrefix(prefix: string): Iterable<[string, FieldTermData]>;
+    fuzzyGet(term: string, maxDistance: number): Map<string, [FieldTermData, number]>;
+  };
+  _fieldIds: Record<string, number>;
+  _fieldLength: Map<number, number[]>;
+  _avgFieldLength: number[];
+  _documentCount: number;
+  _documentIds: Map<number, unknown>;
+  _storedFields: Map<number, Record<string, unknown> | undefined>;
+  _nextId: number;
 }
+
+/** How the index is searched: MiniSearch's search options, as the store sets them. */
+export interface TopHitsOptions {
+  /** Field boosts (a field not named: 1). */
+  boost: Record<string, number>;
+  prefix: (term: string) => boolean;
+  /** An edit distance as a share of the term's length, or false. */
+  fuzzy: (term: string) => number | false;
+}
+
+export interface TopHit {
+  score: number;
+  stored: Record<string, unknown>;
+}
+
+// MiniSearch's defaults (minisearch@7.2.0 defaultSearchOptions).
+const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
+const PREFIX_WEIGHT = 0.375;
+const FUZZY_WEIGHT = 0.45;
+const MAX_FUZZY = 6;
+/** Query terms a search scores at most (one bit each). */
+export const MAX_QUERY_TERMS = 32;
 
 /**
- * The `limit` best results of `query` whose stored fields `keep` accepts, best first, scored as
- * MiniSearch's `search` scores them.
+ * The `limit` best passages for `terms` (OR) whose stored fields `keep` accepts, best first, scored
+ * as minisearch@7.2.0's `search` scores them (BM25 per field, prefix and fuzzy matches weighted
+ * down, × the number of query terms matched).
+ *
+ * Patch of minisearch@7.2.0, for speed: its search makes a result object per matching passage
+ * per term (terms and match lists), merges them term by term, builds a result with the stored
+ * fields for every match and sorts them all; a draft's email matches thousands of passages at
+ * 10,000 articles and keeps 5. This reads its index (the same SearchableMap lookups: get,
+ * atPrefix, fuzzyGet) into one score array. One difference: a passage discarded and not yet
+ * vacuumed still counts in a term's document frequency (MiniSearch drops it while scoring).
+ * Measured: bench scenario 11 (README). Guarded by the contract suite; without these internals
+ * (another MiniSearch), `fallback` (its public search) answers.
  */
 export function topHits<T>(
   index: MiniSearch<T>,
-  query: Query,
-  options: SearchOptions,
+  terms: string[],
+  options: TopHitsOptions,
   limit: number,
-  keep: (stored: Record<string, unknown>) => boolean = () => true,
-): SearchResult[] {
-  // Patch of minisearch@7.2.0, for speed: its `search` turns every match into a result object
-  // (stored fields copied, match terms listed) and sorts them all; a question of a few common
-  // words matches thousands of passages at 10,000 articles, and a search returns 5. This keeps
-  // its scoring (executeQuery, score × matched query terms) and builds only the best `limit`.
-  // Gain: see the bench's help center scenario (README, scenario 11). Guarded by the contract
-  // suite (ranking, language filter, replaced and deleted articles); a MiniSearch without these
-  // internals gets its public `search`.
-  const internals = index as unknown as MiniSearchInternals;
-  const { executeQuery, _documentIds: ids, _storedFields: stored } = internals;
-  if (typeof executeQuery !== 'function' || !ids || !stored)
-    return index.search(query, { ...options, filter: keep }).slice(0, limit);
-  const raw = executeQuery.call(index, query, options);
-  const best: Array<{ shortId: number; score: number; terms: string[] }> = [];
-  for (const [shortId, match] of raw) {
-    const score = match.score * (match.terms.length || 1);
-    if (best.length === limit && score <= best[limit - 1]!.score) continue;
-    if (!keep(stored.get(shortId) ?? {})) continue;
+  keep: (stored: Record<string, unknown>) => boolean,
+  fallback: () => TopHit[],
+): TopHit[] {
+  const mini = index as unknown as MiniSearchInternals;
+  if (!mini._index || !mini._fieldLength || !mini._documentIds || !mini._storedFields)
+    return fallback();
+  const scores = new Float64Array(mini._nextId);
+  const matched = new Uint32Array(mini._nextId);
+  const touched: number[] = [];
+  const fields = Object.entries(mini._fieldIds).map(([name, id]) => ({
+    id,
+    boost: options.boost[name] ?? 1,
+  }));
+
+  const score = (data: FieldTermData | undefined, weight: number, bit: number) => {
+    if (!data) return;
+    for (const field of fields) {
+      const frequencies = data.get(field.id);
+      if (!frequencies) continue;
+      const idf = Math.log(
+        1 + (mini._documentCount - frequencies.size + 0.5) / (frequencies.size + 0.5),
+      );
+      const average = mini._avgFieldLength[field.id]!;
+      for (const [shortId, frequency] of frequencies) {
+        if (!mini._documentIds.has(shortId)) continue;
+        const length = mini._fieldLength.get(shortId)![field.id]!;
+        const tf =
+          (frequency * (BM25.k + 1)) /
+          (frequency + BM25.k * (1 - BM25.b + (BM25.b * length) / average));
+        if (matched[shortId] === 0) touched.push(shortId);
+        matched[shortId]! |= bit;
+        scores[shortId]! += weight * field.boost * idf * (BM25.d + tf);
+      }
+    }
+  };
+
+  terms.slice(0, MAX_QUERY_TERMS).forEach((term, i) => {
+    const bit = 2 ** i;
+    score(mini._index!.get(term), 1, bit);
+    const fuzzy = options.fuzzy(term);
+    const distance =
+      fuzzy === false
+        ? 0
+        : fuzzy < 1
+          ? Math.min(MAX_FUZZY, Math.round(term.length * fuzzy))
+          : fuzzy;
+    const fuzzyMatches = distance > 0 ? mini._index!.fuzzyGet(term, distance) : undefined;
+    if (options.prefix(term)) {
+      for (const [longer, data] of mini._index!.atPrefix(term)) {
+        if (longer === term) continue;
+        // A prefix match is scored as one, not also as a fuzzy match.
+        fuzzyMatches?.delete(longer);
+        const extra = longer.length - term.length;
+        score(data, (PREFIX_WEIGHT * longer.length) / (longer.length + 0.3 * extra), bit);
+      }
+    }
+    for (const [near, [data, edits]] of fuzzyMatches ?? []) {
+      if (edits > 0) score(data, (FUZZY_WEIGHT * near.length) / (near.length + edits), bit);
+    }
+  });
+
+  const best: TopHit[] = [];
+  for (const shortId of touched) {
+    let bits = matched[shortId]!;
+    let count = 0;
+    for (; bits; bits &= bits - 1) count += 1;
+    const total = scores[shortId]! * count;
+    if (best.length === limit && total <= best[limit - 1]!.score) continue;
+    const stored = mini._storedFields.get(shortId) ?? {};
+    if (!keep(stored)) continue;
     let at = best.length;
-    while (at > 0 && best[at - 1]!.score < score) at -= 1;
-    best.splice(at, 0, { shortId, score, terms: match.terms });
+    while (at > 0 && best[at - 1]!.score < total) at -= 1;
+    best.splice(at, 0, { score: total, stored });
     if (best.length > limit) best.pop();
   }
-  return best.map(({ shortId, score, terms }) => ({
-    id: ids.get(shortId),
-    score,
-    terms,
-    queryTerms: terms,
-    match: {},
-    ...stored.get(shortId),
-  }));
+  return best;
 }
