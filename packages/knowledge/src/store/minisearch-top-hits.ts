@@ -26,6 +26,8 @@ export interface TopHitsOptions {
   prefix: (term: string) => boolean;
   /** An edit distance as a share of the term's length, or false. */
   fuzzy: (term: string) => number | false;
+  /** A word a query term's prefix or near spelling reaches that is not scored (the store's common words). */
+  skipDerived?: (term: string) => boolean;
 }
 
 export interface TopHit {
@@ -109,7 +111,7 @@ export function topHits<T>(
     const fuzzyMatches = distance > 0 ? mini._index!.fuzzyGet(term, distance) : undefined;
     if (options.prefix(term)) {
       for (const [longer, data] of mini._index!.atPrefix(term)) {
-        if (longer === term) continue;
+        if (longer === term || options.skipDerived?.(longer)) continue;
         // A prefix match is scored as one, not also as a fuzzy match.
         fuzzyMatches?.delete(longer);
         const extra = longer.length - term.length;
@@ -117,7 +119,8 @@ export function topHits<T>(
       }
     }
     for (const [near, [data, edits]] of fuzzyMatches ?? []) {
-      if (edits > 0) score(data, (FUZZY_WEIGHT * near.length) / (near.length + edits), bit);
+      if (edits > 0 && !options.skipDerived?.(near))
+        score(data, (FUZZY_WEIGHT * near.length) / (near.length + edits), bit);
     }
   });
 
