@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ConfigError } from '@repo/llm-config';
 import {
   DEFAULT_PROFILE,
@@ -16,6 +17,7 @@ import {
   redraftRequest,
   TECHNICAL_INSTRUCTION,
 } from './fixtures/todays-prompts.js';
+import { DEFAULT_TEMPLATES } from '../src/prompts/default-templates.js';
 import { ACME } from './fixtures/acme-profile.js';
 import { tempDir } from './support/temp-dir.js';
 
@@ -50,6 +52,15 @@ describe('default prompts', () => {
     expect(prompts.billing).toBe(BILLING_INSTRUCTION);
     expect(prompts.technical).toBe(TECHNICAL_INSTRUCTION);
     expect(prompts.escalation).toBe(ESCALATION_INSTRUCTION);
+  });
+
+  test('when the package is built, then the embedded defaults are the prompts/*.md files as they are', () => {
+    // A bundled copy of the package (ADK's api_server bundles helpdesk's agent file) reads these, not the files.
+    for (const name of PROMPT_NAMES) {
+      const file = readFileSync(`${DEFAULT_PROMPTS_DIR}${name}.md`, 'utf8').replace(/\r?\n$/, '');
+      expect(DEFAULT_TEMPLATES[name]).toBe(file);
+    }
+    expect(Object.keys(DEFAULT_TEMPLATES).sort()).toEqual([...PROMPT_NAMES].sort());
   });
 
   test('when a service starts with an empty environment, then it gets the default profile and prompts', () => {

@@ -3,11 +3,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '@repo/llm-config';
 import type { SupportProfile } from '../default-profile.js';
+import { DEFAULT_TEMPLATES } from './default-templates.js';
 import { PROMPT_NAMES, variablesOf, type PromptName } from './prompt-names.js';
 import { classifyVariables, profileVariables } from './profile-variables.js';
 import { renderTemplate, variablesIn } from './template.js';
 
-/** The package's own templates, today's prompts with their variables: the same path from src/ and dist/. */
+/**
+ * Where the package's own templates are kept (prompts/*.md): the file to copy into PROMPTS_DIR. They are read from
+ * DEFAULT_TEMPLATES, embedded at build, never from here at run time.
+ */
 export const DEFAULT_PROMPTS_DIR = fileURLToPath(new URL('../../prompts/', import.meta.url));
 
 /** A template file's text without the line break that ends the file. */
@@ -60,8 +64,9 @@ export function loadPrompts(profile: SupportProfile, promptsDir?: string): Suppo
   const sources = {} as Record<PromptName, string>;
   const templates = {} as Record<PromptName, string>;
   for (const name of PROMPT_NAMES) {
-    const path = overrides.get(name) ?? join(DEFAULT_PROMPTS_DIR, `${name}.md`);
-    const template = readTemplate(path);
+    const override = overrides.get(name);
+    const path = override ?? join(DEFAULT_PROMPTS_DIR, `${name}.md`);
+    const template = override ? readTemplate(override) : DEFAULT_TEMPLATES[name]!;
     const allowed = variablesOf(name);
     const unknown = variablesIn(template).find((v) => !allowed.includes(v));
     if (unknown !== undefined)
