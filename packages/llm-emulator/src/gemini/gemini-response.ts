@@ -24,13 +24,19 @@ function usageMetadata(promptChars: number, decision: Decision) {
   };
 }
 
-function envelope(
-  model: string,
-  responseId: string,
-  parts: unknown[],
-  finish: boolean,
-  usage?: unknown,
-) {
+function envelope({
+  model,
+  responseId,
+  parts,
+  finish,
+  usage,
+}: {
+  model: string;
+  responseId: string;
+  parts: unknown[];
+  finish: boolean;
+  usage?: unknown;
+}) {
   return {
     candidates: [
       { content: { role: 'model', parts }, ...(finish ? { finishReason: 'STOP' } : {}), index: 0 },
@@ -44,7 +50,8 @@ function envelope(
 /** A `GenerateContentResponse`. */
 export function generateContentResponse(model: string, promptChars: number, decision: Decision) {
   const id = randomBytes(9).toString('base64url');
-  return envelope(model, id, partsOf(decision), true, usageMetadata(promptChars, decision));
+  const usage = usageMetadata(promptChars, decision);
+  return envelope({ model, responseId: id, parts: partsOf(decision), finish: true, usage });
 }
 
 /** The chunks of `streamGenerateContent?alt=sse`: text in pieces, function calls whole, usage on the last chunk. */
@@ -55,12 +62,19 @@ export function generateContentChunks(
 ): unknown[] {
   const id = randomBytes(9).toString('base64url');
   const usage = usageMetadata(promptChars, decision);
-  if (decision.kind !== 'text') return [envelope(model, id, partsOf(decision), true, usage)];
+  if (decision.kind !== 'text')
+    return [envelope({ model, responseId: id, parts: partsOf(decision), finish: true, usage })];
   const words = decision.text.match(/\S+\s*|\s+/g) ?? [''];
   const pieces: string[] = [];
   for (let i = 0; i < words.length; i += 6) pieces.push(words.slice(i, i + 6).join(''));
   return pieces.map((text, i) => {
     const last = i === pieces.length - 1;
-    return envelope(model, id, [{ text }], last, last ? usage : undefined);
+    return envelope({
+      model,
+      responseId: id,
+      parts: [{ text }],
+      finish: last,
+      usage: last ? usage : undefined,
+    });
   });
 }

@@ -55,16 +55,11 @@ function valueContext(
   // A revision starts from the draft in the conversation, which may be the reviewer's own edit.
   const draft = revision ? previousDraft(task, userIndex) : undefined;
   const signature = asEmail ? requestedSignature(task.system) : undefined;
-  const compose = () =>
-    draft === undefined
-      ? composeReply(
-          userText,
-          feedback(),
-          asEmail,
-          signature,
-          asEmail ? groundedSentence(task.system, userText) : undefined,
-        )
-      : redraft(draft, userText, feedback(), asEmail, signature);
+  const compose = () => {
+    const request = { userText, feedback: feedback(), asEmail, signature };
+    if (draft !== undefined) return redraft(draft, request);
+    return composeReply(request, asEmail ? groundedSentence(task.system, userText) : undefined);
+  };
   let reply: string | undefined;
   return {
     root,

@@ -1,6 +1,13 @@
 import { emailPartsOf } from './email-parts.js';
 import type { Feedback } from './feedback.js';
-import { APOLOGY, greetingFor, mentionSentences, MORE_DETAIL, signOffFor } from './reply-text.js';
+import {
+  APOLOGY,
+  greetingFor,
+  mentionSentences,
+  MORE_DETAIL,
+  signOffFor,
+  type ReplyRequest,
+} from './reply-text.js';
 
 const GREETING =
   /^\s*((?:hi|hello|hey|dear|good (?:morning|afternoon|evening))\b[^,\n]{0,40},)\s*/i;
@@ -62,13 +69,8 @@ function shortened(sentences: string[], added: Set<string>, before: number): str
  * instructions to it, as a real model does: its sentences stay unless "shorter" asks to drop some, what it must
  * say is added once, and the greeting names the sender when the email is signed.
  */
-export function redraft(
-  previous: string,
-  userText: string,
-  feedback: Feedback,
-  asEmail: boolean,
-  signature?: string,
-): string {
+export function redraft(previous: string, request: ReplyRequest): string {
+  const { userText, feedback, asEmail, signature } = request;
   // The team's signature may run over several lines the generic sign-off pattern would take for sentences.
   const signed = signature !== undefined && previous.trimEnd().endsWith(signature);
   const draft = partsOf(signed ? previous.trimEnd().slice(0, -signature.length) : previous);

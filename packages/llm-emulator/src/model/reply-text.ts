@@ -66,17 +66,20 @@ export function signOffFor(signature: string | undefined, short: boolean): strin
   return signature ?? (short ? 'Best,\nSupport Team' : 'Best regards,\nSupport Team');
 }
 
+/** What a reply answers: the user's text and the reviewer's feedback; as an email, with the team's signature. */
+export interface ReplyRequest {
+  userText: string;
+  feedback: Feedback;
+  asEmail: boolean;
+  signature?: string | undefined;
+}
+
 /**
  * A polite reply that quotes the user's text and visibly applies the reviewer's feedback. `grounded`:
  * the sentence that answers from the help center passages in the prompt, instead of the topic's.
  */
-export function composeReply(
-  userText: string,
-  feedback: Feedback,
-  asEmail: boolean,
-  signature?: string,
-  grounded?: string,
-): string {
+export function composeReply(request: ReplyRequest, grounded?: string): string {
+  const { userText, feedback, asEmail, signature } = request;
   const email = emailPartsOf(userText);
   const topic = topicOf(indexText(userText));
   const about = email.subject ? ` about "${email.subject}"` : '';

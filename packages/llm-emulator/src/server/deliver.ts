@@ -60,10 +60,15 @@ function withContent(reply: Reply, content: string): Reply {
 export function deliver(
   res: ServerResponse,
   reply: Reply,
-  fault: Fault | undefined,
-  errorBody: (status: number, message: string) => unknown,
-  chunkIntervalMs = 0,
+  options: {
+    fault: Fault | undefined;
+    /** The provider's error body for a status fault. */
+    errorBody: (status: number, message: string) => unknown;
+    /** Pause between streamed events; 0 sends them at once. */
+    chunkIntervalMs?: number;
+  },
 ): number {
+  const { fault, errorBody, chunkIntervalMs = 0 } = options;
   switch (fault?.kind) {
     case 'status': {
       const headers: Record<string, string> = {};

@@ -104,5 +104,5 @@ export async function handleRequest(
   const wait = state.latencyMs + (fault?.kind === 'delay' ? fault.delayMs : 0);
   if (wait > 0) await waitBeforeReply(wait, res);
   if (res.destroyed) return;
-  entry.status = deliver(res, reply, fault, errorBody, state.chunkIntervalMs);
+  entry.status = deliver(res, reply, { fault, errorBody, chunkIntervalMs: state.chunkIntervalMs });
 }
