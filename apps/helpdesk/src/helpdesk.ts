@@ -130,17 +130,16 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     logger: deps.logger,
     timed: kbMetrics.timed,
   });
-  const agent = createRootAgent(
-    deps.model,
-    deps.patches,
-    telemetry.model,
-    {
+  const agent = createRootAgent(deps.model, {
+    patches: deps.patches,
+    observeModel: telemetry.model,
+    tools: {
       invoiceAccess: deps.invoiceAccess,
       sources: deps.toolSources,
       helpCenter: helpCenter.search,
     },
-    deps.prompts,
-  );
+    prompts: deps.prompts,
+  });
   const chatOptions: ChatServiceOptions = {
     agent,
     appName: deps.appName ?? 'helpdesk',

@@ -25,6 +25,9 @@ class TurnCancelled extends Error {
 /** Where a task's turn is: queued behind its session's earlier turns, running, or cancelled. */
 type TurnState = 'waiting' | 'running' | 'cancelled';
 
+/** The task an event belongs to, and its context (the helpdesk session). */
+type TaskRef = { taskId: string; contextId: string };
+
 function problemOf(error: unknown): Problem {
   if (error instanceof HttpError) {
     return problemBody(error.status, error.code, error.detail, error.extra);
@@ -57,10 +60,11 @@ export class ChatTurnExecutor implements AgentExecutor {
 
   execute = async (context: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId } = context;
+    const task: TaskRef = { taskId, contextId };
     const turn = { state: 'waiting' as TurnState, contextId };
     this.turns.set(taskId, turn);
     const status = (state: TaskState, message?: Message, final = false) =>
-      bus.publish(statusUpdate(taskId, contextId, state, message, final));
+      bus.publish(statusUpdate(task, state, message, final));
     if (!context.task) {
       bus.publish({
         kind: 'task',
@@ -84,7 +88,7 @@ export class ChatTurnExecutor implements AgentExecutor {
           ? {
               onEvent: (event) => {
                 for (const turnEvent of read(event)) {
-                  streamed = this.publishProgress(bus, taskId, contextId, turnEvent, streamed);
+                  streamed = this.publishProgress(bus, task, turnEvent, streamed);
                 }
               },
             }
@@ -92,7 +96,7 @@ export class ChatTurnExecutor implements AgentExecutor {
       });
       if ('mode' in reply) {
         // A person holds the conversation: the message went to them, and no agent answers it.
-        status('input-required', agentMessage(taskId, contextId, heldParts(reply)), true);
+        status('input-required', agentMessage(task, heldParts(reply)), true);
         return;
       }
       const parts = replyParts(reply);
@@ -104,7 +108,7 @@ export class ChatTurnExecutor implements AgentExecutor {
         append: false,
         lastChunk: true,
       });
-      status('completed', agentMessage(taskId, contextId, parts), true);
+      status('completed', agentMessage(task, parts), true);
     } catch (error) {
       if (error instanceof TurnCancelled) return;
       const problem = problemOf(error);
@@ -113,7 +117,7 @@ export class ChatTurnExecutor implements AgentExecutor {
         { kind: 'text', text: problem.detail ?? 'The turn failed.' },
         { kind: 'data', data: { error: problem } },
       ];
-      status('failed', agentMessage(taskId, contextId, parts), true);
+      status('failed', agentMessage(task, parts), true);
     } finally {
       this.turns.delete(taskId);
       bus.finished();
@@ -130,32 +134,23 @@ export class ChatTurnExecutor implements AgentExecutor {
     // A started turn runs to its end: refuse now, or the SDK would hold the answer until then.
     if (!turn || turn.state !== 'waiting') throw A2AError.taskNotCancelable(taskId);
     turn.state = 'cancelled';
+    const task: TaskRef = { taskId, contextId: turn.contextId };
     const parts: Part[] = [{ kind: 'text', text: 'Cancelled before the turn started.' }];
-    bus.publish(
-      statusUpdate(
-        taskId,
-        turn.contextId,
-        'canceled',
-        agentMessage(taskId, turn.contextId, parts),
-        true,
-      ),
-    );
+    bus.publish(statusUpdate(task, 'canceled', agentMessage(task, parts), true));
     bus.finished();
   };
 
   /** Text as it streams into the reply artifact; the specialist and tool calls as working updates. */
   private publishProgress(
     bus: ExecutionEventBus,
-    taskId: string,
-    contextId: string,
+    task: TaskRef,
     event: TurnEvent,
     streamed: boolean,
   ): boolean {
     if (event.event === 'delta') {
       bus.publish({
         kind: 'artifact-update',
-        taskId,
-        contextId,
+        ...task,
         artifact: {
           artifactId: REPLY_ARTIFACT_ID,
           name: 'reply',
@@ -168,31 +163,27 @@ export class ChatTurnExecutor implements AgentExecutor {
     }
     const data = event.event === 'tool_result' ? { ...event.data, result: undefined } : event.data;
     const parts: Part[] = [{ kind: 'data', data: { event: event.event, ...data } }];
-    bus.publish(
-      statusUpdate(taskId, contextId, 'working', agentMessage(taskId, contextId, parts), false),
-    );
+    bus.publish(statusUpdate(task, 'working', agentMessage(task, parts), false));
     return streamed;
   }
 }
 
 function statusUpdate(
-  taskId: string,
-  contextId: string,
+  task: TaskRef,
   state: TaskState,
   message: Message | undefined,
   final: boolean,
 ): TaskStatusUpdateEvent {
   return {
     kind: 'status-update',
-    taskId,
-    contextId,
+    ...task,
     status: { state, timestamp: new Date().toISOString(), ...(message ? { message } : {}) },
     final,
   };
 }
 
-function agentMessage(taskId: string, contextId: string, parts: Part[]): Message {
-  return { kind: 'message', role: 'agent', messageId: randomUUID(), taskId, contextId, parts };
+function agentMessage(task: TaskRef, parts: Part[]): Message {
+  return { kind: 'message', role: 'agent', messageId: randomUUID(), ...task, parts };
 }
 
 /**

@@ -16,19 +16,22 @@ export type AgentPrompts = Pick<
 /** The default prompts, rendered without a profile. */
 export const defaultAgentPrompts = (): AgentPrompts => loadPrompts(DEFAULT_PROFILE);
 
+export interface RootAgentOptions {
+  patches?: AgentTreePatches | undefined;
+  /** Wraps the shared model, e.g. to observe each call (src/telemetry). */
+  observeModel?: (model: BaseLlm) => BaseLlm;
+  /** The deployment's tool rules and data sources (e.g. who may see which invoice); default the tools' own. */
+  tools?: ToolSettings;
+  prompts?: AgentPrompts | undefined;
+}
+
 /**
  * The help desk's agent tree: a coordinator over three specialists, all on one Gemini instance
  * (one HTTP client, one connection pool). Built once per process, never per request.
  */
-export function createRootAgent(
-  settings: ModelSettings,
-  patches: AgentTreePatches = {},
-  /** Wraps the shared model, e.g. to observe each call (src/telemetry). */
-  observeModel: (model: BaseLlm) => BaseLlm = (model) => model,
-  /** The deployment's tool rules and data sources (e.g. who may see which invoice); default the tools' own. */
-  tools: ToolSettings = {},
-  prompts: AgentPrompts = defaultAgentPrompts(),
-): LlmAgent {
+export function createRootAgent(settings: ModelSettings, options: RootAgentOptions = {}): LlmAgent {
+  const { patches = {}, observeModel = (model) => model, tools = {} } = options;
+  const prompts = options.prompts ?? defaultAgentPrompts();
   const model = observeModel(createModel(settings, patches));
   return createCoordinator(
     model,
