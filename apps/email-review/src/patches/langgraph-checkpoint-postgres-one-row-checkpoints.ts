@@ -1,28 +1,11 @@
 /**
- * Framework patch `langgraph-checkpoint-postgres-one-row-checkpoints` —
- * @langchain/langgraph-checkpoint-postgres@1.0.5 (pinned exactly in package.json for it).
- *
- * Touches: `PostgresSaver#put` and `#putWrites` (overridden), the protected `_loadCheckpoint`
- * (extended), `_dumpMetadata`, `_dumpCheckpoint` and `_dumpWrites` helpers and the positions of
- * the columns in the write rows they return ([4..7]), the private `SQL_STATEMENTS.SELECT_SQL` (its
- * blob join skipped for rows that carry their values) and the serde's two types (`json`, `bytes`).
- * Why: the stock `put` checks out a connection and sends BEGIN, one INSERT per changed channel, the
- * checkpoint row and COMMIT, and every read joins the blob table once per channel. Here a checkpoint
- * is one row: its channel values ride in the `checkpoint` jsonb under `channel_values` (each as
- * `[type, text]`: the serde's JSON text, or base64 for bytes), written by one statement, and
- * `putWrites` is one statement too. A lifecycle writes 10 rows instead of 24 (bench scenario 1).
- * It is the saver SqliteSaver and MemorySaver already are (each checkpoint holds the whole state),
- * on the stock tables. Nothing checks a connection out, so the saver also runs on one client inside
- * a caller's transaction (a decision's). Reads: `getTuple` and `list` stay the stock ones. A row
- * written by the stock saver (a thread paused before this patch was deployed) has no
- * `channel_values` and reads from its blobs as ever; its next checkpoint is written whole. The
- * stock saver cannot read this patch's rows back (it would see no values): switching the patch off
- * needs an empty database.
- * Guarded by: apps/email-review/test/framework-patches.test.ts (a step written by the patch reads
- * back the same as the stock saver's; a thread written by the stock saver is read and resumed; its
- * writes roll back with a caller's transaction).
- * Applied in src/persistence/postgres-persistence.ts; `oneRowCheckpoints: false` puts the stock
- * saver on the pool (the model's runs), to measure the gain.
+ * @langchain/langgraph-checkpoint-postgres@1.0.5 · `PostgresSaver#put`/`#putWrites` (overridden),
+ * `_loadCheckpoint` (extended) and the private `SQL_STATEMENTS.SELECT_SQL`: a checkpoint is one row,
+ * its channel values inside the `checkpoint` jsonb as `[type, text]`, and each put is one statement.
+ * Why: the stock put writes one blob row per channel in its own transaction; this one checks out no
+ * connection, so it also runs on a caller's transaction client. Rows of the stock saver still read
+ * (from their blobs), but the stock saver cannot read these: switching the patch off needs an empty
+ * database. Gain and guarding tests: the register (packages/http-kit/src/framework-patches.ts).
  */
 import type { RunnableConfig } from '@langchain/core/runnables';
 import type {
