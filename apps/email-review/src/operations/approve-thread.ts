@@ -15,11 +15,9 @@ export interface Approval {
 }
 
 /**
- * Approves the draft the reviewer was shown — only the revision they saw, when they name it — in
- * one decision: the thread `sent`, its reply queued, `approved` in the history, and `sent`
- * recorded as the `send` step's output in the checkpoint (the step never runs in the service).
- * The view and the checkpoint are written together, so the view's draft is the checkpoint's: what
- * is sent is that text. Delivery happens later, in a worker.
+ * Approves the draft the reviewer was shown, in one decision: the thread `sent`, its reply queued,
+ * `approved` in the history, and `sent` recorded as the `send` step's output (the step never runs
+ * in the service), so what is sent is the checkpoint's draft. A worker delivers it later.
  */
 export function approveThread(
   deps: OperationDeps,

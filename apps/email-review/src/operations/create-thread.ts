@@ -13,9 +13,8 @@ export interface CreatedThread {
   /** False when the Idempotency-Key (or the email's Message-ID) already created this thread. */
   created: boolean;
   /**
-   * A new thread's classify-and-draft job, run here at once whether awaited or not: settles with
-   * the thread paused for review, or rejects with the run's failure (502/503, already recorded on
-   * the thread as `failed`; or the database away, and then the queue runs the job again later).
+   * The classify-and-draft job, run here at once: settles with the thread paused for review, or
+   * rejects with the run's failure (already recorded as `failed`; or the queue reruns it later).
    */
   drafted?: Promise<Thread>;
 }
@@ -24,9 +23,8 @@ export interface CreatedThread {
 export type EmailSource = 'json' | 'mime';
 
 /**
- * Stores the thread (`drafting`) with its classify-and-draft job (one transaction), and starts
- * running the job here; answers once it is stored,
- * with the run in `drafted`, or with the thread that the Idempotency-Key already created. Without a
+ * Stores the thread (`drafting`) with its classify-and-draft job in one transaction and starts the
+ * job here; answers once stored, or with the thread the Idempotency-Key already created. Without a
  * key, the email's Message-ID serves as one: the same message posted twice is one thread.
  */
 export async function createThread(

@@ -13,13 +13,11 @@ export interface Decision extends Transaction {
 }
 
 /**
- * A reviewer's decision on a paused thread (edit by text, approve, reject, the start of a redraft):
- * the thread is read and checked; then one transaction records the decision in the graph
- * (`updateState`, its checkpoint on the transaction's saver) and writes the new view and its
- * history by compare-and-set (still `awaiting_review` at the revision read), so the view and the
- * checkpoint never disagree. When the compare-and-set finds the thread moved on (`ThreadMovedOn`),
- * the transaction rolls back and the thread is read again to answer: 412/409 `revision_mismatch`
- * for another revision, 409 `thread_not_awaiting_review` for another status.
+ * A reviewer's decision on a paused thread (edit, approve, reject, the start of a redraft): one
+ * transaction records it in the graph's checkpoint and writes the view and its history by
+ * compare-and-set (still `awaiting_review` at the revision read), so view and checkpoint agree.
+ * When the thread moved on meanwhile, it rolls back and answers from the thread read again
+ * (412/409 `revision_mismatch`, or 409 `thread_not_awaiting_review`).
  */
 export async function decideThread(
   deps: OperationDeps,

@@ -46,9 +46,8 @@ function replaceDraft(
 }
 
 /**
- * A decision marks the thread `drafting`, records the instructions as the classify step's output
- * (so `draft` runs next) and queues the redraft job, in one transaction; the job then runs here at
- * once, and the thread pauses again.
+ * One decision marks the thread `drafting`, records the instructions as the classify step's output
+ * (so `draft` runs next) and queues the redraft job, which then runs here at once.
  */
 async function redraft(
   deps: OperationDeps,

@@ -8,10 +8,9 @@ import { stepEvents } from './history-events.js';
 import { log, now, type OperationDeps } from './operation-deps.js';
 
 /**
- * Keeps a failed model job's thread as `failed` (retryable) with the steps the run completed (its
- * checkpoint keeps them, e.g. the classification), and in its history: the completed steps, then
- * `failed` with its code. One transaction: compare-and-set (still `drafting` at the revision read)
- * and the job finished. When that cannot be written it is logged: the job runs again later.
+ * Marks a failed model job's thread `failed` (retryable), keeping the steps its run completed, and
+ * records them and `failed` in its history; the job is finished in the same transaction. When that
+ * cannot be written it is logged, and the job runs again later.
  */
 export async function recordFailure(
   deps: OperationDeps,

@@ -7,9 +7,8 @@ import { runModelJob } from './run-model-job.js';
 import { requireRetryable } from './status-rules.js';
 
 /**
- * Resumes a `failed` thread from its last checkpoint (completed steps are not repeated): one
- * transaction marks it `drafting` (compare-and-set), records `retried` and queues its model job,
- * which then runs here at once.
+ * Resumes a `failed` thread from its last checkpoint: one transaction marks it `drafting`
+ * (compare-and-set), records `retried` and queues its model job, which then runs here at once.
  */
 export async function retryThread(deps: OperationDeps, threadId: string): Promise<Thread> {
   const thread = await getThread(deps, threadId);

@@ -16,27 +16,17 @@ import { now, type OperationDeps } from './operation-deps.js';
 import { recordFailure } from './record-failure.js';
 
 /**
- * Runs a thread's model job (src/jobs/model-jobs.ts) — whether the instance that sent it runs it at
- * once or another instance's worker takes it after a crash. The run writes its checkpoint when it
- * stops (durability 'exit'); then one transaction commits its result: the view by compare-and-set
- * (`drafting` at the revision read, to `awaiting_review`), its history events and the job's
- * deletion. The graph resumes from the thread's checkpoint, so a rerun does not repeat a step that
- * was saved, nor anything at all when the run had finished and only its result was lost. A thread
- * that is not `drafting` (a rerun of a job whose result is in) only has its job finished.
- *
- * A failed run is recorded (`failed`, retryable, in the history; the job finished); a model
- * failure answers 502/503. With the database away nothing can be recorded: the error is thrown and
- * the job runs again later.
+ * Runs a thread's model job (src/jobs/model-jobs.ts), here at once or in another instance's worker
+ * after a crash. The run checkpoints when it stops; one transaction then commits the view by
+ * compare-and-set (`drafting` to `awaiting_review`), its history and the job's deletion. Resuming
+ * from the checkpoint, a rerun repeats no saved step. A failed run is recorded `failed` (a model
+ * failure answers 502/503); with the database away it throws, and the job runs again later.
  */
 export async function runModelJob(
   deps: OperationDeps,
   job: ModelJob,
   jobId: string,
-  /**
-   * The thread its create has just committed with this job: nothing can have run or checkpointed
-   * it yet (no other instance takes the job before its lease), so it is neither read back nor is
-   * the checkpoint looked at before the run.
-   */
+  /** The thread its create just committed: no one can have run it yet, so it is not read back. */
   created?: Thread,
 ): Promise<Thread | undefined> {
   const thread = created ?? (await deps.threads.get(job.thread_id));
@@ -104,9 +94,8 @@ async function runGraph(
 }
 
 /**
- * Whether the checkpoint is paused before `send`, with no failed step. `next` is empty, not
- * `['send']`, when a crash came between a step's saved writes and the checkpoint after it (LangGraph
- * counts the step as done): that run must go on.
+ * Whether the checkpoint is paused before `send`, with no failed step. `next` is empty when a crash
+ * came between a step's saved writes and the checkpoint after it: that run must go on.
  */
 function isSettled(snapshot: StateSnapshot): boolean {
   return (
