@@ -31,26 +31,14 @@ export interface PostgresOptions {
   /** Statements prepared once per connection (PG_PREPARED_STATEMENTS; default true). */
   preparedStatements?: boolean;
   logger: Logger;
-  /**
-   * The model work's queue (src/jobs/postgres-model-jobs.ts): the longest a run may take before
-   * another instance takes its job (default 120 s), and this instance's workers for such jobs.
-   */
+  /** The model jobs' lease (then another instance takes the job) and this instance's workers. */
   modelWork?: { leaseSeconds: number; concurrency: number };
-  /**
-   * Bounds of each database wait (default 5 s each): a connection (free, or from a server that
-   * answers), and a query's answer (client side, so it holds when the server is frozen).
-   */
+  /** Bounds of a connection and of a query (default 5 s; client side, as a server may freeze). */
   connectTimeoutMs?: number;
   queryTimeoutMs?: number;
-  /**
-   * The delivery queue's lease (a dead worker's job is handed out again after it), concurrency and
-   * retries (pg-boss's own, the default policy unless set).
-   */
+  /** The delivery queue's lease (then a dead worker's job goes out again), workers and retries. */
   queue?: { leaseSeconds: number; concurrency: number; retry?: RetryPolicy };
-  /**
-   * The framework patch (src/patches/, one-row checkpoints), on unless set to false: off, the
-   * model's runs write through the stock saver (decisions stay one-row), only to measure its gain.
-   */
+  /** One-row checkpoints (src/patches/), on unless false; off only to measure their gain. */
   oneRowCheckpoints?: boolean;
   /** Webhook endpoints (WEBHOOK_*): their deliveries live in this schema, sent by the outbox. */
   webhooks?: WebhookOptions;
@@ -58,10 +46,7 @@ export interface PostgresOptions {
 
 export interface PostgresPersistence extends Persistence {
   database: NonNullable<Persistence['database']>;
-  /**
-   * Sets the schema up. With `retry`, tries again with backoff while the database cannot be reached
-   * (logged once), for at most `untilMs` (then rejects); every request meanwhile answers 503.
-   */
+  /** Sets the schema up; with `retry`, tries again for up to `untilMs` while requests get 503. */
   start(retry?: { untilMs: number; firstDelayMs?: number }): Promise<void>;
 }
 
@@ -79,8 +64,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
     queryTimeoutMs: options.queryTimeoutMs ?? 5_000,
   };
-  // The lock pool only holds the set-up's advisory lock (the checkpointer's set-up takes a second
-  // connection of it).
+  // The lock pool only holds the set-up's advisory lock (and the checkpointer's set-up connection).
   const health = new DatabaseHealth(logger);
   const { pool, lockPool, end } = openPools({
     connectionString: options.connectionString,
