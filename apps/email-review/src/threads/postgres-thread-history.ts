@@ -8,9 +8,8 @@ import type { Thread } from './thread.js';
 export const historyTable = (schema: string) => table(schema, 'email_thread_history');
 
 /**
- * `email_thread_history`: one row per write's events, append-only (an UPDATE is refused by a
- * trigger; rows go only with their thread, ON DELETE CASCADE, which is how retention removes them).
- * Run by the database set-up.
+ * `email_thread_history`: one row per write's events, append-only (a trigger refuses UPDATE); rows
+ * go with their thread (ON DELETE CASCADE: how retention removes them).
  */
 export function threadHistoryMigration(schema: string): string {
   const history = historyTable(schema);
@@ -31,9 +30,8 @@ export function threadHistoryMigration(schema: string): string {
 }
 
 /**
- * The history in PostgreSQL, read per thread. Appended inside the writes of the thread index and
- * the deliveries: one row per write, `event` holding its events in order and `type` their types
- * (space-separated); rows written before, holding one event object each, read the same.
+ * The history in PostgreSQL, appended inside the thread index's and deliveries' writes: one row per
+ * write, `event` its events in order, `type` their types (older one-event rows read the same).
  */
 export class PostgresThreadHistory implements ThreadHistory {
   private readonly sql: { list: string; append: string; view: string };
@@ -58,10 +56,7 @@ export class PostgresThreadHistory implements ThreadHistory {
     return result.rows.flatMap((row) => row.event);
   }
 
-  /**
-   * Appends inside the caller's transaction (`client` holds it), with the webhook events they
-   * report; `written`: the view this transaction has just written, when the caller has it.
-   */
+  /** Appends in the caller's transaction, with the webhook events; `written`: the view it wrote. */
   async appendIn(
     client: pg.PoolClient,
     threadId: string,

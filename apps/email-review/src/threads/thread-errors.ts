@@ -22,7 +22,7 @@ export class ThreadNotAwaitingReview extends HttpError {
   }
 }
 
-/** Retry takes a failed thread, or a drafting one whose run died with its process. */
+/** Retry takes a failed thread (a drafting one has its model job, which the queue reruns). */
 export class ThreadNotRetryable extends HttpError {
   constructor(thread: Thread) {
     super(
@@ -91,10 +91,8 @@ export class WorkflowStepFailed extends HttpError {
 }
 
 /**
- * The reviewer acted on a revision that is no longer the current one (someone changed the draft
- * since, possibly while this request was on its way: the decision's compare-and-set): the request
- * changed nothing. 412 when the revision came in If-Match, 409 otherwise; both carry the current
- * revision (and its ETag) so the client can show the draft as it now is.
+ * The reviewer acted on a revision that is no longer current: nothing changed. 412 when the
+ * revision came in If-Match, 409 otherwise; both carry the current revision and its ETag.
  */
 export class RevisionMismatch extends HttpError {
   constructor(thread: Thread, status: 409 | 412) {
@@ -109,9 +107,8 @@ export class RevisionMismatch extends HttpError {
 }
 
 /**
- * A decision's compare-and-set found the thread no longer awaiting review at the revision it read
- * (another decision or a run changed it meanwhile): nothing was written. The operation reads the
- * thread again to answer with the right error.
+ * A decision's compare-and-set found the thread changed since it was read: nothing was written;
+ * the operation reads it again to answer with the right error.
  */
 export class ThreadMovedOn extends Error {
   constructor(readonly threadId: string) {

@@ -36,20 +36,12 @@ export interface ThreadChange {
 }
 
 /**
- * The thread index: each thread's API view (kept current after every workflow step, so reads need no
- * checkpoint), its idempotency key, and newest-first listing. The graph's checkpoints stay the
- * workflow's own record; this is what the API serves.
- *
- * Positions are an insertion sequence, so "newest first" is a total order without ties.
- *
- * Writes take the transaction they belong to: the history events (and the webhook events they
- * report) are written in it with the view they describe, so they never disagree with the thread.
+ * The thread index: each thread's API view (kept current after every step, so reads need no
+ * checkpoint), its idempotency key, and newest-first listing by insertion sequence. Writes take
+ * their transaction, so the history and webhook events they carry never disagree with the view.
  */
 export interface ThreadStore {
-  /**
-   * Adds a new thread. When its idempotency key already belongs to a thread, nothing is added and
-   * that thread is returned with `created: false`.
-   */
+  /** Adds a new thread; when its idempotency key is taken, returns that one, `created: false`. */
   create(tx: Transaction, thread: NewThread): Promise<{ thread: Thread; created: boolean }>;
   get(threadId: string): Promise<Thread | undefined>;
   /** False, with nothing written, when the thread has moved on (see ThreadChange). */
