@@ -2,10 +2,7 @@ import type { SupportProfile } from '@repo/support-profile';
 import { z } from 'zod';
 import { cutToCodePoints, storableText } from './model-text.js';
 
-/**
- * The categories the classifier chooses from without a profile (support-profile's DEFAULT_CATEGORIES).
- * A profile's `categories` replace them: clients filter and route on these values (GET /labels).
- */
+/** The categories without a profile (support-profile's DEFAULT_CATEGORIES); a profile replaces them. */
 export const CATEGORIES = [
   'billing',
   'technical_support',
@@ -37,10 +34,7 @@ export function labelsOf(profile: SupportProfile): Labels {
 const names = (labels: Labels['categories']) =>
   labels.map((label) => label.name) as [string, ...string[]];
 
-/**
- * A stored thread's category or urgency: a name of the labels configured when it was classified.
- * The API's documents enumerate the configured ones (classificationSchemaFor).
- */
+/** A stored thread's category or urgency: one of the labels configured when it was classified. */
 export const categorySchema = z
   .string()
   .describe('One of the configured categories (GET /labels).');
@@ -67,10 +61,7 @@ export interface Classification {
 
 const SUMMARY_MAX = 200;
 
-/**
- * Models sometimes answer with several lines or run long; the API promises one short line, of at most
- * 200 characters (code points, so an emoji is never cut in half).
- */
+/** Models may answer in several lines or run long; the API promises one line of ≤ 200 code points. */
 export function oneLineSummary(summary: string): string {
   return cutToCodePoints(storableText(summary).replace(/\s+/g, ' ').trim(), SUMMARY_MAX);
 }

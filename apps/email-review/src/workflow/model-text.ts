@@ -1,8 +1,6 @@
 /**
- * Text taken from a model or a raw email, made safe to store before anything keeps it:
- * PostgreSQL's jsonb (the checkpoint, the thread index) refuses NUL and unpaired surrogates, and a
- * cut at a count of UTF-16 units can split a surrogate pair. Lone surrogates and NUL are dropped;
- * cuts count code points.
+ * Text from a model or a raw email, made storable: PostgreSQL's jsonb refuses NUL and unpaired
+ * surrogates, so those are dropped, and cuts count code points so no pair is split.
  */
 export function storableText(text: string): string {
   // Each alternative matches a well-formed pair or a lone half; only the lone ones are dropped.

@@ -38,9 +38,8 @@ export function classifyMessages(
 }
 
 /**
- * The help center passages retrieved for the email, each under its `[kb:slug]` (the citation the
- * model writes), or, with none, the rule to promise a check rather than invent an answer. Nothing
- * without a help center (`undefined`).
+ * The passages retrieved for the email, each under its `[kb:slug]` (the citation the model writes);
+ * with none, the rule to promise a check rather than invent an answer; no help center: nothing.
  */
 export function helpCenterSection(passages: readonly SearchHit[] | undefined): string {
   if (passages === undefined) return '';

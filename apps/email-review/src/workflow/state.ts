@@ -36,10 +36,7 @@ export const EmailState = Annotation.Root({
   }),
   /** The current draft reply. */
   reply: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
-  /**
-   * Drafts so far. Writers send increments (1), not totals, so a text edit recorded through
-   * `updateState` counts from the checkpoint's value rather than from a possibly stale copy.
-   */
+  /** Drafts so far; writers send increments (1), so an edit counts from the checkpoint's value. */
   revision: Annotation<number>({ reducer: (total, step) => total + step, default: () => 0 }),
   /** The help center articles the latest model draft cites (null without a help center). */
   grounding: Annotation<Grounding | null>({ reducer: (_, next) => next, default: () => null }),

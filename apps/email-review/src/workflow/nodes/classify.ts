@@ -12,9 +12,8 @@ import { ModelOutputInvalid } from '../../llm/llm-errors.js';
 import { callModel, DEFAULT_RETRY_BUDGET_MS } from '../../llm/model-call.js';
 
 /**
- * classify — reads `inbound` and `subject`; writes `classification`.
- * One Chat Completions call with a strict JSON-schema structured output: the profile's categories
- * and urgencies as its enums, its classify prompt as the system message.
+ * classify — reads `inbound` and `subject`; writes `classification`: one call with strict
+ * structured output, the profile's categories and urgencies as its enums.
  */
 export function classifyNode(
   deps: Pick<WorkflowDeps, 'llm' | 'model' | 'retry' | 'prompts' | 'labels'>,

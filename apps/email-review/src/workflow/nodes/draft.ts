@@ -7,11 +7,10 @@ import { callModel, DEFAULT_RETRY_BUDGET_MS } from '../../llm/model-call.js';
 import { storableText } from '../model-text.js';
 
 /**
- * draft — reads `inbound`, `subject`, `from`, `earlier`, `classification`, and on a redraft `reply` and `instructions`;
- * writes `reply`, one more `revision`, `grounding`, `drafted_with` (model, pipeline version, the
- * reviewer guidelines given), and clears `instructions`.
- * Each draft (a redraft too) retrieves the help center's passages for the email anew, gives them to
- * the model with their slugs, and keeps only the draft's citations of those (groundDraft).
+ * draft — reads `inbound`, `subject`, `from`, `earlier`, `classification` (a redraft: `reply`,
+ * `instructions`); writes `reply`, one more `revision`, `grounding`, `drafted_with`, and clears
+ * `instructions`. Each draft retrieves the help center's passages anew and keeps only its
+ * citations of those (groundDraft).
  */
 export function draftNode(
   deps: Pick<

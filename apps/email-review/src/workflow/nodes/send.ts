@@ -3,11 +3,9 @@ import type { WorkflowDeps } from '../deps.js';
 import type { EmailStateUpdate, EmailStateValues } from '../state.js';
 
 /**
- * send — reads `reply`; writes `sent` (time and final text). Runs only after an explicit approval
- * (the graph pauses before it), and only where the graph runs outside the service (LangGraph's dev
- * server, the bench), which may pass a `mailer` to hear of it. The service never runs it: approve
- * commits the message to its delivery queue, then records `sent` as this step's output
- * (src/operations/approve-thread.ts), so delivery happens in a worker, after the answer.
+ * send — reads `reply`; writes `sent` (time and final text). Runs only after an approval, and only
+ * outside the service (LangGraph's dev server, the bench; `mailer` hears of it): the service's
+ * approve records `sent` itself and a worker delivers (src/operations/approve-thread.ts).
  */
 export function sendNode(deps: Pick<WorkflowDeps, 'mailer' | 'clock'>) {
   const clock = deps.clock ?? (() => new Date());
