@@ -3,7 +3,8 @@ import type { FrameworkPatch } from './framework-patch.js';
 /**
  * The repository's one register of framework patches: every place where code of this repository
  * reaches into a library's internals (or leans on behaviour the library does not promise), in any
- * app or package. Paths are from the repository root; `library` resolves from the package that
+ * app or package, and every span written by hand where no maintained instrumentation gives it
+ * (`gain` says why none does). Paths are from the repository root; `library` resolves from the package that
  * holds `file`. packages/http-kit/test/framework-patches.test.ts fails when a file or a guarding
  * test is gone, when an installed version moves away from `version` (re-check the patch, then
  * update it here), or when a file in a `src/patches/` folder is not listed. It lives in http-kit
@@ -47,13 +48,32 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     guardedBy: ['apps/email-review/test/delivery-crash.test.ts'],
   },
   {
-    id: 'langchain-core-graph-spans',
+    id: 'langgraph-graph-spans',
     library: '@langchain/core',
     version: '1.4.0',
     file: 'apps/email-review/src/telemetry/graph-spans.ts',
     touches:
-      'BaseCallbackHandler#handleChainStart as @langchain/core calls it (runName eighth, not in the order its type declares), the langgraph_node/langgraph_step metadata, and AsyncLocalStorageProviderSingleton.getRunnableConfig().callbacks.getParentRunId() to find the running node',
-    gain: 'function: graph and node spans, with each model call under the node that made it',
+      'public API only: a BaseTracer (@langchain/core/tracers/base) given to the graph as a callback, the langgraph_node/langgraph_step metadata on its runs, and @langchain/langgraph’s getConfig() to find the node a model call runs in',
+    gain: 'hand-written spans: graph and node spans, each model call under its node. The maintained @arizeai/openinference-instrumentation-langchain@4.1.1 patches CallbackManager._configureSync (private), makes a span of every runnable with OpenInference attributes (the graph state as input.value unless hidden), and cannot put a model call made with the OpenAI SDK under its node',
+    guardedBy: ['apps/email-review/test/tracing.test.ts'],
+  },
+  {
+    id: 'openai-model-call-spans',
+    library: 'openai',
+    version: '7.57.0',
+    file: 'apps/email-review/src/telemetry/model-call-fetch.ts',
+    touches:
+      'public API only: the client’s fetch option (client.withOptions({ fetch })), one span per HTTP attempt',
+    gain: 'hand-written spans: @opentelemetry/instrumentation-openai (every release to 0.22.0) supports openai >=4.19 <7 and so patches nothing of openai 7 (0.22.0 also needs @opentelemetry/api 1.10, instrumentation 0.300 and Node 22.15; here 1.9.0, 0.205.0, Node 20), and records chat messages as log events, not on the span; @arizeai/openinference-instrumentation-openai@4.2.7 supports openai 7 but writes OpenInference attributes (llm.*, the whole request as input.value by default) instead of gen_ai.*',
+    guardedBy: ['apps/email-review/test/tracing.test.ts'],
+  },
+  {
+    id: 'smtp-delivery-spans',
+    library: 'nodemailer',
+    version: '10.6.0',
+    file: 'apps/email-review/src/telemetry/traced-transport.ts',
+    touches: 'nothing of nodemailer: the service’s own MailTransport, wrapped',
+    gain: 'hand-written spans: a span per delivery attempt (SMTP or log); no maintained instrumentation of nodemailer or SMTP exists',
     guardedBy: ['apps/email-review/test/tracing.test.ts'],
   },
   {
@@ -86,6 +106,15 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
       'the ADK_CAPTURE_MESSAGE_CONTENT_IN_SPANS environment variable, read by ADK on each span (telemetry/tracing.js, shouldAddRequestResponseToSpans; default "true"), set process-wide to follow OTEL_CAPTURE_CONTENT',
     gain: 'function: no prompt, reply or tool text on ADK’s spans unless OTEL_CAPTURE_CONTENT=true',
     guardedBy: ['apps/helpdesk/test/tracing.test.ts'],
+  },
+  {
+    id: 'adk-model-call-spans',
+    library: '@google/adk',
+    version: '1.2.0',
+    file: 'apps/helpdesk/src/telemetry/observed-model.ts',
+    touches: 'public API only: a BaseLlm around the agents’ model (Gemini or OpenAI-compatible)',
+    gain: 'hand-written spans: a GenAI span per model call, under ADK’s call_llm. ADK’s own call_llm has the model and the tokens but names every provider gen_ai.system=gcp.vertex.agent and lasts until the tools and the agent transferred to have run; no maintained instrumentation covers @google/genai, and those of the openai SDK do not support openai 7 (openai-model-call-spans)',
+    guardedBy: ['apps/helpdesk/test/tracing.test.ts', 'apps/helpdesk/test/tracing-process.test.ts'],
   },
   {
     id: 'express-router-stack',

@@ -1,101 +1,106 @@
-import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
-import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
+import { BaseTracer, type Run } from '@langchain/core/tracers/base';
+import { getConfig, isGraphInterrupt } from '@langchain/langgraph';
 import { context, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 
-/** A node's own run (not one of its inner runnables), LangGraph's `__start__` and the like aside. */
-const isNodeRun = (node: unknown, runName: string | undefined): node is string =>
-  typeof node === 'string' && node === runName && !node.startsWith('__');
-
-interface Run {
-  parentRunId: string | undefined;
-  span?: Span;
+interface RunSpan {
+  span: Span;
+  /** The node the span is for; none for the graph's own span. */
   node?: string;
 }
 
+/** A node's own run (not one of its inner runnables), LangGraph's `__start__` and the like aside. */
+const isNodeRun = (node: unknown, run: Run): node is string =>
+  typeof node === 'string' && node === run.name && !node.startsWith('__');
+
 /**
- * Spans for the workflow, from LangGraph's callbacks: one for each run of the graph, and under it
- * one for each node (`classify`, `draft`, `send`). Callbacks do not run the node, so the node's
- * span is not the active context while it runs; `contextOfCurrentNode` finds it instead, from the
- * run LangChain says is current, for the model call made inside the node.
+ * Spans for the workflow, from LangChain's tracer interface (`BaseTracer`, what LangChain's own
+ * tracers extend): one for each run of the graph, and under it one for each node (`classify`,
+ * `draft`, `send`). A tracer does not run the node, so the node's span is not the active context
+ * while it runs; `contextOfCurrentNode` finds it instead, from LangGraph's `getConfig()`, for the
+ * model call made inside the node. Written here because no maintained instrumentation gives these
+ * spans (the register: packages/http-kit/src/framework-patches.ts, `langgraph-graph-spans`).
  */
-export class GraphSpans extends BaseCallbackHandler {
+export class GraphSpans extends BaseTracer {
   name = 'opentelemetry-graph-spans';
   // Spans must exist before the node runs (LangChain otherwise runs callbacks in the background).
   override awaitHandlers = true;
-  private readonly runs = new Map<string, Run>();
+  private readonly spans = new Map<string, RunSpan>();
   private readonly tracer = trace.getTracer('email-review');
 
-  // @langchain/core 1.4 calls this as (chain, inputs, runId, parentRunId, tags, metadata, runType,
-  // runName), not in the order its type declares (runType fourth, parentRunId eighth).
-  override handleChainStart(
-    _chain: unknown,
-    _inputs: unknown,
+  protected override persistRun(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  override onChainStart(run: Run): void {
+    if (!run.parent_run_id) {
+      const span = this.tracer.startSpan(`graph ${run.name}`, {
+        attributes: { 'langgraph.graph': run.name },
+      });
+      this.spans.set(run.id, { span });
+      return;
+    }
+    const metadata = run.extra?.['metadata'] as Record<string, unknown> | undefined;
+    const node = metadata?.['langgraph_node'];
+    const parent = this.spannedRun(run.parent_run_id);
+    if (!isNodeRun(node, run) || parent?.node === node) return;
+    const step = metadata?.['langgraph_step'];
+    const span = this.tracer.startSpan(
+      `node ${node}`,
+      {
+        attributes: {
+          'langgraph.node': node,
+          ...(typeof step === 'number' ? { 'langgraph.step': step } : {}),
+        },
+      },
+      parent ? trace.setSpan(context.active(), parent.span) : context.active(),
+    );
+    this.spans.set(run.id, { span, node });
+  }
+
+  override onChainEnd(run: Run): void {
+    this.finish(run.id);
+  }
+
+  override async handleChainError(
+    error: unknown,
     runId: string,
     parentRunId?: string,
-    _tags?: string[],
-    metadata?: Record<string, unknown>,
-    _runType?: string,
-    runName?: string,
-  ): void {
-    const run: Run = { parentRunId };
-    const node = metadata?.['langgraph_node'];
-    const parent = this.spanRunOf(parentRunId);
-    if (!parentRunId) {
-      run.span = this.tracer.startSpan(`graph ${runName ?? 'graph'}`, {
-        attributes: { 'langgraph.graph': runName ?? 'graph' },
-      });
-    } else if (isNodeRun(node, runName) && parent?.node !== node) {
-      run.node = node;
-      run.span = this.tracer.startSpan(
-        `node ${node}`,
-        {
-          attributes: {
-            'langgraph.node': node,
-            ...(typeof metadata?.['langgraph_step'] === 'number'
-              ? { 'langgraph.step': metadata['langgraph_step'] }
-              : {}),
-          },
-        },
-        parent?.span ? trace.setSpan(context.active(), parent.span) : context.active(),
-      );
-    } else if (parent?.node) {
-      run.node = parent.node;
-    }
-    this.runs.set(runId, run);
-  }
-
-  override handleChainEnd(_outputs: unknown, runId: string): void {
-    this.finish(runId);
-  }
-
-  override handleChainError(error: Error, runId: string): void {
+    tags?: string[],
+    kwargs?: { inputs?: Record<string, unknown> },
+  ): Promise<Run> {
     // A pause before `send` surfaces as an interrupt "error": not a failure.
-    if (error.name !== 'GraphInterrupt')
-      this.runs.get(runId)?.span?.setStatus({ code: SpanStatusCode.ERROR, message: error.name });
-    this.finish(runId);
+    if (!isGraphInterrupt(error))
+      this.spans.get(runId)?.span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: error instanceof Error ? error.name : 'error',
+      });
+    return super.handleChainError(error, runId, parentRunId, tags, kwargs);
+  }
+
+  override onChainError(run: Run): void {
+    this.finish(run.id);
   }
 
   /** The context of the node running the current code (a model call inside `draft`), if any. */
   contextOfCurrentNode(): Context | undefined {
-    const config = AsyncLocalStorageProviderSingleton.getRunnableConfig() as
-      { callbacks?: { getParentRunId?: () => string | undefined } } | undefined;
-    const span = this.spanRunOf(config?.callbacks?.getParentRunId?.())?.span;
-    return span && trace.setSpan(context.active(), span);
+    const callbacks = getConfig()?.callbacks;
+    const runId =
+      callbacks && 'getParentRunId' in callbacks ? callbacks.getParentRunId() : undefined;
+    const spanned = this.spannedRun(runId);
+    return spanned && trace.setSpan(context.active(), spanned.span);
   }
 
-  /** The nearest run, from `runId` up, that has a span. */
-  private spanRunOf(runId: string | undefined): Run | undefined {
-    for (let id = runId; id;) {
-      const run = this.runs.get(id);
-      if (!run) return undefined;
-      if (run.span) return run;
-      id = run.parentRunId;
+  /** The span of the nearest run, from `runId` up, that has one. */
+  private spannedRun(runId: string | undefined): RunSpan | undefined {
+    for (let id = runId; id; id = this.getRunById(id)?.parent_run_id) {
+      const spanned = this.spans.get(id);
+      if (spanned) return spanned;
     }
     return undefined;
   }
 
   private finish(runId: string) {
-    this.runs.get(runId)?.span?.end();
-    this.runs.delete(runId);
+    this.spans.get(runId)?.span.end();
+    this.spans.delete(runId);
   }
 }
