@@ -11,16 +11,9 @@ export interface GuidelineFilter {
   value?: string | undefined;
 }
 
-/**
- * The guidelines reviewers taught. Memory (src/guidelines/memory-guidelines.ts) or PostgreSQL
- * (postgres-guidelines.ts); kept apart from the threads, so retention deleting a thread keeps what
- * was learned from it (its sources still name the thread).
- */
+/** The guidelines reviewers taught, kept apart from the threads: retention keeps what was learned. */
 export interface GuidelineStore {
-  /**
-   * The enabled guidelines of these scopes, given in order of precedence (most specific first):
-   * by scope, then the most often taught, then the newest; at most `limit`.
-   */
+  /** The enabled guidelines of these scopes, most specific first, then most taught, then newest. */
   forDraft(scopes: readonly GuidelineScope[], limit: number): Promise<Guideline[]>;
   /** Newest first. */
   list(filter: GuidelineFilter): Promise<Guideline[]>;
@@ -31,9 +24,8 @@ export interface GuidelineStore {
   ): Promise<Guideline | undefined>;
   delete(id: string): Promise<boolean>;
   /**
-   * Records what derivation `jobId` learned from `source`: each rule joins a similar guideline of its
-   * scope (its sources grow) or becomes a new one. Once per job: a rerun of a job already recorded
-   * (its worker died after the commit) changes nothing and returns [].
+   * Records what derivation `jobId` learned: each rule joins a similar guideline of its scope or
+   * becomes a new one. Once per job: a rerun after the commit changes nothing and returns [].
    */
   learn(
     jobId: string,
