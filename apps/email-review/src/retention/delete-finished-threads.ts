@@ -11,13 +11,10 @@ export interface RetentionCutoffs {
 }
 
 /**
- * Deletes, in one short transaction, up to `limit` threads past their cutoff, with every row that
- * belongs to them: each table of the schema with a `thread_id` column (LangGraph's checkpoints,
- * blobs and writes, the delivery record, a history, whatever is added later), their queue jobs
- * (live and archived), and last their index row. A thread's last change is the latest of its
- * view's `updated_at` and its delivery record's changes (a redelivery that failed again counts).
- * Threads awaiting review, drafting, or with a delivery still queued are never picked. Returns how
- * many threads went.
+ * Deletes, in one short transaction, up to `limit` threads past their cutoff with every row of
+ * theirs: each table with a `thread_id` column (checkpoints, deliveries, history, any added later),
+ * their queue jobs, and last their index row. Threads awaiting review, drafting, or with a delivery
+ * still queued are never picked. Returns how many went.
  */
 export function finishedThreadDeleter(pool: pg.Pool, schema: string) {
   const threads = table(schema, 'email_threads');

@@ -9,9 +9,8 @@ export interface RetentionSettings {
   /** Finished threads (rejected; reply delivered or logged) older than this are deleted (THREAD_RETENTION_DAYS). */
   days: number;
   /**
-   * Threads whose reply did not go out — its delivery failed for good, it had no recipient, or the
-   * draft failed — are deleted this many days after their last change (THREAD_RETENTION_UNSENT_DAYS;
-   * default 30, or `days` when that is longer): a reviewer may still redeliver or retry them.
+   * Days before a thread whose reply did not go out (or whose draft failed) is deleted: a reviewer
+   * may still redeliver or retry it (THREAD_RETENTION_UNSENT_DAYS; default max(30, `days`)).
    */
   unsentDays?: number;
   /** Threads deleted per transaction (default 100). */
@@ -44,10 +43,9 @@ export const KEEP_FOREVER: ThreadRetention = {
 };
 
 /**
- * Deletes finished threads past the retention period, from a job the queue's scheduler creates on
- * `cron`: whichever instances run this, pg-boss creates one job per tick, and the job's queue is a
- * singleton (one job active at a time), so a pass runs once across all instances. The pass works
- * in small batches, each its own short transaction.
+ * Deletes finished threads past the retention period, in small batches, from a job pg-boss's
+ * scheduler creates on `cron`: one job per tick on a singleton queue, so a pass runs once across
+ * all instances.
  */
 export function createThreadRetention(deps: {
   database: { pool: pg.Pool; schema: string; jobs: JobRunner };
