@@ -1,9 +1,8 @@
 import { distance } from 'fastest-levenshtein';
 
 /**
- * Levenshtein distance over the longer text's length (fastest-levenshtein 1.0.16): 0 for equal
- * texts, 1 for texts with nothing in common. Line endings and runs of spaces are folded first, so
- * a reviewer's editor re-wrapping the text counts for nothing.
+ * Levenshtein distance over the longer text's length: 0 for equal texts, 1 for nothing in common.
+ * Line endings and runs of spaces are folded first, so an editor's re-wrapping counts for nothing.
  */
 export function normalizedEditDistance(from: string, to: string): number {
   const a = foldSpaces(from);

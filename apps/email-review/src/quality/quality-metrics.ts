@@ -5,9 +5,8 @@ import type { DecisionRecord, QualityLedger } from './quality-ledger.js';
 const LABELS = ['category', 'model', 'pipeline_version'] as const;
 
 /**
- * The quality figures as gauges, read from the ledger on each scrape (so every instance reports the
- * same figures in PostgreSQL mode): per category, model and pipeline version. Thread ids stay out of
- * the labels (GET /quality lists them).
+ * The quality figures as gauges per category, model and pipeline version, read from the ledger on
+ * each scrape (so every instance reports the same); thread ids stay out of the labels.
  */
 export function qualityMetrics(registry: Registry, ledger: QualityLedger) {
   let reading: Promise<DecisionRecord[] | undefined> | undefined;

@@ -17,9 +17,8 @@ export const REVIEW_INBOX_CSP = [
 ].join('; ');
 
 /**
- * The page's paths, exempt from bearer auth (the page asks for the token itself). `/` is left out on
- * purpose: http-kit reads a trailing `/` as a prefix, so it would open every route. The handlers
- * below answer `/` before the auth middleware runs, so it needs no exemption.
+ * The page's paths, exempt from bearer auth (the page asks for the token itself). Not `/`: http-kit
+ * reads a trailing `/` as a prefix, which would open every route; `/` is answered before auth runs.
  */
 export const REVIEW_INBOX_PATHS = ['/index.html', '/assets/'];
 
