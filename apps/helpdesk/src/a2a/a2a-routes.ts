@@ -13,10 +13,7 @@ export interface A2aOptions {
   version: string;
   /** Auth is on: the card declares the bearer scheme (the app's auth middleware enforces it). */
   auth: boolean;
-  /**
-   * The base URL the card advertises (PUBLIC_URL); default: the address the service listens on,
-   * as the card's connection reached it.
-   */
+  /** The base URL the card advertises (PUBLIC_URL); default: where the connection reached us. */
   publicUrl?: string;
 }
 
@@ -31,10 +28,9 @@ function listeningUrlOf(req: Request): string {
 }
 
 /**
- * helpdesk as an A2A agent (protocol 0.3, @a2a-js/sdk's request handler, JSON-RPC binding): the
- * agent card at /.well-known/agent-card.json (open, as discovery needs) and message/send,
- * message/stream, tasks/get, tasks/cancel and tasks/resubscribe at POST /a2a (behind the API's
- * auth). Tasks are kept in this process's memory; the sessions they run on are the chat service's.
+ * helpdesk as an A2A agent (protocol 0.3, JSON-RPC binding): the agent card at
+ * /.well-known/agent-card.json (open, as discovery needs) and the task methods at POST /a2a (behind
+ * the API's auth). Tasks live in this process's memory; their sessions are the chat service's.
  */
 export function a2aRoutes(options: A2aOptions): Router {
   const cardOf = (req: Request) =>

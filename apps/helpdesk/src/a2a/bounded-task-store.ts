@@ -10,9 +10,8 @@ export const A2A_TASK_BYTES = 32 * 1024 * 1024;
 export const A2A_TASK_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * A caller's message as a task keeps it: its ids and text parts, what the turn read (textOf).
- * Data and file parts, metadata and extensions are the caller's own and are not answered from:
- * a 60 KB data part was kept for a day with every task.
+ * A caller's message as a task keeps it: its ids and text parts, what the turn read (textOf). Data
+ * and file parts, metadata and extensions are not answered from, so they are not kept.
  */
 function keptMessage(message: Message): Message {
   if (message.role !== 'user') return message;
@@ -37,13 +36,10 @@ function keptTask(task: Task): Task {
 }
 
 /**
- * The SDK's in-memory task store, bounded: `InMemoryTaskStore` is a Map that never lets go, so
- * every message/send kept its task (message, status, reply) for the life of the process. Here a
- * task keeps only the text of its caller's messages (the agent's own parts are small), lives for
- * a day after its last change, and the store holds at most `max` tasks and `maxBytes` of them
- * (a running task is saved at each of its events, so it is never the least recently used). Each
- * task is held as its JSON: its size is exact, and what is loaded or saved is a copy (the SDK
- * appends to a loaded task's artifact parts).
+ * The SDK's in-memory task store, bounded (its `InMemoryTaskStore` is a Map that never lets go): a
+ * task lives a day after its last change, within `max` tasks and `maxBytes` (a running task is
+ * saved at each event, so it is never the least recently used). Tasks are held as JSON: the size is
+ * exact, and loads are copies (the SDK appends to a loaded task's artifact parts).
  */
 export class BoundedTaskStore implements TaskStore {
   private readonly tasks: LRUCache<string, string>;

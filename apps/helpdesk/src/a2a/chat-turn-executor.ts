@@ -36,21 +36,13 @@ function problemOf(error: unknown): Problem {
 }
 
 /**
- * Runs each A2A message as one helpdesk turn, through the same chat service as POST /chat: the
- * task's contextId is the session, so turns of one context are serialized (across instances in
- * PostgreSQL mode) and see each other. Streams the turn as A2A events; the reply carries the
- * answering specialist and the ticket id as a data part beside its text.
- *
- * Cancel: a task whose turn waits for its session is cancelled and never calls the model; one
- * whose turn has started finishes, and the cancel is refused at once as not cancelable (-32002).
+ * Runs each A2A message as one helpdesk turn through the chat service of POST /chat, its contextId
+ * the session (so one context's turns are serialized), streamed as A2A events. A task still waiting
+ * for its session can be cancelled; a started one finishes, its cancel refused at once (-32002).
  */
 export class ChatTurnExecutor implements AgentExecutor {
   private readonly turns = new Map<string, { state: TurnState; contextId: string }>();
-  /**
-   * Messages that came by message/stream (by messageId): only their turns are watched event by
-   * event, which makes the model calls stream too. message/send needs the outcome alone, and the
-   * non-streaming calls POST /chat's JSON mode makes cost less.
-   */
+  /** Messages that came by message/stream: only their turns stream (non-streaming calls cost less). */
   readonly streamedMessages = new Set<string>();
 
   constructor(
@@ -205,10 +197,7 @@ function heldParts(reply: Extract<ChatReply, { mode: 'human' }>): Part[] {
   ];
 }
 
-/**
- * The reply as POST /chat gives it: the text, then who answered (and the ticket) as data, and the
- * help center articles it cites (`[kb:slug]`) as a data part of their own, when it cites any.
- */
+/** The reply as POST /chat gives it: the text, who answered (and the ticket), and any citations. */
 export function replyParts(reply: AgentReply): Part[] {
   return [
     { kind: 'text', text: reply.reply },

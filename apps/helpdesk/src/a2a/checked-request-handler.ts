@@ -24,10 +24,9 @@ export class CheckedRequestHandler extends DefaultRequestHandler {
   }
 
   /**
-   * The message as POST /chat checks it; and one that names a task whose turn has not ended is
-   * refused: the SDK would hand it that task's event bus, and the two turns' events would mix.
-   * Reference tasks this instance does not hold are left out: the SDK would skip them too, after
-   * a line on stderr naming the caller's id.
+   * The message as POST /chat checks it; one naming a task whose turn has not ended is refused (the
+   * SDK would mix the two turns' events). Reference tasks not held here are dropped quietly (the SDK
+   * would skip them after a stderr line with the caller's id).
    */
   private async checked(params: MessageSendParams): Promise<MessageSendParams> {
     checkMessage(params);

@@ -48,9 +48,8 @@ const SSE_HEADERS = {
 };
 
 /**
- * A caller's value (its JSON-RPC id or method) as a log field: control, format (bidi) and line
- * separator characters made spaces, at most 64 characters. The SDK printed the id raw into a
- * console line, so an id with a line break wrote a line of the caller's choosing.
+ * A caller's value (JSON-RPC id or method) as a log field: control, bidi and line separator
+ * characters made spaces, at most 64 characters, so a caller cannot write log lines of its own.
  */
 export function logSafe(value: unknown): string {
   return String(value)
@@ -71,9 +70,8 @@ const errorResponse = (id: RpcId, error: A2AError) => ({
 });
 
 /**
- * The A2A error a call ends with, and one log line for it: a refusal (the caller's mistake, an
- * unknown task) at info with its code; anything else at error with the cause, which the caller
- * never sees (the SDK's transport sent back the error's own message).
+ * The A2A error a call ends with, and one log line: a refusal at info with its code; anything else
+ * at error with the cause, which the caller never sees.
  */
 function answerTo(error: unknown, call: { id: RpcId; method: string }, fallback: Logger): A2AError {
   const log = currentLogger(fallback);
@@ -113,14 +111,10 @@ async function stream(
 }
 
 /**
- * POST /a2a: A2A's JSON-RPC binding over the SDK's request handler, in place of the SDK's own
- * express handler (@a2a-js/sdk 0.3.14 `jsonRpcHandler` and `JsonRpcTransportHandler`), which
- * wrote every failed stream and unexpected error to stderr with console.error (a multi-line
- * stack, the caller's id raw in it) and answered unexpected errors with their own message. The
- * protocol is the same: a batch or a malformed request is -32600, an unknown method -32601,
- * params that are not an object -32602; streams are SSE whose last event may be an `error` one.
- * The SDK's request handler still logs on paths this service never takes (push notifications,
- * an executor that throws, a store that fails): helpdesk's executor and store do neither.
+ * POST /a2a: A2A's JSON-RPC binding over the SDK's request handler. Not the SDK's own express
+ * handler, which writes failures to stderr (the caller's id raw in them) and answers unexpected
+ * errors with their message. Same protocol: a batch or malformed request -32600, an unknown method
+ * -32601, non-object params -32602; streams are SSE whose last event may be an `error`.
  */
 export function jsonRpcEndpoint(handler: A2ARequestHandler, logger: Logger): Router {
   const router = Router();
@@ -154,9 +148,8 @@ export function jsonRpcEndpoint(handler: A2ARequestHandler, logger: Logger): Rou
 }
 
 /**
- * A body the app's JSON parser refused on the JSON-RPC path, answered as JSON-RPC's parse error
- * (-32700, id null) as the SDK's handler answers it; everything else goes on to the problem
- * details. Mounted by http-kit right after its parsers (`bodyErrorHandler`).
+ * A body the JSON parser refused on the JSON-RPC path, answered as JSON-RPC's parse error (-32700,
+ * id null); anything else goes on to the problem details. Mounted by http-kit after its parsers.
  */
 export function jsonRpcParseErrors(path: string): ErrorRequestHandler {
   return (error: { type?: unknown }, req, res, next) => {

@@ -14,10 +14,9 @@ export function textOf(params: MessageSendParams): string {
 }
 
 /**
- * Checks a message's params (their types, as protocol 0.3 has them), then its text as POST /chat
- * checks its body (the same zod schema): what POST /chat answers 400 `validation_failed` is A2A's
- * invalid params (-32602), with the same code and issues as data; a well-formed message without
- * text parts is content A2A says the agent does not take (-32005).
+ * Checks a message's params (protocol 0.3's types), then its text with POST /chat's zod schema:
+ * what POST /chat refuses is invalid params (-32602) with the same issues; a message without text
+ * parts is content the agent does not take (-32005).
  */
 export function checkMessage(params: MessageSendParams): void {
   checkParams(messageSendParamsSchema, params);

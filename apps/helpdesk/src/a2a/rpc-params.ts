@@ -2,10 +2,8 @@ import { A2AError } from '@a2a-js/sdk/server';
 import { z } from 'zod';
 
 /**
- * The params of each A2A method as protocol 0.3's schema types them (MessageSendParams,
- * TaskQueryParams, TaskIdParams), checked before the SDK's handler reads them: it trusts their
- * shape, so `{"message": {"parts": "invalid"}}` reached the text check and was answered -32005
- * (unsupported content) and a numeric task id -32001 (not found), where JSON-RPC says -32602.
+ * The params of each A2A method as protocol 0.3 types them, checked before the SDK's handler reads
+ * them (it trusts their shape, answering e.g. a numeric task id -32001 where JSON-RPC says -32602).
  * Ids are bounded: they are echoed into answers and logs.
  */
 const id = z.string().min(1).max(256);
