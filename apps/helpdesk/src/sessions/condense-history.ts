@@ -21,12 +21,9 @@ function replyText(event: Event): string {
 }
 
 /**
- * The history the model keeps seeing once turns are over: of each finished turn only the user's
- * message and the reply that answered it (transfers, tool calls and tool results are dropped; the
- * reply already states what they found), and only the most recent turns within both limits.
- * Turns that ended without a reply (a failed model call) are dropped whole, so a message sent
- * again after a failure does not appear twice. This keeps the prompt, and the copy ADK makes of
- * the history every turn, flat however long a session runs.
+ * The history the model sees of finished turns: the user's message and its reply only (the reply
+ * states what the tools found), the most recent turns within both limits, so the prompt stays flat.
+ * Turns without a reply (a failed call) are dropped whole, so a message sent again is not doubled.
  */
 export function condenseHistory(events: readonly Event[], limits: HistoryLimits): Event[] {
   const finished: Array<{ user: Event; reply: Event; chars: number }> = [];

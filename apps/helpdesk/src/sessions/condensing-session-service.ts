@@ -14,15 +14,10 @@ import { condenseHistory, type HistoryLimits } from './condense-history.js';
 import { applyGetConfig, onePage, sessionKey as keyOf } from './session-service-parts.js';
 
 /**
- * The default session service: ADK sessions in process memory, a plain implementation of ADK's
- * BaseSessionService (its extension point for session storage, as a database-backed one will
- * be). It differs from ADK's InMemorySessionService in two ways:
- * - each session's history is condensed when a new message arrives (condenseHistory), so neither
- *   memory nor the prompt grows with the length of a session;
- * - `getSession` copies the session shallowly (events are shared, ADK never changes an event
- *   once appended) instead of deep-cloning the whole history on every turn.
- * It never evicts: the SessionStore decides which sessions live and deletes the others here.
- * Like ADK's, it has no locking: the store runs one turn per session at a time.
+ * ADK sessions in process memory (a BaseSessionService). Unlike ADK's InMemorySessionService, each
+ * history is condensed when a new message arrives (condenseHistory), and `getSession` copies
+ * shallowly (ADK never changes an appended event). No eviction and no locking: the SessionStore
+ * decides which sessions live and runs one turn per session at a time.
  */
 export class CondensingSessionService extends BaseSessionService {
   private readonly sessions = new Map<string, Session>();

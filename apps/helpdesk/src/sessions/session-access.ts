@@ -2,9 +2,8 @@ import { HttpError } from '@repo/http-kit';
 import { holdsWidgetToken } from './widget-secret.js';
 
 /**
- * How a request reaches a session. Through the API, its auth let it in (a token, or a service
- * that needs none): any session. As the public widget (no token): only a session the widget
- * started, and only with the secret it was given then (`widgetToken`, as presented).
+ * How a request reaches a session: through the API (its auth let it in), any session; as the public
+ * widget, only a session the widget started, with the secret it was given then.
  */
 export type WidgetProof = { widgetToken: string } | undefined;
 

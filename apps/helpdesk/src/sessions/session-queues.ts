@@ -7,9 +7,8 @@ interface Queue {
 }
 
 /**
- * One in-process queue per session with work: its tasks run one at a time, and more than
- * `limit` waiting or running are refused (429 `session_busy`). Queues exist only while they
- * hold work, so memory follows the sessions in use, not every id ever seen.
+ * One in-process queue per session with work: tasks run one at a time, beyond `limit` refused (429
+ * `session_busy`). Queues exist only while they hold work, so memory follows the sessions in use.
  */
 export class SessionQueues {
   private readonly queues = new Map<string, Queue>();

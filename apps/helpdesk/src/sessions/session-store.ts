@@ -41,11 +41,10 @@ interface BusySession {
 }
 
 /**
- * The sessions the service keeps, bounded. An idle session sits in an LRU cache (lru-cache:
- * `max`, `ttl`, `dispose`), where it expires or is evicted; a session with a turn running or
- * waiting is out of the cache, so neither TTL nor LRU evicts it, and its turns take its mutex
- * one after another. Every session that leaves for good leaves its ADK session too, deleted
- * under the same mutex so that a later turn of the same id starts afresh.
+ * The sessions the service keeps, bounded. Idle ones sit in an LRU cache, where they expire or are
+ * evicted; a session with turns running or waiting is out of it, its turns taking its mutex in turn.
+ * A session that leaves for good has its ADK session deleted under the same mutex, so a later turn
+ * of its id starts afresh.
  */
 export class SessionStore implements SessionTurns {
   private readonly idle: LRUCache<string, KeptSession>;
@@ -81,11 +80,7 @@ export class SessionStore implements SessionTurns {
     return this.busy.get(sessionId)?.pending ?? 0;
   }
 
-  /**
-   * Runs `turn` on the session's transcript once the session's earlier turns are done; the
-   * first turn of an unknown (or expired) id creates the session, unless a widget's `proof`
-   * came with it (SessionTurns#runTurn).
-   */
+  /** SessionTurns#runTurn. */
   async runTurn<T>(
     sessionId: string,
     turn: (transcript: TurnTranscript) => Promise<T>,

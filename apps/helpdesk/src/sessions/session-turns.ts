@@ -5,10 +5,7 @@ import type { Turn } from './transcript.js';
 /** What a turn may do to its session's transcript. */
 export interface TurnTranscript {
   append(turns: Turn[]): void;
-  /**
-   * Events the finished turn reports (e.g. `ticket.created`): written with the turn's session
-   * write (in PostgreSQL, in its transaction), and only if that write happens.
-   */
+  /** Events the finished turn reports (e.g. `ticket.created`), written only with its session write. */
   announce(events: WebhookEvent[]): void;
 }
 
@@ -23,10 +20,7 @@ export function turnTranscript(
   };
 }
 
-/**
- * Where sessions live and how their turns are serialized: the chat service's only view of
- * storage. `SessionStore` keeps them in process memory; `PostgresSessionTurns` in PostgreSQL.
- */
+/** Where sessions live and how their turns are serialized: memory (SessionStore) or PostgreSQL. */
 export interface SessionTurns {
   /**
    * Runs `turn` once the session's earlier turns are done; an unknown id starts a session. With a
@@ -38,10 +32,7 @@ export interface SessionTurns {
     turn: (transcript: TurnTranscript) => Promise<T>,
     proof?: WidgetProof,
   ): Promise<T>;
-  /**
-   * The transcript, or undefined for an unknown or expired session, or one `proof` does not
-   * reach. Reading is not a use.
-   */
+  /** The transcript; undefined for an unknown or expired session or one `proof` does not reach. */
   turnsOf(
     sessionId: string,
     proof?: WidgetProof,

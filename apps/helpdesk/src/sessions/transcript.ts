@@ -34,10 +34,7 @@ const charsOf = (turn: Turn) =>
 export interface TranscriptLimits {
   /** Messages kept; the oldest go first. */
   maxTurns: number;
-  /**
-   * Characters of message text kept; the oldest turns go first, but the latest turn is always
-   * kept whole. Bounds a session's memory whatever the length of its messages.
-   */
+  /** Characters of message text kept; the oldest turns go first, the latest is always kept whole. */
   maxChars: number;
 }
 

@@ -1,9 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * The public widget reaches a conversation by a secret the service gave it when it started the
- * conversation, never by the id alone: ids of API and A2A conversations are the callers' own
- * choice and often guessable (`order-4411`). Only the secret's SHA-256 is kept with the session.
+ * The public widget reaches a conversation by a secret the service gave it, never by the id alone:
+ * API and A2A ids are the callers' choice and often guessable. Only the secret's SHA-256 is kept.
  */
 
 /** A new widget conversation's id: random, of the service's choosing. */
