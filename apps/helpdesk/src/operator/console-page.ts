@@ -8,10 +8,7 @@ const consoleRoot = fileURLToPath(new URL('../../web/operator/', import.meta.url
 /** The console's page and assets: open, like the chat page (it asks for an operator's token). */
 export const CONSOLE_PATHS = ['/console', '/console/'];
 
-/**
- * Serves the operator console (web/operator/ at /console/), with the chat page's policy: its own
- * scripts, styles and requests only; never framed (it is no widget).
- */
+/** Serves the operator console (web/operator/ at /console/): its own scripts only, never framed. */
 export function consolePage() {
   const csp = chatPageCsp([]).replace(/frame-ancestors [^;]*/, "frame-ancestors 'none'");
   const headers = (res: express.Response) => {

@@ -3,10 +3,8 @@ import type { ConversationEvent } from './handoffs.js';
 const BATCH = 500;
 
 /**
- * One reader of the conversations' live events per process, however many streams are open: it
- * reads what is new every `intervalMs` (while anyone listens) and hands it to every listener.
- * In PostgreSQL the events come from every instance, so a customer on one instance hears the
- * operator on another.
+ * One reader of the conversations' live events per process, however many streams are open: every
+ * `intervalMs` while anyone listens, it hands what is new (from every instance) to each listener.
  */
 export class LiveFeed {
   private readonly listeners = new Set<(events: ConversationEvent[]) => void>();
@@ -51,10 +49,7 @@ export class LiveFeed {
     return () => this.enders.delete(end);
   }
 
-  /**
-   * Ends every open stream (a shutdown's drain): clients reconnect, to another instance, with
-   * Last-Event-ID, and miss nothing.
-   */
+  /** Ends every open stream (shutdown): clients reconnect with Last-Event-ID, missing nothing. */
   endAll(): void {
     for (const end of [...this.enders]) end();
     this.enders.clear();

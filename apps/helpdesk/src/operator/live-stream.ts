@@ -34,9 +34,8 @@ export function resumeAfter(req: Request, after: number | undefined): number | u
 }
 
 /**
- * Conversation events as Server-Sent Events, each with its id: a client that reconnects with
- * `Last-Event-ID` gets what it missed, once. Past events are read first, then the live feed's
- * (those that came in meanwhile wait, and only ids beyond the last one sent go out).
+ * Conversation events as Server-Sent Events with ids: a client reconnecting with `Last-Event-ID`
+ * gets what it missed, once (past events first, then the live feed's beyond the last id sent).
  */
 export async function streamLiveEvents(
   req: Request,

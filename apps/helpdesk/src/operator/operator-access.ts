@@ -1,10 +1,8 @@
 import { currentActor, HttpError } from '@repo/http-kit';
 
 /**
- * Who may use the console: the named callers in OPERATORS (token names of API_TOKENS, or a
- * JWT's email/subject, as http-kit names the request's actor). A service without auth is open to
- * anyone, the console included (its operator is then `operator`). The public widget never gets
- * here: console routes are not among its open routes, so without a token they answer 401.
+ * Who may use the console: the callers named in OPERATORS (as http-kit names the request's actor),
+ * or anyone when the service has no auth (the operator is then `operator`).
  */
 export type OperatorRoster = ReadonlySet<string> | 'open';
 

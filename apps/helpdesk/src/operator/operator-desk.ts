@@ -33,10 +33,9 @@ export const waitTimeoutText = (ticketId: string | null) =>
   'Meanwhile the assistant keeps answering.';
 
 /**
- * The operators' side of a conversation: the queue, takeover, replies and hand back; and for the
- * chat service, what a customer's message does while a person holds the conversation. Messages
- * of either side go into the session's transcript (under the session's turn lock) and into the
- * ADK session's history as well, so the agents see them once the conversation is handed back.
+ * The operators' side of a conversation (queue, takeover, replies, hand back) and what a customer's
+ * message does while a person holds it. Both sides' messages go into the transcript and the ADK
+ * history (under the session's turn lock), so the agents see them once it is handed back.
  */
 export function createOperatorDesk(deps: OperatorDeskDeps) {
   const { handoffs, settings } = deps;

@@ -3,10 +3,7 @@ import { z } from 'zod';
 
 /** The operator console's settings, part of the service's env schema (src/env.ts). */
 export const operatorEnv = {
-  /**
-   * The callers who may use the console: names as the auth names them (API_TOKENS' token names,
-   * a JWT's email or subject), separated by commas or spaces. Default: nobody (with auth on).
-   */
+  /** Who may use the console: actor names (API_TOKENS' names, JWT email or subject); default nobody. */
   OPERATORS: z
     .string()
     .trim()
