@@ -14,7 +14,10 @@ export async function knowledgeSchema(name: string) {
   return {
     schema,
     pool,
-    empty: () => pool.query(`TRUNCATE "${schema}".knowledge_articles CASCADE`),
+    empty: () =>
+      pool.query(
+        `TRUNCATE "${schema}".knowledge_articles, "${schema}".knowledge_lexemes CASCADE`,
+      ),
     drop: async () => {
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
       await pool.end();

@@ -7,10 +7,14 @@
  * Slugs sort bytewise (COLLATE "C"), as the memory store and a listing's `after` do.
  * `knowledge_configs`: the configurations passages were ever written in, which a search makes its
  * query in (a few, where all PostgreSQL has are two dozen).
+ * `knowledge_lexemes`: how many passages of each configuration hold each lexeme, kept by the writes,
+ * so that a search leaves out the words no passage holds and the common ones (see
+ * postgres-query-words.ts); counted once from the passages for tables made before it.
  */
 export function knowledgeTablesMigration(schema: string): string {
   const articles = `"${schema}"."knowledge_articles"`;
   const passages = `"${schema}"."knowledge_passages"`;
+  const lexemes = `"${schema}"."knowledge_lexemes"`;
   // Services sharing the schema set it up under their own set-up locks; this one is the schema's,
   // held to the end of the statements' one transaction (CREATE … IF NOT EXISTS races otherwise).
   return `
@@ -43,6 +47,23 @@ export function knowledgeTablesMigration(schema: string): string {
       ) STORED,
       PRIMARY KEY (slug, position)
     );
-    CREATE INDEX IF NOT EXISTS knowledge_passages_tsv ON ${passages} USING gin (tsv);
-    CREATE TABLE IF NOT EXISTS "${schema}"."knowledge_configs" (config regconfig PRIMARY KEY);`;
+    CREATE INDEX IF NOT EXISTS knowledge_passages_tsv ON ${passages} USING gin (tsv)
+      WITH (fastupdate = off);
+    -- Written rarely, searched often: a search reads GIN's whole pending list (up to 4 MB) until
+    -- a vacuum merges it, so rows go straight into the index (as for indexes made before: merged).
+    ALTER INDEX "${schema}".knowledge_passages_tsv SET (fastupdate = off);
+    SELECT gin_clean_pending_list('"${schema}".knowledge_passages_tsv'::regclass);
+    CREATE TABLE IF NOT EXISTS "${schema}"."knowledge_configs" (config regconfig PRIMARY KEY);
+    CREATE TABLE IF NOT EXISTS ${lexemes} (
+      lexeme text COLLATE "C" NOT NULL,
+      config regconfig NOT NULL,
+      passages int NOT NULL,
+      PRIMARY KEY (lexeme, config)
+    );
+    -- Empty while passages exist only when the table is new beside older passages: count them.
+    INSERT INTO ${lexemes} (lexeme, config, passages)
+      SELECT w.lexeme, p.config, count(*)
+      FROM ${passages} AS p CROSS JOIN unnest(p.tsv) AS w
+      WHERE NOT EXISTS (SELECT FROM ${lexemes})
+      GROUP BY w.lexeme, p.config;`;
 }

@@ -15,6 +15,7 @@ import {
   type SearchOptions,
   type UpsertResult,
 } from './knowledge-base.js';
+import { anyWordQueries, type AnyWordQuery, type QueryWord } from './postgres-query-words.js';
 import { textSearchConfig } from './text-search-config.js';
 
 export interface PostgresKnowledgeBaseOptions {
@@ -56,25 +57,63 @@ const articleOf = (row: ArticleRow): Article => ({
 });
 
 /**
- * Passages matching the query's `all_words` or `any_word` in their configuration, best first. The
- * query is made in each configuration in use; each one's passages are searched on their own
- * (LATERAL), so that each is a lookup in the GIN index with its own query.
+ * Passages holding every word of the query as websearch_to_tsquery reads it (quoted phrases, -word
+ * excluded), made in each configuration in use; each one's passages are searched on their own
+ * (LATERAL), so that each is a lookup in the GIN index with its own query. Ranked by ts_rank,
+ * divided by 1 + the log of the passage's length (normalization 1).
  */
-const searchStatement = (schema: string, match: 'all_words' | 'any_word') => `
+const allWordsStatement = (schema: string) => `
   WITH queries AS (
-    SELECT k.config,
-      websearch_to_tsquery(k.config, $1) AS all_words,
-      NULLIF(replace(plainto_tsquery(k.config, $1)::text, ' & ', ' | '), '')::tsquery AS any_word
+    SELECT k.config, websearch_to_tsquery(k.config, $1) AS query
     FROM "${schema}"."knowledge_configs" AS k)
   SELECT hit.* FROM queries AS q CROSS JOIN LATERAL (
-    SELECT p.slug, p.position, p.title, p.heading, p.text,
-      ts_rank(p.tsv, q.${match}, 1) AS score
+    SELECT p.slug, p.position, p.title, p.heading, p.text, ts_rank(p.tsv, q.query, 1) AS score
     FROM "${schema}"."knowledge_passages" AS p
-    WHERE p.tsv @@ q.${match} AND p.config = q.config AND ($2::text IS NULL OR p.language = $2)
+    WHERE p.tsv @@ q.query AND p.config = q.config AND ($2::text IS NULL OR p.language = $2)
     ORDER BY score DESC, p.slug, p.position
     LIMIT $3) AS hit
   ORDER BY hit.score DESC, hit.slug, hit.position
   LIMIT $3`;
+
+/**
+ * The query's words (lexemes) in each configuration in use, with the passages holding each there
+ * and in all configurations, and PostgreSQL's estimate of all the passages.
+ */
+const queryWordsStatement = (schema: string) => `
+  SELECT k.config::text AS config, w.lexeme, coalesce(here.passages, 0) AS here,
+    (SELECT coalesce(sum(l.passages), 0)::int FROM "${schema}"."knowledge_lexemes" AS l
+      WHERE l.lexeme = w.lexeme) AS everywhere,
+    (SELECT greatest(c.reltuples, 0)::int FROM pg_class AS c
+      WHERE c.oid = '"${schema}"."knowledge_passages"'::regclass) AS passages
+  FROM "${schema}"."knowledge_configs" AS k
+  CROSS JOIN unnest(tsvector_to_array(to_tsvector(k.config, $1))) AS w(lexeme)
+  LEFT JOIN "${schema}"."knowledge_lexemes" AS here
+    ON here.lexeme = w.lexeme AND here.config = k.config`;
+
+/**
+ * Each configuration's any-word search (anyWordQueries): its candidates ($2), ranked as the
+ * all-words search ranks, over the words kept ($3).
+ */
+const anyWordStatement = (schema: string) => `
+  SELECT hit.* FROM unnest($1::regconfig[], $2::tsquery[], $3::tsquery[])
+    AS q(config, candidates, ranked)
+  CROSS JOIN LATERAL (
+    SELECT p.slug, p.position, p.title, p.heading, p.text, ts_rank(p.tsv, q.ranked, 1) AS score
+    FROM "${schema}"."knowledge_passages" AS p
+    WHERE p.tsv @@ q.candidates AND p.config = q.config AND ($4::text IS NULL OR p.language = $4)
+    ORDER BY score DESC, p.slug, p.position
+    LIMIT $5) AS hit
+  ORDER BY hit.score DESC, hit.slug, hit.position
+  LIMIT $5`;
+
+/** Adds (`+`) or takes away (`-`) the lexemes of an article's passages from their counts. */
+const countLexemesStatement = (schema: string, change: '+' | '-') => `
+  INSERT INTO "${schema}"."knowledge_lexemes" AS l (lexeme, config, passages)
+  SELECT w.lexeme, p.config, ${change}count(*)::int
+  FROM "${schema}"."knowledge_passages" AS p CROSS JOIN unnest(p.tsv) AS w
+  WHERE p.slug = $1
+  GROUP BY w.lexeme, p.config
+  ON CONFLICT (lexeme, config) DO UPDATE SET passages = l.passages + excluded.passages`;
 
 /**
  * The knowledge base in PostgreSQL: an article row and its passages' rows, replaced together in one
@@ -82,7 +121,8 @@ const searchStatement = (schema: string, match: 'all_words' | 'any_word') => `
  * limit holds and an unchanged article is never rewritten, whatever instances write at once.
  *
  * Search finds the passages holding all the query's words (stemmed in each language's
- * configuration), or when there are none, any of them (see `searchAll`).
+ * configuration), or when there are none, any of them: the distinctive ones, passages holding the
+ * rarest first (see anyWordQueries). Each write keeps the count of passages holding each lexeme.
  */
 export class PostgresKnowledgeBase implements KnowledgeBase {
   private readonly pool: pg.Pool;
@@ -95,6 +135,8 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
     | 'count'
     | 'write'
     | 'dropPassages'
+    | 'countLexemes'
+    | 'uncountLexemes'
     | 'writePassages'
     | 'config'
     | 'writeConfig'
@@ -103,6 +145,7 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
     | 'get'
     | 'list'
     | 'searchAll'
+    | 'queryWords'
     | 'searchAny',
     string
   >;
@@ -125,6 +168,8 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
           language = excluded.language, tags = excluded.tags, hash = excluded.hash,
           updated_at = excluded.updated_at, source = excluded.source`,
       dropPassages: `DELETE FROM ${passages} WHERE slug = $1`,
+      countLexemes: countLexemesStatement(options.schema, '+'),
+      uncountLexemes: countLexemesStatement(options.schema, '-'),
       writePassages: `INSERT INTO ${passages} (slug, position, language, config, title, heading, text)
         SELECT $1, p.position, $2, $3::regconfig, $4, p.heading, p.text
         FROM unnest($5::int[], $6::text[], $7::text[]) AS p(position, heading, text)`,
@@ -138,12 +183,9 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
       get: `SELECT slug, title, body, language, tags, hash, updated_at, source FROM ${articles} WHERE slug = $1`,
       list: `SELECT slug, title, '' AS body, language, tags, hash, updated_at, source FROM ${articles}
         WHERE slug > $1 ORDER BY slug LIMIT $2`,
-      // Passages holding every word of the query as websearch_to_tsquery reads it (quoted
-      // phrases, -word excluded); only when none does, those holding any of its words (a question
-      // in plain language often has a word no passage has). Ranked by ts_rank over the query that
-      // matched, divided by 1 + the log of the passage's length (normalization 1).
-      searchAll: searchStatement(options.schema, 'all_words'),
-      searchAny: searchStatement(options.schema, 'any_word'),
+      searchAll: allWordsStatement(options.schema),
+      queryWords: queryWordsStatement(options.schema),
+      searchAny: anyWordStatement(options.schema),
     };
   }
 
@@ -172,6 +214,7 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
         article.source,
       ];
       await client.query(this.sql.write, values);
+      await client.query(this.sql.uncountLexemes, [slug]);
       await client.query(this.sql.dropPassages, [slug]);
       const { rows } = await client.query<{ config: string }>(this.sql.config, [
         textSearchConfig(language),
@@ -190,13 +233,18 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
         write.passages.map((passage) => passage.heading),
         write.passages.map((passage) => passage.text),
       ]);
+      await client.query(this.sql.countLexemes, [slug]);
       return { outcome: existing ? ('replaced' as const) : ('created' as const), article };
     });
   }
 
   async delete(slug: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query(this.sql.delete, [slug]);
-    return (rowCount ?? 0) > 0;
+    return withTransaction(this.pool, async (client) => {
+      await client.query(this.sql.lock, [this.lockName]);
+      await client.query(this.sql.uncountLexemes, [slug]);
+      const { rowCount } = await client.query(this.sql.delete, [slug]);
+      return (rowCount ?? 0) > 0;
+    });
   }
 
   get(slug: string): Promise<Article | undefined> {
@@ -216,9 +264,9 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const { limit, language } = searchOptionsSchema.parse(options);
     if (!query.trim()) return [];
-    const params = [query, language?.toLowerCase() ?? null, limit];
-    let { rows } = await this.pool.query<HitRow>(this.sql.searchAll, params);
-    if (rows.length === 0) ({ rows } = await this.pool.query<HitRow>(this.sql.searchAny, params));
+    const wanted = language?.toLowerCase() ?? null;
+    let { rows } = await this.pool.query<HitRow>(this.sql.searchAll, [query, wanted, limit]);
+    if (rows.length === 0) rows = await this.searchAnyWord(query, wanted, limit);
     return rows.map((row) => ({
       slug: row.slug,
       title: row.title,
@@ -226,6 +274,35 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
       passage: row.text,
       score: row.score,
     }));
+  }
+
+  /**
+   * The passages holding some of the query's words: its distinctive ones, two of them when some
+   * passages hold two (anyWordQueries).
+   */
+  private async searchAnyWord(
+    query: string,
+    language: string | null,
+    limit: number,
+  ): Promise<HitRow[]> {
+    const words = await this.pool.query<QueryWord & { passages: number }>(this.sql.queryWords, [
+      query,
+    ]);
+    const queries = anyWordQueries(words.rows, words.rows[0]?.passages ?? 0);
+    const search = async (chosen: AnyWordQuery[], candidates: (q: AnyWordQuery) => string) => {
+      const { rows } = await this.pool.query<HitRow>(this.sql.searchAny, [
+        chosen.map((q) => q.config),
+        chosen.map(candidates),
+        chosen.map((q) => q.anyWord),
+        language,
+        limit,
+      ]);
+      return rows;
+    };
+    const paired = queries.filter((q) => q.twoWords !== undefined);
+    const rows = paired.length > 0 ? await search(paired, (q) => q.twoWords!) : [];
+    if (rows.length > 0 || queries.length === 0) return rows;
+    return search(queries, (q) => q.anyWord);
   }
 
   private async read(slug: string, db: pg.Pool | pg.PoolClient): Promise<Article | undefined> {

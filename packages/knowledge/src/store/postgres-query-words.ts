@@ -1,0 +1,65 @@
+/** A word of the query as one text search configuration reads it (a lexeme), and how many passages hold it. */
+export interface QueryWord {
+  config: string;
+  lexeme: string;
+  /** Passages of this configuration holding it. */
+  here: number;
+  /** Passages of every configuration holding it: the rows its GIN lookup returns. */
+  everywhere: number;
+}
+
+/** The any-word search in one configuration: the passages it reads, and the query ranking them. */
+export interface AnyWordQuery {
+  config: string;
+  /** tsquery text: the passages holding two of the rarest words kept; none when one is kept. */
+  twoWords: string | undefined;
+  /** tsquery text: the passages holding one of the words kept; ranked by ts_rank over them. */
+  anyWord: string;
+}
+
+/**
+ * A word in more than this share of the passages (and more than COMMON_MIN_PASSAGES of them) is
+ * left out while the query has a rarer one, as the memory store does (memory-knowledge-base.ts).
+ */
+export const COMMON_SHARE = 0.05;
+export const COMMON_MIN_PASSAGES = 500;
+/** The rarest words kept that `twoWords` pairs (28 pairs): a pair is a term of the query. */
+export const PAIRED_WORDS = 8;
+
+/** A lexeme as tsquery input: quoted, so that no character of it is read as an operator. */
+const quoted = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
+/** Every pair of `lexemes`, as a tsquery that a passage holding two of them matches. */
+function twoOf(lexemes: string[]): string | undefined {
+  if (lexemes.length < 2) return undefined;
+  const pairs = lexemes.flatMap((first, i) =>
+    lexemes.slice(i + 1).map((second) => `(${quoted(first)} & ${quoted(second)})`),
+  );
+  return pairs.join(' | ');
+}
+
+/**
+ * The any-word search of each configuration, from the query's words there: words no passage holds
+ * are left out; so are the common ones while a rarer word is left (when the query has only common
+ * words, they are searched). A search reads first the passages holding two of the rarest words
+ * kept (a ranking by ts_rank puts them first anyway), and only when there are none those holding
+ * one: the GIN index says which passages hold a word, but each candidate is a heap row read and
+ * ranked. A configuration whose passages hold none of the query's words has no search.
+ */
+export function anyWordQueries(words: QueryWord[], passages: number): AnyWordQuery[] {
+  const common = Math.max(COMMON_MIN_PASSAGES, COMMON_SHARE * passages);
+  const byConfig = new Map<string, QueryWord[]>();
+  for (const word of words.filter((word) => word.here > 0))
+    byConfig.set(word.config, [...(byConfig.get(word.config) ?? []), word]);
+  return [...byConfig].map(([config, held]) => {
+    const rare = held.filter((word) => word.here <= common);
+    const kept = (rare.length > 0 ? rare : held)
+      .sort((a, b) => a.everywhere - b.everywhere || (a.lexeme < b.lexeme ? -1 : 1))
+      .map((word) => word.lexeme);
+    return {
+      config,
+      twoWords: twoOf(kept.slice(0, PAIRED_WORDS)),
+      anyWord: kept.map(quoted).join(' | '),
+    };
+  });
+}
