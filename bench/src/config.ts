@@ -11,7 +11,7 @@ export interface RunCounts {
 export interface BenchConfig {
   scale: string;
   outFile: string;
-  /** Scenario ids to run (1–11). */
+  /** Scenario ids to run (1–12). */
   only: number[];
   databaseUrl: string;
   /** No run lasts longer than this; the table reports how many iterations completed. */
@@ -68,6 +68,11 @@ export interface BenchConfig {
     lifecycles: number;
     concurrency: number;
   };
+  /**
+   * Scenario 12: `guidelines` learned guidelines stored; per round, on each variant, `drafts`
+   * sequential lifecycles approved unedited and `drafts` approved after an edit.
+   */
+  guidelines: { guidelines: number; rounds: number; drafts: number };
   /** Scenario 7: messages timed per way of asking, with the emulator at `latencyMs` per call. */
   streaming: { latencyMs: number; messages: number };
   /** Profile the project's service for missed targets, at most `maxProfiles` times per run. */
@@ -123,6 +128,7 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl' | 'pr
     lifecycles: 200,
     concurrency: 8,
   },
+  guidelines: { guidelines: 5_000, rounds: 7, drafts: 50 },
   streaming: { latencyMs: 300, messages: 20 },
   profileMisses: true,
   maxProfiles: 6,
@@ -167,6 +173,7 @@ const SMOKE: typeof FULL = {
   observability: { rounds: 1, lifecycles: 4, concurrency: 2 },
   webhooks: { rounds: 1, lifecycles: 4, concurrency: 2 },
   helpCenter: { articles: 60, rounds: 1, drafts: 3, chats: 2, lifecycles: 4, concurrency: 2 },
+  guidelines: { guidelines: 100, rounds: 1, drafts: 3 },
   streaming: { latencyMs: 300, messages: 3 },
   profileMisses: true,
   maxProfiles: 1,
@@ -216,6 +223,7 @@ function scaled(factor: number): typeof FULL {
       chats: n(FULL.helpCenter.chats),
       lifecycles: n(FULL.helpCenter.lifecycles),
     },
+    guidelines: { ...FULL.guidelines, drafts: n(FULL.guidelines.drafts) },
   };
 }
 
@@ -260,10 +268,10 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
           : undefined;
   if (!base)
     throw new Error(`BENCH_SCALE must be smoke, full or a positive factor, not "${scale}"`);
-  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9,10,11')
+  const only = (values.only ?? e.BENCH_ONLY ?? '1,2,3,4,5,6,7,8,9,10,11,12')
     .split(',')
     .map((s) => Number(s.trim()))
-    .filter((n) => [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].includes(n));
+    .filter((n) => [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].includes(n));
   const growth = { ...base.growth };
   if (e.BENCH_HELPDESK_SESSIONS)
     growth.helpdeskSessions = [growth.helpdeskSessions[0], e.BENCH_HELPDESK_SESSIONS];

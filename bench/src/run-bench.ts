@@ -18,6 +18,7 @@ import { streamingScenario } from './scenarios/streaming.js';
 import { observabilityScenario } from './scenarios/observability.js';
 import { webhooksScenario } from './scenarios/webhooks.js';
 import { helpCenterScenario } from './scenarios/help-center.js';
+import { guidelinesScenario } from './scenarios/guidelines.js';
 import type { ScenarioResult } from './scenarios/results.js';
 import { ScenarioContext } from './scenarios/scenario-context.js';
 import { SystemPool } from './scenarios/system-pool.js';
@@ -37,6 +38,7 @@ const SCENARIOS: Record<
   9: { title: 'Helpdesk over A2A', run: a2aChatScenario },
   10: { title: 'Webhooks', run: webhooksScenario },
   11: { title: 'Help center at 10,000 articles', run: helpCenterScenario },
+  12: { title: 'Learned guidelines at 5,000', run: guidelinesScenario },
 };
 
 export interface BenchOutcome {

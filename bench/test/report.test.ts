@@ -6,6 +6,7 @@ import {
   emailLifecycleResult,
   frameworkPatchesResult,
   growthResult,
+  guidelinesResult,
   helpdeskSessionsResult,
   helpdeskChatResult,
   providerOverheadResult,
@@ -188,6 +189,40 @@ describe('the throughput chart', () => {
     const lines = markdown.split('\n');
     expect(lines[0]).toMatch(/^# Benchmarks/);
     expect(lines[2]).toMatch(/^!\[.*\]\(latest-throughput\.svg\)$/);
+  });
+});
+
+describe('scenario 12: learned guidelines', () => {
+  it('when choosing adds at most 2 ms and the approvals at most 1 ms (medians of the rounds), then every target is met and listed at a glance', () => {
+    const { sections, markdown } = renderReport(report([guidelinesResult()]), 'c.svg');
+    const targets = sections[0]!.targets;
+    expect(targets).toHaveLength(6);
+    expect(targets.every((t) => t.met)).toBe(true);
+    expect(targets[0]!.measured).toBe('median 0.50 ms of 3 rounds (0.25, 0.50, 0.75)');
+    for (const target of targets)
+      expect(markdown).toContain(`| 12 | ${target.target} | ${target.measured} | met |`);
+  });
+
+  it('when choosing adds more than 2 ms or an approval more than 1 ms, then those targets are missed by the excess', () => {
+    const targets = judgeTargets(guidelinesResult([2.5, 1.9, 2.8], [1.2, 1.6, 0.8]));
+    expect(targets.slice(0, 3)).toEqual([
+      expect.objectContaining({ met: false, shortfall: '0.50 ms' }),
+      expect.objectContaining({ met: false, shortfall: '0.20 ms' }),
+      expect.objectContaining({ met: true }),
+    ]);
+  });
+
+  it('when laid out, then each mode has a table of medians (none, with, added) and notes how many guidelines the drafts carried', () => {
+    const { sections } = renderReport(report([guidelinesResult()]), 'c.svg');
+    const section = sections[0]!;
+    expect(section.tables.map((t) => t.title)).toEqual([
+      'memory: 5,000 guidelines stored in 0.4 s; p50s, medians of 3 rounds',
+      'PostgreSQL: 5,000 guidelines stored in 21.0 s; p50s, medians of 3 rounds',
+    ]);
+    expect(section.tables[0]!.rows[0]).toEqual(['draft (POST /threads)', 20, 20.5, 0.5]);
+    expect(section.notes[0]).toContain(
+      'carried 8.0 guidelines on average with them stored, 0.0 with none',
+    );
   });
 });
 

@@ -5,6 +5,7 @@ import { frameworkPatchesSection, frameworkPatchesTargets } from './framework-pa
 import { observabilitySection, observabilityTargets } from './observability-section.js';
 import { webhooksSection, webhooksTargets } from './webhooks-section.js';
 import { helpCenterSection, helpCenterTargets } from './help-center-section.js';
+import { guidelinesSection, guidelinesTargets } from './guidelines-section.js';
 import { growthSection, growthTargets } from './growth-section.js';
 import { helpdeskChatSection, helpdeskChatTargets } from './helpdesk-chat-section.js';
 import { helpdeskSessionsSection, helpdeskSessionsTargets } from './helpdesk-sessions-section.js';
@@ -45,6 +46,8 @@ export function judgeTargets(result: ScenarioResult): TargetCheck[] {
       return webhooksTargets(result);
     case 11:
       return helpCenterTargets(result);
+    case 12:
+      return guidelinesTargets(result);
   }
 }
 
@@ -72,6 +75,8 @@ function layOut(result: ScenarioResult): Section {
       return webhooksSection(result);
     case 11:
       return helpCenterSection(result);
+    case 12:
+      return guidelinesSection(result);
   }
 }
 

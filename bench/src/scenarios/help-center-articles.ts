@@ -16,7 +16,7 @@ export interface HelpCenterFolder {
 }
 
 /** mulberry32: a seeded generator, so every run loads the same articles. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed;
   return () => {
     state = (state + 0x6d2b79f5) | 0;

@@ -274,6 +274,40 @@ export interface HelpCenterResult {
   commands: string[];
 }
 
+export const GUIDELINE_MODES = ['memory', 'postgres'] as const;
+export type GuidelineMode = (typeof GUIDELINE_MODES)[number];
+/** email-review with the seeded guidelines stored (`with`) and with none (`none`). */
+export type GuidelineVariant = 'with' | 'none';
+
+/** Per round, one storage mode's p50s (ms) of each variant, sequential. */
+export interface GuidelinesRound {
+  /** POST /threads from a sender with guidelines of every scope (classify, choose guidelines, draft). */
+  draftP50: Record<GuidelineVariant, number>;
+  /** POST /threads/{id}/approve of an unedited draft. */
+  approveP50: Record<GuidelineVariant, number>;
+  /** POST /threads/{id}/approve after an edit: it also queues the guideline derivation. */
+  editedApproveP50: Record<GuidelineVariant, number>;
+}
+
+/**
+ * Scenario 12: email-review with `guidelines` learned guidelines stored and with none, in each
+ * storage mode: a draft's time and an approval's, round by round.
+ */
+export interface GuidelinesResult {
+  scenario: 12;
+  /** Guidelines stored in the `with` variant before the rounds. */
+  guidelines: number;
+  /** How long storing them through the service's guideline store took, per mode (ms). */
+  seedMs: Record<GuidelineMode, number>;
+  /** Drafts of each kind (unedited, edited) per variant and round. */
+  drafts: number;
+  /** Guidelines the measured drafts' prompts carried (from the threads' records), mean per draft. */
+  perDraft: Record<GuidelineMode, Record<GuidelineVariant, number>>;
+  /** Derivations recorded from the edited approvals (warm-up included), per mode and variant. */
+  derivations: Record<GuidelineMode, Record<GuidelineVariant, number>>;
+  rounds: Record<GuidelineMode, GuidelinesRound[]>;
+}
+
 export type ScenarioResult =
   | EmailLifecycleResult
   | HelpdeskChatResult
@@ -285,4 +319,5 @@ export type ScenarioResult =
   | ObservabilityResult
   | A2aChatResult
   | WebhooksResult
-  | HelpCenterResult;
+  | HelpCenterResult
+  | GuidelinesResult;

@@ -3,6 +3,7 @@ import type {
   EmailLifecycleResult,
   FrameworkPatchesResult,
   GrowthResult,
+  GuidelinesResult,
   HelpdeskSessionsResult,
   HelpdeskChatResult,
   LoadModeKey,
@@ -264,4 +265,26 @@ export function a2aChatResult(shares: number[] = [0.95, 0.92, 0.97]): A2aChatRes
     maxRunMs: 20_000,
     commands: ['node apps/helpdesk/dist/server.js'],
   };
+}
+
+/**
+ * Scenario 12: three rounds per mode; with the guidelines, drafts take `draftAdded` ms longer than
+ * none (20 ms), unedited approvals `approveAdded` (none 5 ms), edited ones 0.4 ms (none 6 ms).
+ */
+export function guidelinesResult(draftAdded = [0.25, 0.5, 0.75], approveAdded = [0.1, -0.2, 0.4]) {
+  const rounds = draftAdded.map((added, i) => ({
+    draftP50: { none: 20, with: 20 + added },
+    approveP50: { none: 5, with: 5 + approveAdded[i]! },
+    editedApproveP50: { none: 6, with: 6.4 },
+  }));
+  const result: GuidelinesResult = {
+    scenario: 12,
+    guidelines: 5_000,
+    seedMs: { memory: 400, postgres: 21_000 },
+    drafts: 50,
+    perDraft: { memory: { with: 8, none: 0 }, postgres: { with: 8, none: 0 } },
+    derivations: { memory: { with: 180, none: 180 }, postgres: { with: 180, none: 180 } },
+    rounds: { memory: rounds, postgres: rounds },
+  };
+  return result;
 }

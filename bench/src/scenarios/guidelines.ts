@@ -1,0 +1,329 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  createEmailReview,
+  createMemoryPersistence,
+  createOpenAiClient,
+  openPostgresPersistence,
+} from 'email-review';
+import { pino } from 'pino';
+import type { BenchDatabase } from '../db/bench-database.js';
+import { inboundEmail } from '../drivers/email-driver.js';
+import { runLoad, type Iteration } from '../load/run-load.js';
+import { JsonClient } from '../net/json-client.js';
+import { summarize } from '../stats/percentiles.js';
+import { GuidelinePopulation, storeGuidelines } from './guidelines-population.js';
+import {
+  GUIDELINE_MODES,
+  type GuidelineMode,
+  type GuidelinesResult,
+  type GuidelinesRound,
+  type GuidelineVariant,
+} from './results.js';
+import type { ScenarioContext } from './scenario-context.js';
+import { assertMostlySucceeded, warmUp } from './workloads.js';
+
+const MODEL = 'bench-model';
+const VARIANTS: GuidelineVariant[] = ['with', 'none'];
+/**
+ * The edited lifecycles' senders are at this domain, which no seeded guideline names: what their
+ * derivations learn (the emulator derives domain rules) reaches no measured draft, so `none` stays none.
+ */
+const EDITED_DOMAIN = 'edited.test';
+/** How long the derivations queued by a run may take to be recorded. */
+const DERIVATION_WAIT_MS = 60_000;
+
+interface ThreadBody {
+  thread_id: string;
+  status: string;
+  draft: string | null;
+  drafted_with?: { guidelines: Array<{ id: string; rule: string }> } | null;
+}
+
+/** One variant's email-review, listening in this process. */
+interface Served {
+  client: JsonClient;
+  /** PostgreSQL mode: the service's schema. */
+  database?: BenchDatabase;
+  /** The service's guideline store (what GET /guidelines lists). */
+  store: ReturnType<typeof createEmailReview>['guidelines']['store'];
+  /** Edited approvals answered so far: each queued one derivation. */
+  edited: number;
+  /** Guidelines the prompts of the drafts counted by `countDraft` carried. */
+  carried: number[];
+  close(): Promise<void>;
+}
+
+/** email-review over `mode`'s storage in this process, its derivation workers running, as deployed. */
+async function serve(ctx: ScenarioContext, mode: GuidelineMode, name: string): Promise<Served> {
+  const logger = pino({ level: 'silent' });
+  const db = mode === 'postgres' ? await ctx.database(name) : undefined;
+  const persistence = db
+    ? await openPostgresPersistence({
+        connectionString: db.url,
+        schema: db.schema,
+        poolMax: 10,
+        logger,
+      })
+    : createMemoryPersistence();
+  const service = createEmailReview({
+    persistence,
+    llm: createOpenAiClient({
+      apiKey: 'bench-key',
+      model: MODEL,
+      baseURL: ctx.emulator.openAiBaseUrl,
+      timeoutMs: 30_000,
+      maxRetries: 0,
+    }),
+    model: MODEL,
+    logger,
+  });
+  await service.delivery.start();
+  await service.guidelines.start();
+  const server: Server = service.app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const client = new JsonClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 1);
+  return {
+    client,
+    ...(db ? { database: db } : {}),
+    store: service.guidelines.store,
+    edited: 0,
+    carried: [],
+    async close() {
+      client.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await service.guidelines.stop();
+      await service.delivery.stop();
+      await persistence.close();
+    },
+  };
+}
+
+/** The reviewer's edit: another greeting and an added reference line (what the emulator learns from). */
+function editedText(draft: string, tag: string): string {
+  const body = draft.split('\n').slice(1).join('\n').trim();
+  return `Hello,\n\n${body}\n\nOrder reference: ${tag}`;
+}
+
+async function createThread(served: Served, from: string, inbound: string): Promise<ThreadBody> {
+  const thread = (await served.client.expect(
+    'POST',
+    '/threads',
+    { inbound, from },
+    [201],
+  )) as ThreadBody;
+  if (thread.status !== 'awaiting_review' || !thread.draft)
+    throw new Error(`create answered status ${thread.status} without a draft`);
+  return thread;
+}
+
+async function approve(served: Served, threadId: string): Promise<void> {
+  const path = `/threads/${encodeURIComponent(threadId)}/approve`;
+  const approved = (await served.client.expect('POST', path, {}, [200])) as ThreadBody;
+  if (approved.status !== 'sent') throw new Error(`approve answered status ${approved.status}`);
+}
+
+/**
+ * A draft from a sender with guidelines of every scope (`with`), approved unedited: times `create`
+ * and `approve`, and counts the guidelines the draft's prompt carried.
+ */
+function uneditedIteration(
+  served: Served,
+  population: GuidelinePopulation,
+  tag: string,
+): Iteration {
+  return async (i, timer) => {
+    const thread = await timer.time('create', () =>
+      createThread(served, population.sender(i), inboundEmail(i, `${tag}-${i}`)),
+    );
+    served.carried.push(thread.drafted_with?.guidelines.length ?? 0);
+    await timer.time('approve', () => approve(served, thread.thread_id));
+  };
+}
+
+/** A draft edited by the reviewer, then approved (which queues a derivation): times `approve`. */
+function editedIteration(served: Served, tag: string): Iteration {
+  return async (i, timer) => {
+    const thread = await createThread(
+      served,
+      `customer${i % 50}@${EDITED_DOMAIN}`,
+      inboundEmail(i, `${tag}-${i}`),
+    );
+    const path = `/threads/${encodeURIComponent(thread.thread_id)}`;
+    await served.client.expect(
+      'POST',
+      `${path}/edit`,
+      { draft: editedText(thread.draft!, `${tag}-${i}`) },
+      [200],
+    );
+    await timer.time('approve', () => approve(served, thread.thread_id));
+    served.edited += 1;
+  };
+}
+
+/**
+ * Waits until every edited approval's derivation is recorded: each teaches the edited domain's
+ * greeting, so that guideline cites one source per derivation. The next run starts on a quiet service.
+ */
+async function derivationsRecorded(served: Served): Promise<number> {
+  const deadline = Date.now() + DERIVATION_WAIT_MS;
+  for (;;) {
+    const learned = await served.store.list({ kind: 'domain', value: EDITED_DOMAIN });
+    const recorded = Math.max(0, ...learned.map((g) => g.sources.length));
+    if (recorded >= served.edited) return recorded;
+    if (Date.now() > deadline)
+      throw new Error(
+        `scenario 12: ${recorded} of ${served.edited} derivations recorded after ${DERIVATION_WAIT_MS} ms`,
+      );
+    await delay(20);
+  }
+}
+
+/**
+ * Fails the scenario unless a draft from a seeded sender carries guidelines with them stored (its
+ * thread records them, and the draft's request to the provider holds each rule) and none without.
+ */
+async function checkVariants(
+  ctx: ScenarioContext,
+  systems: Record<GuidelineVariant, Served>,
+  population: GuidelinePopulation,
+  tag: string,
+): Promise<void> {
+  for (const variant of VARIANTS) {
+    await ctx.emulator.clearRequests();
+    const ref = `${tag}-check-${variant}`;
+    const thread = await createThread(systems[variant], population.sender(0), inboundEmail(0, ref));
+    const used = thread.drafted_with?.guidelines ?? [];
+    const sent = (await ctx.emulator.requests())
+      .map((request) => JSON.stringify(request.body))
+      .filter((body) => body.includes(ref));
+    const inRequest = used.filter((g) =>
+      sent.some((body) => body.includes(JSON.stringify(g.rule).slice(1, -1))),
+    );
+    const withSection = sent.some((body) => body.includes('Reviewer guidelines'));
+    const carries = used.length > 0;
+    const expected = variant === 'with';
+    if (carries !== expected || inRequest.length !== used.length || withSection !== expected)
+      throw new Error(
+        `scenario 12, guidelines ${variant}: the draft records ${used.length} guidelines, its requests to the provider hold ${inRequest.length}${withSection ? ' in a guidelines section' : ''}`,
+      );
+  }
+}
+
+async function warmUpBoth(
+  ctx: ScenarioContext,
+  systems: Record<GuidelineVariant, Served>,
+  population: GuidelinePopulation,
+  tag: string,
+): Promise<void> {
+  for (const variant of VARIANTS) {
+    const served = systems[variant];
+    await warmUp(uneditedIteration(served, population, `${tag}-wu-${variant}`), ctx.config.warmup);
+    await warmUp(editedIteration(served, `${tag}-we-${variant}`), ctx.config.warmup);
+    await derivationsRecorded(served);
+    served.carried = [];
+  }
+}
+
+async function measureRound(
+  ctx: ScenarioContext,
+  systems: Record<GuidelineVariant, Served>,
+  population: GuidelinePopulation,
+  tag: string,
+  round: number,
+): Promise<GuidelinesRound> {
+  const { drafts } = ctx.config.guidelines;
+  // Each variant goes first in every other round, so neither gains from running after the other.
+  const order: GuidelineVariant[] = round % 2 === 0 ? ['none', 'with'] : ['with', 'none'];
+  const result: GuidelinesRound = {
+    draftP50: { with: Number.NaN, none: Number.NaN },
+    approveP50: { with: Number.NaN, none: Number.NaN },
+    editedApproveP50: { with: Number.NaN, none: Number.NaN },
+  };
+  for (const variant of order) {
+    const served = systems[variant];
+    const unedited = await runLoad(
+      { total: drafts, concurrency: 1, maxMs: ctx.config.maxRunMs },
+      uneditedIteration(served, population, `${tag}-u${round}-${variant}`),
+    );
+    assertMostlySucceeded(`scenario 12 drafts ${variant}`, unedited);
+    const edited = await runLoad(
+      { total: drafts, concurrency: 1, maxMs: ctx.config.maxRunMs },
+      editedIteration(served, `${tag}-e${round}-${variant}`),
+    );
+    assertMostlySucceeded(`scenario 12 edited approvals ${variant}`, edited);
+    await derivationsRecorded(served);
+    result.draftP50[variant] = summarize(unedited.steps.of('create')).p50;
+    result.approveP50[variant] = summarize(unedited.steps.of('approve')).p50;
+    result.editedApproveP50[variant] = summarize(edited.steps.of('approve')).p50;
+  }
+  return result;
+}
+
+const meanOf = (values: number[]) =>
+  values.length ? values.reduce((sum, v) => sum + v, 0) / values.length : Number.NaN;
+
+/**
+ * Scenario 12: what choosing a draft's guidelines among many costs, and whether approving is
+ * touched. In each storage mode email-review runs in this process over HTTP (the emulator answering
+ * at once) with `guidelines` guidelines stored through its own store and with none; round by round,
+ * each variant taking turns: sequential drafts from senders with guidelines of every scope, approved
+ * unedited, then sequential drafts edited and approved (each queues a derivation, recorded before
+ * the next run).
+ */
+export async function guidelinesScenario(ctx: ScenarioContext): Promise<GuidelinesResult> {
+  const { guidelines, rounds, drafts } = ctx.config.guidelines;
+  await ctx.emulator.setLatency(0);
+  const population = new GuidelinePopulation(guidelines);
+  const result: GuidelinesResult = {
+    scenario: 12,
+    guidelines,
+    seedMs: { memory: Number.NaN, postgres: Number.NaN },
+    drafts,
+    perDraft: {
+      memory: { with: Number.NaN, none: Number.NaN },
+      postgres: { with: Number.NaN, none: Number.NaN },
+    },
+    derivations: { memory: { with: 0, none: 0 }, postgres: { with: 0, none: 0 } },
+    rounds: { memory: [], postgres: [] },
+  };
+  for (const mode of GUIDELINE_MODES) {
+    const tag = `${ctx.runTag}-gl-${mode}`;
+    const systems = {
+      with: await serve(ctx, mode, 'gl_with'),
+      none: await serve(ctx, mode, 'gl_none'),
+    };
+    try {
+      ctx.log(`scenario 12: ${mode}, storing ${guidelines} guidelines`);
+      const started = performance.now();
+      await storeGuidelines(systems.with.store, population, tag, mode === 'postgres' ? 8 : 1);
+      result.seedMs[mode] = performance.now() - started;
+      const stored = (await systems.with.store.list({})).length;
+      if (stored !== guidelines)
+        throw new Error(`scenario 12: ${stored} guidelines stored, not ${guidelines}`);
+      // Statistics as autovacuum would have them after the guidelines were learned.
+      for (const served of Object.values(systems)) await served.database?.vacuumAnalyze();
+      await checkVariants(ctx, systems, population, tag);
+      await warmUpBoth(ctx, systems, population, tag);
+      for (let round = 0; round < rounds; round += 1) {
+        ctx.log(`scenario 12: ${mode}, round ${round + 1} of ${rounds}`);
+        result.rounds[mode].push(await measureRound(ctx, systems, population, tag, round));
+      }
+      for (const variant of VARIANTS) {
+        result.perDraft[mode][variant] = meanOf(systems[variant].carried);
+        result.derivations[mode][variant] = await derivationsRecorded(systems[variant]);
+      }
+      const carried = systems.with.carried;
+      if (carried.some((n) => n === 0) || systems.none.carried.some((n) => n > 0))
+        throw new Error(
+          `scenario 12: a measured draft carried no guidelines with them stored, or some without (${mode})`,
+        );
+    } finally {
+      for (const served of Object.values(systems)) await served.close();
+    }
+  }
+  return result;
+}
