@@ -18,8 +18,7 @@ function isErrorLike(value: unknown): value is ErrorLike {
 
 /**
  * One pino line from ADK's console-style arguments: strings and numbers make the message, the
- * first error goes under `err` (pino's error serializer), other objects under `details` as they
- * are, not flattened to "[object Object]".
+ * first error goes under `err`, other objects under `details` (not "[object Object]").
  */
 function logEntry(args: unknown[]): [Record<string, unknown>, string] {
   const words: string[] = [];
@@ -37,17 +36,14 @@ function logEntry(args: unknown[]): [Record<string, unknown>, string] {
 }
 
 /**
- * ADK 1.2.0's `@experimental` decorator warns once per process when a marked method first runs.
- * Its runner calls its own experimental hooks (BasePlugin.beforeToolSelection, via the plugin
- * manager) on every first chat whatever the service does, so the warning tells an operator nothing
- * to act on: it goes to debug with ADK's info lines.
+ * ADK's `@experimental` warning, which its own runner triggers on every first chat whatever the
+ * service does: nothing for an operator to act on, so it goes to debug.
  */
 const EXPERIMENTAL_NOTICE = / is experimental and may change in the future\.$/;
 
 /**
- * Sends ADK's own log lines into the service's pino logger. ADK 1.2.0 logs every session event,
- * user text included, at INFO; here its info and debug lines go to debug, so they stay out of the
- * service's logs unless LOG_LEVEL=debug. The setting is process-wide, as ADK's logger is.
+ * Sends ADK's log lines into pino, its info and debug at debug: ADK logs every session event, user
+ * text included, at INFO. Process-wide, as ADK's logger is.
  */
 export function routeAdkLogsTo(logger: Logger): void {
   const adk = logger.child({ component: 'adk' });

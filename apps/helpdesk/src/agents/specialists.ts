@@ -65,10 +65,9 @@ export const SPECIALISTS = [
 ] as const satisfies readonly Specialist[];
 
 /**
- * A specialist agent with its tools; its instruction is the support profile's prompt of its name,
- * passed as a function so ADK substitutes nothing in it (adkInstruction). Transfers back or
- * sideways are disallowed so that ADK's Runner starts the next message at the coordinator
- * instead of resuming here.
+ * A specialist agent with its tools and the profile's prompt of its name (a function: ADK
+ * substitutes nothing in it). Transfers back or sideways are off so ADK's Runner starts the next
+ * message at the coordinator instead of resuming here.
  */
 export function createSpecialist(
   specialist: Specialist,

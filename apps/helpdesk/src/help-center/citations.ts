@@ -57,8 +57,7 @@ export interface CheckedReply {
 
 /**
  * Keeps a reply's `[kb:slug]` citations of articles search_help_center returned in its turn and
- * removes the others (a slug the model made up, or remembered from an earlier turn): a citation
- * the customer sees always names a passage the answer was given (@repo/knowledge's checkCitations).
+ * removes the others (made up, or remembered from an earlier turn), so each names a passage given.
  */
 export function checkReplyCitations(reply: string, retrieved: RetrievedArticles): CheckedReply {
   const checked = checkCitations(reply, (slug) => retrieved.source(slug));

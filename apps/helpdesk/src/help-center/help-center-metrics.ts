@@ -1,11 +1,7 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { TurnOutcome } from '../chat/run-turn.js';
 
-/**
- * `helpdesk_kb_search_seconds` (retrieval latency), `helpdesk_answers_total{grounded}` (answers
- * citing the help center, of all answers: the grounded share) and
- * `helpdesk_citations_removed_total` (citations of articles the turn did not retrieve).
- */
+/** Search latency, answers by `grounded` (citing the help center or not), citations removed. */
 export function helpCenterMetrics(registry: Registry | undefined) {
   const registers = registry ? [registry] : [];
   const searches = new Histogram({

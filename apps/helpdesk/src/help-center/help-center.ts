@@ -6,9 +6,8 @@ import type { HelpCenterSearch } from '../tools/search-help-center.js';
 export type { HelpCenterSettings } from '@repo/knowledge';
 
 /**
- * The knowledge base the search_help_center tool and the /kb routes share (@repo/knowledge's
- * openHelpCenter): in PostgreSQL the sessions' database, schema KB_SCHEMA, each call through the
- * sessions' guard (503 while it is away); in memory otherwise. `search` is timed (metrics).
+ * The knowledge base the search_help_center tool and the /kb routes share: in the sessions'
+ * database (schema KB_SCHEMA, 503 while it is away) or in memory; `search` is timed.
  */
 export function openAgentHelpCenter(options: {
   settings: HelpCenterSettings;

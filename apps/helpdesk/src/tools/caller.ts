@@ -2,12 +2,10 @@ import type { Context } from '@google/adk';
 import { z } from 'zod';
 
 /**
- * Who a turn runs for, as the service established it (never as a message claims it):
- * - `client`: a request with a bearer token or JWT the service accepted; `name` is who it
- *   stands for (the API_TOKENS name, API_TOKEN's `reviewer`, the JWT's email or subject);
- * - `operator`: no one had to prove anything, because the service needs no token (an open
- *   service: development, or a network that guards it) or the work is not a request at all;
- * - `widget`: the public chat widget without a token, proven only by the secret of `session`.
+ * Who a turn runs for, as the service established it (never as a message claims it): `client`, a
+ * request whose token or JWT was accepted (`name` as http-kit names the actor); `operator`, when
+ * nothing had to be proven (an open service, or work that is no request); `widget`, the public
+ * widget, proven only by the secret of `session`.
  */
 export const callerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('client'), name: z.string() }),
@@ -18,9 +16,8 @@ export const callerSchema = z.discriminatedUnion('kind', [
 export type Caller = z.infer<typeof callerSchema>;
 
 /**
- * The session-state key the turn's caller is under: set by the service at the start of each
- * turn (the Runner's `stateDelta` on the customer's message), read by the tools. Nothing a
- * customer writes reaches session state; the model only sees it through a tool.
+ * The session-state key of the turn's caller, set by the service on each turn's message (the
+ * Runner's `stateDelta`) and read by the tools: nothing a customer writes reaches session state.
  */
 export const CALLER_STATE_KEY = 'helpdesk_caller';
 

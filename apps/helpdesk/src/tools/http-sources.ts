@@ -30,9 +30,8 @@ export interface HttpSourceOptions {
 }
 
 /**
- * `GET {url}/{id}`: 200 with the JSON record, 404 when there is none. Anything else (another
- * status, a body that is not the record, no answer within the timeout, a refused connection) is
- * SourceUnavailable, which the tool reports to the model as the system being away.
+ * `GET {url}/{id}`: 200 with the JSON record, 404 when there is none; anything else (a status, a
+ * body, a timeout, a refused connection) is SourceUnavailable, reported to the model.
  */
 async function getRecord<T>(
   name: string,

@@ -11,9 +11,8 @@ export interface InvoiceAccessRequest {
 }
 
 /**
- * Whether `lookup_invoice` may show an invoice to its caller; when not, the tool answers as if
- * there were no such invoice. A deployment replaces it (createHelpdesk's `invoiceAccess`), e.g.
- * to look the caller up in its own billing system; it may be async.
+ * Whether `lookup_invoice` may show an invoice to its caller (if not, it answers as for no such
+ * invoice). A deployment may replace it (createHelpdesk's `invoiceAccess`); it may be async.
  */
 export type InvoiceAccessRule = (request: InvoiceAccessRequest) => boolean | Promise<boolean>;
 
@@ -22,9 +21,8 @@ const sameEmail = (given: string | undefined, onInvoice: string) =>
   given !== undefined && given.trim().replace(/\.+$/, '').toLowerCase() === onInvoice.toLowerCase();
 
 /**
- * The default: a caller the service authenticated (an API client) or an open service's
- * operator sees any invoice by its id. Anyone else (the public widget, an unknown caller) also
- * has to give the billing email on the invoice, so that trying ids one after another shows none.
+ * The default: an authenticated client or an open service's operator sees any invoice by id;
+ * anyone else must also give its billing email, so trying ids one after another shows none.
  */
 export const defaultInvoiceAccess: InvoiceAccessRule = ({ caller, invoice, billingEmail }) =>
   caller?.kind === 'client' ||

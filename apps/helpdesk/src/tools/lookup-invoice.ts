@@ -29,9 +29,8 @@ export type InvoiceLookup =
   | { found: false; invoice_id: string; message: string; unavailable?: true };
 
 /**
- * Finds an invoice by id in `source` (case-insensitively, so "inv-1001" finds INV-1001) and
- * shows it if `access` lets `caller` see it: the rule applies to every source alike. An invoice the caller may not see gets the very answer an
- * unknown id gets, so that trying ids tells nothing.
+ * Finds an invoice by id in `source` (case-insensitively) and shows it if `access` lets `caller`
+ * see it; one the caller may not see gets the answer an unknown id gets, so trying ids tells nothing.
  */
 export async function lookupInvoice(
   { invoice_id, billing_email }: z.infer<typeof lookupInvoiceParameters>,
@@ -68,10 +67,7 @@ export async function lookupInvoice(
   };
 }
 
-/**
- * Built into a FunctionTool by the agent tree (agents/specialists.ts), with the deployment's
- * access rule; the caller comes from the turn's session state (tools/caller.ts).
- */
+/** Built into a FunctionTool by the agent tree; the caller comes from session state (caller.ts). */
 export const lookupInvoiceTool = (
   access: InvoiceAccessRule,
   source: InvoiceSource = staticInvoices,

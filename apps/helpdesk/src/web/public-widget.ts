@@ -20,10 +20,8 @@ export const WIDGET_TOKEN_HEADER = 'X-Widget-Token';
 
 /**
  * What a customer's browser needs without a token when the widget is public: starting a
- * conversation, its messages and reading it back (each reaching only a conversation the widget
- * started, by its secret). Paths match as the router matches them: in any case, with or
- * without one trailing slash (Express's defaults). Deleting a session, the document, metrics
- * and A2A keep the token.
+ * conversation, its messages and reading it back (each only by its secret). Paths match as
+ * Express's router does (any case, one optional trailing slash); every other route keeps the token.
  */
 const PUBLIC_ROUTES = [
   { methods: ['POST'], path: /^\/widget\/sessions\/?$/i },
@@ -32,10 +30,7 @@ const PUBLIC_ROUTES = [
   { methods: ['GET', 'HEAD'], path: /^\/sessions\/[^/]+\/events\/?$/i },
 ];
 
-/**
- * A request the public widget makes: one of its routes, without `Authorization`. A request
- * with a token is the API's (authenticated, or refused 401), never limited as public.
- */
+/** A request the public widget makes: one of its routes, without `Authorization` (else the API's). */
 export const isPublicWidgetRequest = (req: Request): boolean =>
   req.headers.authorization === undefined &&
   PUBLIC_ROUTES.some(({ methods, path }) => methods.includes(req.method) && path.test(req.path));
@@ -66,8 +61,7 @@ function tooMany(scope: 'ip' | 'session') {
 
 /**
  * Per-IP and per-session rate limits on the public widget's requests (in memory, per instance),
- * for createHttpApp's `configure`: they run before auth, so a flood costs no token check, no body
- * validation and no turn. The address is `req.ip`: the client's as TRUST_PROXY's proxies saw it.
+ * before auth so a flood costs no token check, validation or turn. The IP is `req.ip` (TRUST_PROXY).
  */
 export function publicWidgetLimits(limits: PublicWidgetLimits) {
   const windowMs = limits.windowMs ?? 60_000;

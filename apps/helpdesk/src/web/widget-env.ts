@@ -27,10 +27,7 @@ function allowedOrigins(value: string, ctx: z.RefinementCtx): string[] | '*' {
 /** The chat page's and widget's settings, part of the service's env schema (src/env.ts). */
 export const widgetEnv = {
   WIDGET_ALLOWED_ORIGINS: z.string().trim().default('*').transform(allowedOrigins),
-  /**
-   * `true`: the chat page, POST /chat and GET /sessions/{id} answer without a token (customers
-   * have none), rate limited; every other route keeps the token. Default: the API's auth.
-   */
+  /** `true`: the chat page, POST /chat and GET /sessions/{id} answer without a token, rate limited. */
   WIDGET_PUBLIC: flagFromEnv(false),
   /** Public widget: requests per minute from one IP address to /chat and /sessions/{id}. */
   WIDGET_RATE_PER_IP: intFromEnv(60),
