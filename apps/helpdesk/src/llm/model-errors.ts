@@ -10,10 +10,7 @@ export type ModelFailure =
   | { kind: 'network'; detail: string }
   | { kind: 'other'; detail: string };
 
-/**
- * The codes a turn fails with when the model does: raised here, carried by ADK's error event
- * (`event.errorCode`), and answered to the client under the same name (chat/turn-errors.ts).
- */
+/** The codes a turn fails with when the model does, carried by ADK's error event to the client. */
 const MODEL_ERROR_CODES = ['model_timeout', 'model_error'] as const;
 export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
 
@@ -57,8 +54,7 @@ interface ErrorLike {
 
 export function classifyModelError(error: unknown, timedOut: boolean): ModelFailure {
   if (timedOut) return { kind: 'timeout', detail: 'the model did not answer in time' };
-  // Duck-typed rather than `instanceof Error`: errors raised inside Node's own fetch (undici)
-  // belong to another realm when the code runs in a VM context (jest's ESM mode).
+  // Duck-typed: errors from Node's own fetch belong to another realm under jest's ESM mode.
   const e = (typeof error === 'object' && error !== null ? error : {}) as ErrorLike;
   const message = typeof e.message === 'string' ? e.message : String(error);
   if (e.name === 'ApiError' && typeof e.status === 'number') {
@@ -89,18 +85,12 @@ function modelErrorCodeOf(failure: ModelFailure): ModelErrorCode {
   return failure.kind === 'timeout' ? 'model_timeout' : 'model_error';
 }
 
-/**
- * ADK's error events carry any string: ours, or its own (a blocked prompt's reason,
- * `UNKNOWN_ERROR`), which are model errors too.
- */
+/** ADK's error events carry any string: ours, or its own (e.g. `UNKNOWN_ERROR`), model errors too. */
 export function toModelErrorCode(code: string): ModelErrorCode {
   return MODEL_ERROR_CODES.find((known) => known === code) ?? 'model_error';
 }
 
-/**
- * What a model call that failed for good hands ADK: an error response, as ADK's own Gemini
- * reports a blocked prompt. ADK turns it into an error event, which is how the turn learns.
- */
+/** A call that failed for good, as an error response (as ADK's Gemini reports a blocked prompt). */
 export function modelErrorResponse(failure: ModelFailure, attempts: number): LlmResponse {
   const what = failure.kind === 'status' ? `status ${failure.status}` : failure.kind;
   return {

@@ -45,9 +45,8 @@ function assistantMessage(parts: Part[]): Message | undefined {
 }
 
 /**
- * A user turn: function responses as `tool` messages (they must follow the assistant message
- * that called them), then its text. Several text parts stay separate parts: ADK adds other
- * agents' turns as parts of their own ("For context:", "[billing] said: …").
+ * A user turn: function responses as `tool` messages (they must follow the assistant message that
+ * called them), then its text, parts kept apart (ADK adds other agents' turns as parts of their own).
  */
 function userMessages(parts: Part[]): Message[] {
   const messages: Message[] = parts.flatMap((p, index) =>
@@ -110,10 +109,9 @@ function toolChoiceOf(request: LlmRequest): ChatParams['tool_choice'] {
 }
 
 /**
- * ADK's request as Chat Completions parameters: the system instruction as a system message, the
- * contents as messages (function calls ↔ `tool_calls`, function responses ↔ `tool` messages),
- * the function declarations (transfer_to_agent among them) as tools in JSON Schema, and the
- * sampling settings an OpenAI-compatible endpoint understands.
+ * ADK's request as Chat Completions parameters: the system instruction, the contents as messages
+ * (function calls as `tool_calls`, responses as `tool` messages), the function declarations as
+ * JSON Schema tools, and the sampling settings an OpenAI-compatible endpoint understands.
  */
 export function chatCompletionParams(request: LlmRequest, model: string): ChatParams {
   const config = request.config ?? {};

@@ -89,9 +89,8 @@ export function llmResponseOf(completion: OpenAI.ChatCompletion): LlmResponse {
 }
 
 /**
- * A streamed completion as ADK's responses, as ADK's own Gemini streams them: each text delta
- * as a `partial` response, then one final response with the whole text and the function calls
- * (their arguments arrive in pieces, keyed by index), the usage and the finish reason.
+ * A streamed completion as ADK's Gemini streams it: each text delta as a `partial` response, then
+ * one final response with the whole text, the function calls (assembled by index), usage, finish.
  */
 export async function* llmResponsesOf(
   chunks: AsyncIterable<OpenAI.ChatCompletionChunk>,

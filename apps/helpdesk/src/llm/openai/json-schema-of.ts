@@ -22,9 +22,8 @@ const SAME_KEYS = [
 ] as const;
 
 /**
- * A Gemini `Schema` (ADK's dialect for tool parameters: upper-case `type`, `nullable`,
- * `propertyOrdering`, string-typed integer bounds) as standard JSON Schema, which OpenAI-compatible
- * endpoints expect. Keys with no JSON Schema meaning (`example`, `propertyOrdering`) are left out.
+ * A Gemini `Schema` (ADK's tool parameters: upper-case `type`, `nullable`, string integer bounds)
+ * as the JSON Schema OpenAI-compatible endpoints expect, without keys JSON Schema has no use for.
  */
 export function jsonSchemaOf(schema: Schema): JsonSchema {
   const out: JsonSchema = {};

@@ -12,10 +12,8 @@ export interface OpenAiChatModelParams {
 }
 
 /**
- * ADK's model interface on any OpenAI Chat Completions–compatible endpoint (OpenAI, vLLM,
- * Ollama, LiteLLM), through the `openai` SDK. ADK 1.2.0 ships Gemini only. Each call runs under
- * the same deadline and retry policy as the Gemini path (resilient-call.ts), so the SDK's own
- * retries and timeout are off.
+ * ADK's model interface on any OpenAI Chat Completions–compatible endpoint (ADK ships Gemini only),
+ * under the Gemini path's deadline and retry policy (resilient-call.ts): the SDK's own are off.
  */
 export class OpenAiChatModel extends BaseLlm {
   private readonly client: OpenAI;
