@@ -1,10 +1,6 @@
 import type { Label } from './profile-schema.js';
 
-/**
- * email-review's categories and urgencies before profiles existed (apps/email-review/src/workflow/classification.ts),
- * in that order: the classifier's defaults. They carry no description, so the default classify prompt is the
- * one the service always had.
- */
+/** The classifier's default categories, in order; without descriptions, as the default prompt expects. */
 export const DEFAULT_CATEGORIES: readonly Label[] = [
   { name: 'billing' },
   { name: 'technical_support' },
@@ -38,7 +34,7 @@ export interface SupportProfile {
   urgencies: readonly Label[];
 }
 
-/** The profile of a service started without one: it behaves exactly as before profiles existed. */
+/** The profile of a service started without one: the default prompts as written. */
 export const DEFAULT_PROFILE: SupportProfile = {
   company_name: undefined,
   product_name: undefined,

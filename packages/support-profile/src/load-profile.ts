@@ -49,9 +49,9 @@ function fromVariable(variable: string, value: string): string {
 }
 
 /**
- * The support profile a service starts with: the file at SUPPORT_PROFILE_FILE (when set), then the PROFILE_*
- * variables over it, validated; absent fields keep their defaults (DEFAULT_PROFILE, today's behaviour).
- * A bad profile throws one ConfigError line naming the field, for `loadOrExit` to stop start-up with.
+ * The support profile a service starts with: SUPPORT_PROFILE_FILE (when set), then the PROFILE_*
+ * variables over it, validated; absent fields keep DEFAULT_PROFILE's. A bad one throws a ConfigError
+ * naming the field.
  */
 export function loadSupportProfile(env: ProfileEnv, read: ReadText = readText): SupportProfile {
   const fields: Record<string, unknown> = env.SUPPORT_PROFILE_FILE

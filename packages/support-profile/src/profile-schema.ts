@@ -54,7 +54,7 @@ const replyLanguageSchema = z
 
 /**
  * A support team's company, voice and categories: the file behind SUPPORT_PROFILE_FILE (see README.md).
- * Every field is optional; an absent one keeps today's behaviour.
+ * Every field is optional; an absent one keeps the default (DEFAULT_PROFILE).
  */
 export const supportProfileSchema = z.strictObject({
   company_name: oneLine(100).optional(),

@@ -4,7 +4,7 @@ import type { PROFILE_VARIABLES } from './prompt-names.js';
 
 type ProfileVariables = Record<(typeof PROFILE_VARIABLES)[number], string>;
 
-/** Today's wording, kept when the profile says nothing. */
+/** The default prompts' wording, kept when the profile says nothing. */
 const DEFAULT_TONE = 'courteous, concise';
 
 /** "low, normal or high". */
@@ -21,9 +21,8 @@ const block = (lines: Array<string | false | undefined>) => {
 const withoutFullStop = (text: string) => text.replace(/[.]+$/, '');
 
 /**
- * The variables every prompt may use. Those named `…_rule`, `about` and `style_rules` are whole lines with their
- * own leading line break, empty when the profile leaves the field out: that is how the default prompts stay
- * exactly today's text without a profile.
+ * The variables every prompt may use. `…_rule`, `about` and `style_rules` are whole lines with their
+ * own leading line break, empty when the profile leaves the field out, so the defaults read as written.
  */
 export function profileVariables(profile: SupportProfile): ProfileVariables {
   const company = profile.company_name;
