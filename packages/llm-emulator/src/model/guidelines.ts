@@ -1,13 +1,10 @@
 import type { Decision, ModelTask } from './task.js';
 
 /**
- * Guideline derivation (email-review's reviewer guidelines): the system prompt asks to "Derive
- * reviewer guidelines", the user turn holds the model's draft and either the reviewer's approved
- * text or their instructions, each between <<< and >>>. The emulator learns what a reviewer's edit
- * plainly teaches, deterministically: a changed greeting ("Greet the customer as 'Hi <name>'", for
- * the domain), an added "Label: …" line ("Include the label"), an added sign-off, or the first
- * sentence of the instructions (for the sender). Nothing else — in particular nothing from text the
- * service marked as the customer's.
+ * Guideline derivation (email-review): the system prompt asks to "Derive reviewer guidelines"; the
+ * user turn holds the draft and the reviewer's approved text or instructions, each between <<< and
+ * >>>. The emulator learns only what an edit plainly teaches (a changed greeting, an added label
+ * line or sign-off, the instructions' first sentence), never from text marked as the customer's.
  */
 export function isGuidelineDerivation(task: ModelTask): boolean {
   return task.output.kind === 'json' && /derive reviewer guidelines/i.test(task.system);
