@@ -13,7 +13,7 @@ export interface EmailPrompts {
   redraft(instructions: string): string;
 }
 
-/** The package's prompts without a profile: the service's prompts before profiles existed. */
+/** The package's default prompts, without a profile. */
 export const DEFAULT_PROMPTS: EmailPrompts = loadPrompts(DEFAULT_PROFILE);
 
 export const CLASSIFY_SYSTEM_PROMPT = DEFAULT_PROMPTS.classify;
