@@ -10,9 +10,8 @@ export class ModelOutputInvalid extends Error {
 }
 
 /**
- * The provider kept failing in ways worth retrying (429, 5xx, timeouts, dropped connections) until
- * the retry budget ran out, or asked for a wait longer than the budget leaves. The client is told
- * when to come back (`retryAfterSeconds`).
+ * The provider kept failing in ways worth retrying until the retry budget ran out, or asked for a
+ * longer wait than it leaves; the client is told when to come back (`retryAfterSeconds`).
  */
 export class ModelUnavailable extends Error {
   constructor(
@@ -38,10 +37,7 @@ export class ModelUnavailableAnswer extends HttpError {
   }
 }
 
-/**
- * Whether an error came from the model provider (after retries), as opposed to a bug or the
- * database. Such failures leave the thread `failed` and retryable.
- */
+/** Whether an error came from the model provider (not a bug, not the database): retryable. */
 export function isModelFailure(error: unknown): error is Error {
   return (
     error instanceof OpenAIError ||
