@@ -6,9 +6,8 @@ export type ChangeListener = (change: ThreadChange) => void;
 export type Replay = { changes: ThreadChange[] } | { gap: true };
 
 /**
- * The thread changes this instance has seen, in the order it saw them (in PostgreSQL mode, every
- * instance sees them in commit order), and who listens. The last `window` changes are kept for
- * resumes (`Last-Event-ID`); an id older than that is a gap, after which a client reloads.
+ * The thread changes this instance has seen, in commit order, and who listens. The last `window`
+ * are kept for resumes (`Last-Event-ID`); an older id is a gap, after which a client reloads.
  */
 export class ChangeFeed {
   private readonly recent: ThreadChange[] = [];
@@ -52,8 +51,7 @@ export class ChangeFeed {
 
   /**
    * Changes may have been missed (the listener was disconnected): the window is emptied and every
-   * stream ended, so that each client reconnects and, its Last-Event-ID no longer in the window,
-   * is told to reload (`reset`) instead of resuming past what it missed.
+   * stream ended, so each client reconnects and is told to reload instead of resuming past a hole.
    */
   gap(): void {
     this.recent.length = 0;
