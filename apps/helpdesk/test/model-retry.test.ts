@@ -4,7 +4,8 @@ import {
   modelErrorResponse,
   toModelErrorCode,
 } from '../src/llm/model-errors.js';
-import { backoffDelayMs } from '../src/llm/retry-backoff.js';
+import { backoffMs } from '@repo/http-kit';
+import { retryBackoff } from '../src/llm/model.js';
 
 function apiError(status: number) {
   return Object.assign(
@@ -70,13 +71,13 @@ describe('classifying model errors', () => {
 });
 
 describe('backoff', () => {
-  const policy = { maxRetries: 5, baseDelayMs: 100, maxDelayMs: 1_000 };
+  const backoff = { ...retryBackoff(100), maxMs: 1_000 };
 
   it('when retries go on, then the delay doubles up to the cap, with up to half of it random', () => {
-    expect([1, 2, 3, 4, 5].map((n) => backoffDelayMs(n, policy, () => 0))).toEqual([
+    expect([1, 2, 3, 4, 5].map((n) => backoffMs(backoff, n, () => 0))).toEqual([
       50, 100, 200, 400, 500,
     ]);
-    expect([1, 2, 3, 4, 5].map((n) => backoffDelayMs(n, policy, () => 1))).toEqual([
+    expect([1, 2, 3, 4, 5].map((n) => backoffMs(backoff, n, () => 1))).toEqual([
       100, 200, 400, 800, 1_000,
     ]);
   });

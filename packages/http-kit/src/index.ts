@@ -42,6 +42,7 @@ export {
 } from './tracing/start-tracing.js';
 export { startOtlpReceiver, type ReceivedSpan } from './tracing/otlp-receiver.js';
 export { modelCallSpan, type ModelCallSpan, type ModelSpanEnd } from './tracing/model-call-span.js';
+export { backoffMs, type Backoff } from './retry/backoff.js';
 export { readPackageVersion } from './package-version.js';
 export { installedVersion, type FrameworkPatch } from './framework-patch.js';
 export { FRAMEWORK_PATCHES } from './framework-patches.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '@repo/http-kit';
+import { backoffMs, type Logger } from '@repo/http-kit';
 
 export interface SetUpRetry {
   /** What the log line names, passed through `redact`. */
@@ -21,8 +21,9 @@ export interface SetUpRetry {
  */
 export async function setUpWithRetry(setUp: () => Promise<void>, retry: SetUpRetry): Promise<void> {
   const deadline = Date.now() + (retry.untilMs ?? Number.POSITIVE_INFINITY);
-  let delay = retry.firstDelayMs ?? 500;
+  const backoff = { firstMs: retry.firstDelayMs ?? 500, maxMs: retry.maxDelayMs ?? 10_000 };
   for (let attempt = 1; ; attempt += 1) {
+    const delay = backoffMs(backoff, attempt);
     try {
       await setUp();
       if (attempt > 1) retry.logger.info({ attempt }, 'database reachable: ready');
@@ -37,7 +38,6 @@ export async function setUpWithRetry(setUp: () => Promise<void>, retry: SetUpRet
         );
       }
       await new Promise((resolve) => setTimeout(resolve, delay));
-      delay = Math.min(delay * 2, retry.maxDelayMs ?? 10_000);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { backoffMs } from '@repo/http-kit';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { ChangeFeed } from './change-feed.js';
@@ -66,12 +67,12 @@ export interface ChangeListenerOptions {
  */
 export function listenForThreadChanges(options: ChangeListenerOptions) {
   const { logger } = options;
-  const base = options.retryBaseMs ?? 250;
+  const reconnects = { firstMs: options.retryBaseMs ?? 250, maxMs: 10_000 };
   const heartbeatMs = options.heartbeatMs ?? 10_000;
   let client: pg.Client | undefined;
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
-  let delay = base;
+  let failures = 0;
   let lost = false;
   let listened = false;
   const heartbeat = setInterval(() => {
@@ -107,7 +108,7 @@ export function listenForThreadChanges(options: ChangeListenerOptions) {
       }
       listened = true;
       lost = false;
-      delay = base;
+      failures = 0;
     } catch (error) {
       reconnect(next, error);
     }
@@ -120,8 +121,7 @@ export function listenForThreadChanges(options: ChangeListenerOptions) {
       logger.warn({ err: error }, 'thread change listener lost its connection; reconnecting');
     lost = true;
     dead.end().catch(() => undefined);
-    retryTimer = setTimeout(() => void connect(), delay);
-    delay = Math.min(delay * 2, 10_000);
+    retryTimer = setTimeout(() => void connect(), backoffMs(reconnects, (failures += 1)));
   };
 
   return {

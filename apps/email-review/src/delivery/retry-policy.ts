@@ -1,3 +1,5 @@
+import { backoffMs } from '@repo/http-kit';
+
 /**
  * How transient delivery failures are retried. In PostgreSQL mode these are pg-boss's own job
  * options (retryLimit, retryDelay, retryBackoff): the queue schedules each retry. Memory mode
@@ -21,10 +23,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 
 /**
  * The wait before retry number `retryCount + 1`, as pg-boss 10.4.2 computes it (plans.js,
- * failJobs): with backoff d·2ⁿ·(1 + random) / … that is between d·2ⁿ and d·2ⁿ⁺¹ seconds.
+ * failJobs): with backoff between d·2ⁿ and d·2ⁿ⁺¹ seconds (n up to 15).
  */
-export function retryDelayMs(policy: RetryPolicy, retryCount: number, random = Math.random()) {
-  if (!policy.backoff) return policy.delaySeconds * 1000;
-  const base = (policy.delaySeconds * 2 ** Math.min(16, retryCount + 1)) / 2;
-  return (base + base * random) * 1000;
+export function retryDelayMs(policy: RetryPolicy, retryCount: number, random = Math.random) {
+  const firstMs = policy.delaySeconds * 1000;
+  if (!policy.backoff) return firstMs;
+  return backoffMs({ firstMs, maxMs: firstMs * 2 ** 15, jitter: [1, 2] }, retryCount + 1, random);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffMs } from '@repo/http-kit';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { JobRunner } from '../jobs/job-runner.js';
@@ -29,6 +30,8 @@ export type RunDerivation = (
 const QUEUE = 'guideline-derivation';
 /** Reruns of a derivation whose model call failed (after its own retries) or whose worker died. */
 export const DERIVATION_RETRIES = 3;
+/** Memory mode's waits before those reruns: a second, then two, then four. */
+const DERIVATION_BACKOFF = { firstMs: 1_000, maxMs: 4_000 };
 const POLL_MS = 500;
 
 /**
@@ -88,7 +91,7 @@ export function inProcessDerivation(run: RunDerivation, logger: Logger): Guideli
         await run(input, jobId, attempt === DERIVATION_RETRIES);
         return;
       } catch {
-        if (attempt < DERIVATION_RETRIES) await sleep(1_000 * 2 ** attempt);
+        if (attempt < DERIVATION_RETRIES) await sleep(backoffMs(DERIVATION_BACKOFF, attempt + 1));
       }
     }
     logger.debug({ thread_id: input.thread_id }, 'guideline derivation gave up');

@@ -1,3 +1,4 @@
+import { backoffMs, type Backoff } from '@repo/http-kit';
 import type OpenAI from 'openai';
 import { APIConnectionError, APIError, OpenAIError } from 'openai';
 import { ModelOutputInvalid, ModelUnavailable } from './llm-errors.js';
@@ -17,8 +18,8 @@ export interface ModelRetryPolicy {
 }
 
 export const DEFAULT_RETRY_BUDGET_MS = 20_000;
-const FIRST_BACKOFF_MS = 500;
-const MAX_BACKOFF_MS = 8_000;
+/** Waits between a model call's attempts, up to a quarter of each random. */
+const MODEL_RETRIES: Backoff = { firstMs: 500, maxMs: 8_000, jitter: [0.75, 1] };
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
 
 /**
@@ -44,7 +45,7 @@ export async function callModel<T>(
       return await call({ maxRetries: 0, timeout });
     } catch (error) {
       if (!isRetryable(error)) throw asModelFailure(error);
-      const wait = retryAfterMs(error) ?? backoffMs(attempt);
+      const wait = retryAfterMs(error) ?? backoffMs(MODEL_RETRIES, attempt + 1);
       const left = deadline - Date.now();
       if (wait + 1_000 > left)
         throw new ModelUnavailable(retryAfterSeconds(error), { cause: error });
@@ -106,9 +107,4 @@ function retryAfterMs(error: unknown): number | undefined {
 function retryAfterSeconds(error: unknown): number {
   const ms = retryAfterMs(error);
   return Math.max(1, Math.ceil((ms ?? 5_000) / 1000));
-}
-
-function backoffMs(attempt: number): number {
-  const base = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** attempt);
-  return base * (0.75 + Math.random() * 0.25);
 }

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImapFlow } from 'imapflow';
+import { backoffMs, type Backoff } from '@repo/http-kit';
 import type { Logger } from 'pino';
 import {
   connectImap,
@@ -33,8 +34,7 @@ export interface MailboxStatus {
   lagSeconds: number;
 }
 
-const FIRST_BACKOFF_MS = 1_000;
-const MAX_BACKOFF_MS = 30_000;
+const RECONNECTS: Backoff = { firstMs: 1_000, maxMs: 30_000 };
 /**
  * Drafts the reader's threads may have running at once. It never waits for its own message's
  * draft, but a backlog (a first start on a full mailbox) must not start thousands of model calls.
@@ -146,17 +146,17 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
       lostOrStopped.abort();
       deps.logger.warn({ mailbox: label }, 'mailbox reader lock lost; reading stops');
     });
-    let backoff = FIRST_BACKOFF_MS;
+    let failures = 0;
     while (!stopping.signal.aborted && !hold.lost) {
       try {
         await readWhileConnected(held, hold);
-        backoff = FIRST_BACKOFF_MS;
+        failures = 0;
       } catch (error) {
         status.state = 'disconnected';
         const reason = error instanceof Error ? error.message : String(error);
+        const backoff = backoffMs(RECONNECTS, (failures += 1));
         deps.logger.warn({ mailbox: label, reason, retry_ms: backoff }, 'mailbox unavailable');
         await sleep(backoff, undefined, { signal: lostOrStopped.signal }).catch(() => {});
-        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }
   }

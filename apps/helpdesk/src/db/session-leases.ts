@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Logger } from '@repo/http-kit';
+import { backoffMs, type Backoff, type Logger } from '@repo/http-kit';
 import type { DatabaseHealth } from '@repo/pg-kit';
 import type pg from 'pg';
 import { sessionBusy } from '../sessions/session-busy.js';
@@ -27,8 +27,8 @@ export interface SessionLease {
 }
 
 const KEY = 'app_name = $1 AND user_id = $2 AND session_id = $3';
-const FIRST_RETRY_MS = 10;
-const MAX_RETRY_MS = 250;
+/** A claim's polls of a session another turn holds. */
+const CLAIM_POLLS: Backoff = { firstMs: 10, maxMs: 250, jitter: [0.5, 1.5] };
 
 /**
  * The head of a statement that gives the lease `$1…$4` back and writes only if it still held it:
@@ -80,18 +80,19 @@ export class SessionLeases {
   async claim(appName: string, userId: string, sessionId: string): Promise<SessionLease> {
     const key: LeaseKey = [appName, userId, sessionId, randomUUID()];
     const deadline = Date.now() + this.settings.waitMs;
-    for (let delay = FIRST_RETRY_MS; ; delay = Math.min(delay * 2, MAX_RETRY_MS)) {
+    for (let retry = 1; ; retry += 1) {
       const taken = await this.health.guard(() =>
         this.pool.query(this.sql.claim, [...key, this.settings.ttlMs]),
       );
       if (taken.rowCount === 1) return this.renewing(key);
-      if (Date.now() + delay > deadline) {
+      const wait = backoffMs(CLAIM_POLLS, retry);
+      if (Date.now() + wait > deadline) {
         throw sessionBusy(
           sessionId,
           `Session ${sessionId} is busy on another instance; retry later.`,
         );
       }
-      await sleep(delay * (0.5 + Math.random()));
+      await sleep(wait);
     }
   }
 

@@ -1,10 +1,10 @@
 import type { BaseLlm } from '@google/adk';
+import type { Backoff } from '@repo/http-kit';
 import type { AgentLlmProvider, AgentModelSettings } from '@repo/llm-config';
 import { GeminiWithBaseUrl } from '../patches/adk-gemini-base-url.js';
 import { GeminiWithCallPolicy } from '../patches/adk-gemini-call-policy.js';
 import { OpenAiChatModel } from './openai/openai-chat-model.js';
 import type { CallPolicy } from './resilient-call.js';
-import { DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS } from './retry-backoff.js';
 
 export type ModelSettings = Pick<
   AgentModelSettings,
@@ -25,8 +25,17 @@ export interface ModelPatches {
 const callPolicyOf = (settings: ModelSettings): CallPolicy => ({
   timeoutMs: settings.timeoutMs,
   maxRetries: settings.maxRetries,
-  baseDelayMs: settings.retryBaseDelayMs ?? DEFAULT_RETRY_BASE_DELAY_MS,
-  maxDelayMs: DEFAULT_RETRY_MAX_DELAY_MS,
+  backoff: retryBackoff(settings.retryBaseDelayMs),
+});
+
+/**
+ * Doubling from 250 ms up to 4 s, half of each wait random, so that sessions rate-limited together
+ * do not retry in lockstep.
+ */
+export const retryBackoff = (firstMs = 250): Backoff => ({
+  firstMs,
+  maxMs: 4_000,
+  jitter: [0.5, 1],
 });
 
 /**

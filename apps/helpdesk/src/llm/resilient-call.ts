@@ -2,9 +2,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { LlmResponse } from '@google/adk';
 import { ModelCallDeadline } from './model-deadline.js';
 import { classifyModelError, isTransient, modelErrorResponse } from './model-errors.js';
-import { backoffDelayMs, type RetryPolicy } from './retry-backoff.js';
+import { backoffMs, type Backoff } from '@repo/http-kit';
 
-export interface CallPolicy extends RetryPolicy {
+export interface CallPolicy {
+  /** Attempts after the first one. */
+  maxRetries: number;
+  /** The waits between attempts. */
+  backoff: Backoff;
   /** Per attempt, until the model starts answering; when streaming, each wait for the next chunk. */
   timeoutMs: number;
 }
@@ -58,7 +62,7 @@ export async function* withDeadlineAndRetry(
         yield modelErrorResponse(failure, attempts);
         return;
       }
-      await delay(backoffDelayMs(attempts, policy));
+      await delay(backoffMs(policy.backoff, attempts));
     } finally {
       deadline.clear();
     }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffMs } from '@repo/http-kit';
 import type pg from 'pg';
 import { subscribes, type Endpoint } from '../config/webhook-settings.js';
 import { EndpointSlots } from '../sending/endpoint-slots.js';
@@ -279,7 +280,7 @@ export class PostgresOutbox implements Outbox {
       idle = taken === 0;
       const wait =
         failures > 0
-          ? Math.min(MAX_FAILING_POLL_MS, pollMs * 2 ** failures)
+          ? backoffMs({ firstMs: pollMs, maxMs: MAX_FAILING_POLL_MS }, failures + 1)
           : idle
             ? pollMs
             : GATHER_MS;

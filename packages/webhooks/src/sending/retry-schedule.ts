@@ -1,3 +1,5 @@
+import { backoffMs } from '@repo/http-kit';
+
 const MAX_DELAY_MS = 3_600_000;
 
 export interface RetrySchedule {
@@ -17,8 +19,8 @@ export function nextAttemptAt(
   createdAt: Date,
   now: Date,
 ): Date | undefined {
-  const delay = Math.min(MAX_DELAY_MS, schedule.baseMs * 2 ** Math.max(0, attempts - 1));
-  const at = now.getTime() + Math.round(delay * (0.9 + Math.random() * 0.2));
+  const backoff = { firstMs: schedule.baseMs, maxMs: MAX_DELAY_MS, jitter: [0.9, 1.1] as const };
+  const at = now.getTime() + backoffMs(backoff, Math.max(1, attempts));
   if (at - createdAt.getTime() > schedule.retryForMs) return undefined;
   return new Date(at);
 }
