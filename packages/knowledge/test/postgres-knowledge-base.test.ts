@@ -25,6 +25,23 @@ describe('PostgresKnowledgeBase', () => {
 
   knowledgeBaseContract(open);
 
+  /** knowledge_lexemes' counts, and the counts of the stored passages, as `lexeme config count`. */
+  const storedCounts = async () =>
+    (
+      await db.pool.query<{ row: string }>(
+        `SELECT concat_ws(' ', lexeme, config, passages) AS row
+          FROM "${db.schema}".knowledge_lexemes WHERE passages > 0 ORDER BY 1`,
+      )
+    ).rows.map((r) => r.row);
+  const passageCounts = async () =>
+    (
+      await db.pool.query<{ row: string }>(
+        `SELECT concat_ws(' ', w.lexeme, p.config, count(*)) AS row
+          FROM "${db.schema}".knowledge_passages AS p CROSS JOIN unnest(p.tsv) AS w
+          GROUP BY w.lexeme, p.config ORDER BY 1`,
+      )
+    ).rows.map((r) => r.row);
+
   it('when articles are stored, then each passage is indexed in its language’s configuration, simple for an unknown one', async () => {
     const kb = await open();
     await loadSamples(kb);
@@ -67,6 +84,65 @@ describe('PostgresKnowledgeBase', () => {
       'gift-cards',
       'gift-wrap',
     ]);
+  });
+
+  it('when a query word is in most passages of a large knowledge base, then only passages with its rarer words come back', async () => {
+    const kb = await open();
+    for (let i = 0; i < 600; i += 1)
+      await kb.upsert({ slug: `note-${i}`, title: `Note ${i}`, body: `Acme gadget number ${i}.` });
+    await kb.upsert({ slug: 'refunds', title: 'Refunds', body: 'Acme refunds within 30 days.' });
+
+    // No passage holds "warranty": the any-word search, without the 601 passages holding "acme".
+    const hits = await kb.search('acme refunds warranty');
+
+    expect(hits.map((hit) => hit.slug)).toEqual(['refunds']);
+    // With no rarer word that a passage holds, the common word is searched.
+    expect(await kb.search('acme zeppelin', { limit: 3 })).toHaveLength(3);
+  });
+
+  it('when passages hold two of the query’s words but none all, then those come back, not those holding one', async () => {
+    const kb = await open();
+    await kb.upsert({ slug: 'parcel-lockers', title: 'Parcel lockers', body: 'Pick up a parcel.' });
+    await kb.upsert({ slug: 'lockers', title: 'Lockers', body: 'Lockers open with a code.' });
+    await kb.upsert({ slug: 'weekends', title: 'Weekends', body: 'Closed on weekends.' });
+
+    const hits = await kb.search('parcel lockers on weekends?');
+
+    expect(hits.map((hit) => hit.slug)).toEqual(['parcel-lockers']);
+  });
+
+  it('when articles are created, replaced and deleted, then each lexeme counts the passages holding it', async () => {
+    const kb = await open();
+    await loadSamples(kb);
+    await kb.upsert({ slug: 'refund-policy', title: 'Refunds', body: 'Refunds take 60 days.' });
+    await kb.upsert({ slug: 'opening-hours', title: 'Horaires', language: 'fr', body: 'Ouvert.' });
+    await kb.delete('shipping-times');
+
+    expect(await storedCounts()).toEqual(await passageCounts());
+  });
+
+  it('when the tables were made before lexemes were counted, then set-up counts them', async () => {
+    const kb = await open();
+    await loadSamples(kb);
+    await db.pool.query(`DROP TABLE "${db.schema}".knowledge_lexemes`);
+
+    await db.pool.query(knowledgeTablesMigration(db.schema));
+
+    expect(await storedCounts()).toEqual(await passageCounts());
+    expect((await kb.search('what is your refund window? ref 1234'))[0]?.slug).toBe(
+      'refund-policy',
+    );
+  });
+
+  it('when the GIN index was made with a pending list, then set-up turns it off', async () => {
+    await db.pool.query(`ALTER INDEX "${db.schema}".knowledge_passages_tsv SET (fastupdate = on)`);
+
+    await db.pool.query(knowledgeTablesMigration(db.schema));
+
+    const { rows } = await db.pool.query<{ reloptions: string[] }>(
+      `SELECT reloptions FROM pg_class WHERE oid = '"${db.schema}".knowledge_passages_tsv'::regclass`,
+    );
+    expect(rows[0]!.reloptions).toEqual(['fastupdate=off']);
   });
 
   it('when a language is first written, then the planner knows how few configurations there are', async () => {

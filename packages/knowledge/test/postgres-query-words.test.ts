@@ -1,0 +1,47 @@
+import { anyWordQueries, type QueryWord } from '../src/store/postgres-query-words.js';
+
+const word = (lexeme: string, here: number, config = 'english'): QueryWord => ({
+  config,
+  lexeme,
+  here,
+  everywhere: here,
+});
+
+describe('anyWordQueries', () => {
+  it('when a query has common and rare words, then only the rare ones are searched, pairs of the rarest first', () => {
+    const [query] = anyWordQueries(
+      [word('acme', 5_000), word('refund', 40), word('warranty', 3), word('zeppelin', 0)],
+      20_000,
+    );
+    expect(query).toEqual({
+      config: 'english',
+      twoWords: "('warranty' & 'refund')",
+      anyWord: "'warranty' | 'refund'",
+    });
+  });
+
+  it('when every word a passage holds is common, then the common words are searched', () => {
+    const [query] = anyWordQueries([word('acme', 5_000), word('zeppelin', 0)], 20_000);
+    expect(query).toEqual({ config: 'english', twoWords: undefined, anyWord: "'acme'" });
+  });
+
+  it('when a small knowledge base is searched, then a word in most passages is not common', () => {
+    const [query] = anyWordQueries([word('acme', 90), word('refund', 1)], 100);
+    expect(query?.anyWord).toBe("'refund' | 'acme'");
+  });
+
+  it('when no passage of a configuration holds a word of the query, then it has no search', () => {
+    const queries = anyWordQueries(
+      [word('refund', 4), word('refund', 0, 'german'), word('rückerstattung', 2, 'german')],
+      1_000,
+    );
+    expect(queries.map((q) => q.config)).toEqual(['english', 'german']);
+    expect(queries[1]?.anyWord).toBe("'rückerstattung'");
+    expect(anyWordQueries([word('zeppelin', 0)], 1_000)).toEqual([]);
+  });
+
+  it('when a lexeme holds quotes or backslashes, then they are escaped as tsquery input', () => {
+    const [query] = anyWordQueries([word("o'brien\\x", 1)], 10);
+    expect(query?.anyWord).toBe("'o''brien\\\\x'");
+  });
+});
