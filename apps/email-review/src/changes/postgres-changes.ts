@@ -9,11 +9,9 @@ import { table } from '../db/tables.js';
 export const changeChannel = (schema: string) => `email_threads_${schema}`.slice(0, 63);
 
 /**
- * A trigger on the thread index NOTIFYs every change of a thread's status, revision or delivery
- * status. It fires in the writing transaction, so the notification goes out exactly when the
- * change commits, and every path that writes a thread (create, workflow steps, decisions,
- * deliveries) is covered without each remembering to. The id comes from a sequence, so ids are
- * unique across instances; listeners receive notifications in commit order.
+ * A trigger on the thread index NOTIFYs each change of a thread's status, revision or delivery
+ * status: in the writing transaction, so it goes out when the change commits, whichever path wrote
+ * it. Ids come from a sequence (unique across instances); listeners hear them in commit order.
  */
 export function threadChangeMigration(schema: string): string {
   const threads = table(schema, 'email_threads');
@@ -52,18 +50,14 @@ export interface ChangeListenerOptions {
   logger: Logger;
   /** First wait before reconnecting; doubles up to 10 s. */
   retryBaseMs?: number;
-  /**
-   * How often the connection is checked with a query answered within the same time (default
-   * 10 s): a connection the network dropped silently, or a frozen server, raises no error of its own.
-   */
+  /** How often the connection is checked (default 10 s): a silently dropped one raises no error. */
   heartbeatMs?: number;
 }
 
 /**
- * LISTENs on a dedicated connection (a pooled one could not keep its LISTEN) and feeds every
- * notification to `feed`. The connection is checked every `heartbeatMs`; a lost one is replaced
- * with backoff. Changes committed while it was gone are not replayed: once it listens again, the
- * feed is told of the gap (`ChangeFeed.gap`), and its clients reconnect and are told to reload.
+ * LISTENs on a dedicated connection (a pooled one could not keep its LISTEN) and feeds each
+ * notification to `feed`; a lost connection is replaced with backoff, and since what committed
+ * meanwhile is not replayed, the feed is told of the gap (`ChangeFeed.gap`).
  */
 export function listenForThreadChanges(options: ChangeListenerOptions) {
   const { logger } = options;
