@@ -35,9 +35,8 @@ const DERIVATION_BACKOFF = { firstMs: 1_000, maxMs: 4_000 };
 const POLL_MS = 500;
 
 /**
- * PostgreSQL: a pg-boss job sent in the decision's transaction (it exists exactly when the decision
- * committed), taken by any instance's worker; pg-boss retries a failed one and hands out again the
- * job of an instance that died (after the lease). The store records each job's result once.
+ * PostgreSQL: a pg-boss job sent in the decision's transaction (so it exists exactly when the
+ * decision committed), taken by any instance's worker, retried or handed out again after the lease.
  */
 export function queuedDerivation(
   jobs: JobRunner,
@@ -78,10 +77,7 @@ export function queuedDerivation(
   };
 }
 
-/**
- * Memory mode: nothing outlives the process, so a derivation runs in it once the decision has
- * committed, retried as the queue would (a second, then two).
- */
+/** Memory mode: a derivation runs in process once its decision committed, retried as the queue would. */
 export function inProcessDerivation(run: RunDerivation, logger: Logger): GuidelineDerivation {
   const running = new Set<Promise<void>>();
   const runWithRetries = async (input: DerivationInput) => {
