@@ -23,11 +23,10 @@ const MODEL_RETRIES: Backoff = { firstMs: 500, maxMs: 8_000, jitter: [0.75, 1] }
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
 
 /**
- * Runs one model call with bounded retries: 408/409/429/5xx, timeouts and connections refused or
- * dropped mid-body (which the SDK does not retry) are tried again after a backoff (or the provider's
- * Retry-After), as long as the wait fits in the step's budget. When it does not, the step gives up
- * with ModelUnavailable (503 with Retry-After) instead of holding the request — a 429 asking for 60 s
- * is not waited out. Anything else unreadable is ModelOutputInvalid.
+ * Runs one model call with bounded retries: 408/409/429/5xx, timeouts and refused or dropped
+ * connections are tried again after a backoff (or the provider's Retry-After) while the wait fits
+ * the step's budget; past it, ModelUnavailable (503 with Retry-After) rather than holding the
+ * request. Anything else unreadable is ModelOutputInvalid.
  */
 export async function callModel<T>(
   llm: Pick<OpenAI, 'maxRetries' | 'timeout'>,
