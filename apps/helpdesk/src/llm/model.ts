@@ -39,11 +39,9 @@ export const retryBackoff = (firstMs = 250): Backoff => ({
 });
 
 /**
- * The agents' model, either provider with the same deadline per call and retries of transient
- * failures. ADK reports a failed model call as an error event and never retries it, and retrying
- * a whole turn would run its tools twice (two tickets), so the retry sits around the one HTTP
- * call. Gemini is ADK's own with a base URL (the emulator or a proxy); OpenAI-compatible
- * endpoints go through OpenAiChatModel.
+ * The agents' model, either provider, with a deadline per call and retries of transient failures
+ * around the one HTTP call: ADK never retries a model call, and retrying a whole turn would run its
+ * tools twice (two tickets).
  */
 export function createModel(settings: ModelSettings, patches: ModelPatches = {}): BaseLlm {
   if (settings.provider === 'openai') {

@@ -13,10 +13,9 @@ export interface CallPolicy {
   timeoutMs: number;
 }
 
-/** One attempt at the model call, aborted through `signal`. */
 /**
- * One try of a model call. `progress` is for a stream that reads chunks it does not yield one by
- * one (OpenAI's tool-call arguments, gathered into one response): each restarts the deadline.
+ * One attempt at the model call, aborted through `signal`. `progress`: a chunk read but not yielded
+ * (OpenAI's tool-call arguments, gathered into one response) restarts the deadline too.
  */
 export type ModelAttempt = (
   signal: AbortSignal,
@@ -24,12 +23,10 @@ export type ModelAttempt = (
 ) => AsyncGenerator<LlmResponse, void>;
 
 /**
- * Runs a model call with a deadline per attempt and retries of transient failures that happen
- * before the model answered. A call that fails for good ends with an error response
- * (modelErrorResponse) instead of an exception. The deadline stops once a non-streamed answer
- * is out: ADK runs tools and the next agent while this generator is suspended on `yield`. A
- * streamed answer's deadline is each wait for its next chunk, paused while ADK holds one: a long
- * reply streamed steadily is not cut at `timeoutMs`.
+ * Runs a model call with a deadline per attempt and retries of transient failures before the model
+ * answered; a call that fails for good ends with an error response, not an exception. The deadline
+ * stops once an answer is out (ADK runs tools while this generator is suspended on `yield`); for a
+ * stream it bounds each wait for the next chunk, so a long steady reply is not cut.
  */
 export async function* withDeadlineAndRetry(
   attempt: ModelAttempt,
