@@ -11,7 +11,8 @@ import {
 import { pino } from 'pino';
 import type { BenchDatabase } from '../db/bench-database.js';
 import { inboundEmail } from '../drivers/email-driver.js';
-import { runLoad, type Iteration } from '../load/run-load.js';
+import { runLoad } from '../load/run-load.js';
+import { StepTimer } from '../load/step-timer.js';
 import { JsonClient } from '../net/json-client.js';
 import { summarize } from '../stats/percentiles.js';
 import { GuidelinePopulation, storeGuidelines } from './guidelines-population.js';
@@ -103,9 +104,9 @@ async function serve(ctx: ScenarioContext, mode: GuidelineMode, name: string): P
 }
 
 /** The reviewer's edit: another greeting and an added reference line (what the emulator learns from). */
-function editedText(draft: string, tag: string): string {
+function editedText(draft: string, reference: string): string {
   const body = draft.split('\n').slice(1).join('\n').trim();
-  return `Hello,\n\n${body}\n\nOrder reference: ${tag}`;
+  return `Hello,\n\n${body}\n\nOrder reference: ${reference}`;
 }
 
 async function createThread(served: Served, from: string, inbound: string): Promise<ThreadBody> {
@@ -130,38 +131,83 @@ async function approve(served: Served, threadId: string): Promise<void> {
  * A draft from a sender with guidelines of every scope (`with`), approved unedited: times `create`
  * and `approve`, and counts the guidelines the draft's prompt carried.
  */
-function uneditedIteration(
+async function uneditedLifecycle(
   served: Served,
-  population: GuidelinePopulation,
-  tag: string,
-): Iteration {
-  return async (i, timer) => {
-    const thread = await timer.time('create', () =>
-      createThread(served, population.sender(i), inboundEmail(i, `${tag}-${i}`)),
-    );
-    served.carried.push(thread.drafted_with?.guidelines.length ?? 0);
-    await timer.time('approve', () => approve(served, thread.thread_id));
-  };
+  from: string,
+  inbound: string,
+  timer: StepTimer,
+): Promise<void> {
+  const thread = await timer.time('create', () => createThread(served, from, inbound));
+  served.carried.push(thread.drafted_with?.guidelines.length ?? 0);
+  await timer.time('approve', () => approve(served, thread.thread_id));
 }
 
 /** A draft edited by the reviewer, then approved (which queues a derivation): times `approve`. */
-function editedIteration(served: Served, tag: string): Iteration {
-  return async (i, timer) => {
-    const thread = await createThread(
-      served,
-      `customer${i % 50}@${EDITED_DOMAIN}`,
-      inboundEmail(i, `${tag}-${i}`),
-    );
-    const path = `/threads/${encodeURIComponent(thread.thread_id)}`;
-    await served.client.expect(
-      'POST',
-      `${path}/edit`,
-      { draft: editedText(thread.draft!, `${tag}-${i}`) },
-      [200],
-    );
-    await timer.time('approve', () => approve(served, thread.thread_id));
-    served.edited += 1;
-  };
+async function editedLifecycle(
+  served: Served,
+  from: string,
+  inbound: string,
+  timer: StepTimer,
+): Promise<void> {
+  const thread = await createThread(served, from, inbound);
+  const path = `/threads/${encodeURIComponent(thread.thread_id)}`;
+  await served.client.expect(
+    'POST',
+    `${path}/edit`,
+    { draft: editedText(thread.draft!, thread.thread_id) },
+    [200],
+  );
+  await timer.time('approve', () => approve(served, thread.thread_id));
+  served.edited += 1;
+}
+
+/** A kind of lifecycle, and whom its `i`th email is from. */
+interface LifecycleKind {
+  label: string;
+  sender(i: number): string;
+  run: typeof uneditedLifecycle;
+}
+
+const uneditedKind = (population: GuidelinePopulation): LifecycleKind => ({
+  label: 'unedited',
+  sender: (i) => population.sender(i),
+  run: uneditedLifecycle,
+});
+
+const EDITED: LifecycleKind = {
+  label: 'edited',
+  sender: (i) => `customer${i % 50}@${EDITED_DOMAIN}`,
+  run: editedLifecycle,
+};
+
+const other = (variant: GuidelineVariant): GuidelineVariant =>
+  variant === 'with' ? 'none' : 'with';
+
+/**
+ * `drafts` lifecycles of `kind` on each variant, sequential, in pairs: the same email to both, each
+ * variant first in every other pair, so load that changes over the run weighs on both alike.
+ * Returns each variant's step times.
+ */
+async function alternately(
+  ctx: ScenarioContext,
+  systems: Record<GuidelineVariant, Served>,
+  kind: LifecycleKind,
+  tag: string,
+): Promise<Record<GuidelineVariant, StepTimer>> {
+  const timers = { with: new StepTimer(), none: new StepTimer() };
+  const run = await runLoad(
+    // Both variants' lifecycles in one run: twice one variant's longest.
+    { total: 2 * ctx.config.guidelines.drafts, concurrency: 1, maxMs: 2 * ctx.config.maxRunMs },
+    (i) => {
+      const pair = Math.floor(i / 2);
+      const first: GuidelineVariant = pair % 2 === 0 ? 'with' : 'none';
+      const variant = i % 2 === 0 ? first : other(first);
+      const inbound = inboundEmail(pair, `${tag}-${variant}-${pair}`);
+      return kind.run(systems[variant], kind.sender(pair), inbound, timers[variant]);
+    },
+  );
+  assertMostlySucceeded(`scenario 12 ${kind.label}`, run);
+  return timers;
 }
 
 /**
@@ -221,8 +267,13 @@ async function warmUpBoth(
 ): Promise<void> {
   for (const variant of VARIANTS) {
     const served = systems[variant];
-    await warmUp(uneditedIteration(served, population, `${tag}-wu-${variant}`), ctx.config.warmup);
-    await warmUp(editedIteration(served, `${tag}-we-${variant}`), ctx.config.warmup);
+    for (const kind of [uneditedKind(population), EDITED]) {
+      const warm = `${tag}-warm-${kind.label}-${variant}`;
+      await warmUp(
+        (i, timer) => kind.run(served, kind.sender(i), inboundEmail(i, `${warm}-${i}`), timer),
+        ctx.config.warmup,
+      );
+    }
     await derivationsRecorded(served);
     served.carried = [];
   }
@@ -233,34 +284,19 @@ async function measureRound(
   systems: Record<GuidelineVariant, Served>,
   population: GuidelinePopulation,
   tag: string,
-  round: number,
 ): Promise<GuidelinesRound> {
-  const { drafts } = ctx.config.guidelines;
-  // Each variant goes first in every other round, so neither gains from running after the other.
-  const order: GuidelineVariant[] = round % 2 === 0 ? ['none', 'with'] : ['with', 'none'];
-  const result: GuidelinesRound = {
-    draftP50: { with: Number.NaN, none: Number.NaN },
-    approveP50: { with: Number.NaN, none: Number.NaN },
-    editedApproveP50: { with: Number.NaN, none: Number.NaN },
+  const unedited = await alternately(ctx, systems, uneditedKind(population), `${tag}-u`);
+  const edited = await alternately(ctx, systems, EDITED, `${tag}-e`);
+  for (const variant of VARIANTS) await derivationsRecorded(systems[variant]);
+  const p50 = (timers: Record<GuidelineVariant, StepTimer>, step: string) => ({
+    with: summarize(timers.with.of(step)).p50,
+    none: summarize(timers.none.of(step)).p50,
+  });
+  return {
+    draftP50: p50(unedited, 'create'),
+    approveP50: p50(unedited, 'approve'),
+    editedApproveP50: p50(edited, 'approve'),
   };
-  for (const variant of order) {
-    const served = systems[variant];
-    const unedited = await runLoad(
-      { total: drafts, concurrency: 1, maxMs: ctx.config.maxRunMs },
-      uneditedIteration(served, population, `${tag}-u${round}-${variant}`),
-    );
-    assertMostlySucceeded(`scenario 12 drafts ${variant}`, unedited);
-    const edited = await runLoad(
-      { total: drafts, concurrency: 1, maxMs: ctx.config.maxRunMs },
-      editedIteration(served, `${tag}-e${round}-${variant}`),
-    );
-    assertMostlySucceeded(`scenario 12 edited approvals ${variant}`, edited);
-    await derivationsRecorded(served);
-    result.draftP50[variant] = summarize(unedited.steps.of('create')).p50;
-    result.approveP50[variant] = summarize(unedited.steps.of('approve')).p50;
-    result.editedApproveP50[variant] = summarize(edited.steps.of('approve')).p50;
-  }
-  return result;
 }
 
 const meanOf = (values: number[]) =>
@@ -269,10 +305,10 @@ const meanOf = (values: number[]) =>
 /**
  * Scenario 12: what choosing a draft's guidelines among many costs, and whether approving is
  * touched. In each storage mode email-review runs in this process over HTTP (the emulator answering
- * at once) with `guidelines` guidelines stored through its own store and with none; round by round,
- * each variant taking turns: sequential drafts from senders with guidelines of every scope, approved
- * unedited, then sequential drafts edited and approved (each queues a derivation, recorded before
- * the next run).
+ * at once) with `guidelines` guidelines stored through its own store and with none. Each round:
+ * sequential drafts from senders with guidelines of every scope, approved unedited, then drafts
+ * edited and approved (each queues a derivation, all recorded before the next run); the variants
+ * take turns lifecycle by lifecycle.
  */
 export async function guidelinesScenario(ctx: ScenarioContext): Promise<GuidelinesResult> {
   const { guidelines, rounds, drafts } = ctx.config.guidelines;
@@ -310,7 +346,7 @@ export async function guidelinesScenario(ctx: ScenarioContext): Promise<Guidelin
       await warmUpBoth(ctx, systems, population, tag);
       for (let round = 0; round < rounds; round += 1) {
         ctx.log(`scenario 12: ${mode}, round ${round + 1} of ${rounds}`);
-        result.rounds[mode].push(await measureRound(ctx, systems, population, tag, round));
+        result.rounds[mode].push(await measureRound(ctx, systems, population, `${tag}-r${round}`));
       }
       for (const variant of VARIANTS) {
         result.perDraft[mode][variant] = meanOf(systems[variant].carried);
