@@ -7,7 +7,9 @@
 #      docker run -p 3002:3002 -e AGENT_LLM_API_KEY=... helpdesk
 # The emulator: OpenAI base URL http://<host>:4010/v1, Gemini base URL http://<host>:4010, any non-empty key.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24, an LTS line supported until April 2028 (packages/deployment's supported-node test fails on a line past its
+# end of life).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 # pnpm from npm rather than corepack, whose download of pnpm at build time is one more network dependency.
@@ -57,7 +59,7 @@ USER node
 EXPOSE ${PORT}
 # Healthy means serving: /readyz (its database reached), not /healthz (the process answers), so that whatever waits
 # for a healthy container (compose's service_healthy) does not send traffic that would get 503. No curl in slim
-# images; Node 20 has fetch.
+# images; node has fetch.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/server.js"]
