@@ -106,9 +106,9 @@ export const CHECK_SENTENCE =
   'I am checking this with our team and will get back to you with a precise answer.';
 
 /**
- * The sentence a draft answers from: the passage sharing most of the email's words (of 4 letters or
- * more), its first two sentences citing it; the first of equals (the search's best) wins. Passages
- * none of which shares a word, or the prompt's "no article" line: the promise to check.
+ * The sentence a draft answers from: the first two sentences of the passage sharing most of the
+ * email's words (4+ letters; the first of equals wins), citing it; no shared word, or the prompt's
+ * "no article" line: the promise to check.
  */
 export function groundedSentence(system: string, request: string): string | undefined {
   const words = new Set(contentWords(request).filter((w) => w.length >= 4));

@@ -47,10 +47,9 @@ function asksSomethingNew(task: ModelTask, index: number, text: string): boolean
 }
 
 /**
- * Whether the user message at `index` asks to revise an earlier reply ("make it shorter") rather than asking
- * something new: it carries explicit reviewer instructions, or it directly follows a reply, asks for
- * changes and asks nothing of its own. Only the message itself and the turn before it count, so a long
- * chat history (or other agents' replies that ADK shows as context) cannot turn a new question into one.
+ * Whether the user message at `index` asks to revise an earlier reply ("make it shorter"): explicit
+ * reviewer instructions, or a request for changes right after a reply that asks nothing of its own.
+ * Only the message and the turn before it count, so a long history cannot turn a question into one.
  */
 export function isRevisionRequest(task: ModelTask, index: number): boolean {
   const message = task.turns[index];

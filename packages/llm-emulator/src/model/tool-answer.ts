@@ -200,10 +200,9 @@ function answerSentences(result: unknown): string[] {
 }
 
 /**
- * A first-person answer built from what the called tools returned, as a person would say it: an opened ticket
- * first ("I have opened ticket …; I have asked a colleague to contact you"), a found record as one sentence
- * ("Invoice INV-1001 for Acme GmbH is open: 1250.00 EUR, due on 4 February 2025."), a miss plainly ("I could not
- * find invoice INV-9999."), never the tool's name or a list of its keys.
+ * A first-person answer from what the called tools returned, as a person would say it: an opened
+ * ticket first, a found record as one sentence, a miss plainly ("I could not find invoice
+ * INV-9999."), never the tool's name or a list of its keys.
  */
 export function composeToolAnswer(results: Array<{ name: string; result: unknown }>): string {
   return [
