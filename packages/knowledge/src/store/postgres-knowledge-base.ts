@@ -15,7 +15,7 @@ import {
   type SearchOptions,
   type UpsertResult,
 } from './knowledge-base.js';
-import { anyWordQueries, type AnyWordQuery, type QueryWord } from './postgres-query-words.js';
+import { anyWordQueries, type QueryWord } from './postgres-query-words.js';
 import { textSearchConfig } from './text-search-config.js';
 
 export interface PostgresKnowledgeBaseOptions {
@@ -80,31 +80,41 @@ const allWordsStatement = (schema: string) => `
  * and in all configurations, and PostgreSQL's estimate of all the passages.
  */
 const queryWordsStatement = (schema: string) => `
-  SELECT k.config::text AS config, w.lexeme, coalesce(here.passages, 0) AS here,
-    (SELECT coalesce(sum(l.passages), 0)::int FROM "${schema}"."knowledge_lexemes" AS l
-      WHERE l.lexeme = w.lexeme) AS everywhere,
+  SELECT k.config::text AS config, w.lexeme, counts.here, counts.everywhere,
     (SELECT greatest(c.reltuples, 0)::int FROM pg_class AS c
       WHERE c.oid = '"${schema}"."knowledge_passages"'::regclass) AS passages
   FROM "${schema}"."knowledge_configs" AS k
   CROSS JOIN unnest(tsvector_to_array(to_tsvector(k.config, $1))) AS w(lexeme)
-  LEFT JOIN "${schema}"."knowledge_lexemes" AS here
-    ON here.lexeme = w.lexeme AND here.config = k.config`;
+  CROSS JOIN LATERAL (
+    SELECT coalesce(sum(l.passages) FILTER (WHERE l.config = k.config), 0)::int AS here,
+      coalesce(sum(l.passages), 0)::int AS everywhere
+    FROM "${schema}"."knowledge_lexemes" AS l WHERE l.lexeme = w.lexeme) AS counts`;
 
 /**
- * Each configuration's any-word search (anyWordQueries): its candidates ($2), ranked as the
- * all-words search ranks, over the words kept ($3).
+ * Each configuration's any-word search (anyWordQueries: $1 configurations, $2 their two-word
+ * queries, null for one word, $3 their any-word queries): the passages holding two of the words,
+ * or only when there are none, those holding one; ranked as the all-words search ranks, over the
+ * words kept.
  */
-const anyWordStatement = (schema: string) => `
-  SELECT hit.* FROM unnest($1::regconfig[], $2::tsquery[], $3::tsquery[])
-    AS q(config, candidates, ranked)
-  CROSS JOIN LATERAL (
-    SELECT p.slug, p.position, p.title, p.heading, p.text, ts_rank(p.tsv, q.ranked, 1) AS score
-    FROM "${schema}"."knowledge_passages" AS p
-    WHERE p.tsv @@ q.candidates AND p.config = q.config AND ($4::text IS NULL OR p.language = $4)
-    ORDER BY score DESC, p.slug, p.position
-    LIMIT $5) AS hit
-  ORDER BY hit.score DESC, hit.slug, hit.position
+const anyWordStatement = (schema: string) => {
+  const hits = (candidates: string) => `
+    SELECT hit.* FROM queries AS q CROSS JOIN LATERAL (
+      SELECT p.slug, p.position, p.title, p.heading, p.text, ts_rank(p.tsv, q.any_word, 1) AS score
+      FROM "${schema}"."knowledge_passages" AS p
+      WHERE p.tsv @@ q.${candidates} AND p.config = q.config
+        AND ($4::text IS NULL OR p.language = $4)
+      ORDER BY score DESC, p.slug, p.position
+      LIMIT $5) AS hit`;
+  return `
+  WITH queries AS (
+    SELECT * FROM unnest($1::regconfig[], $2::tsquery[], $3::tsquery[])
+      AS q(config, two_words, any_word)),
+  two_words AS (${hits('two_words')}),
+  any_word AS (${hits('any_word')} WHERE NOT EXISTS (SELECT FROM two_words))
+  SELECT * FROM two_words UNION ALL SELECT * FROM any_word
+  ORDER BY score DESC, slug, position
   LIMIT $5`;
+};
 
 /** Adds (`+`) or takes away (`-`) the lexemes of an article's passages from their counts. */
 const countLexemesStatement = (schema: string, change: '+' | '-') => `
@@ -265,8 +275,14 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
     const { limit, language } = searchOptionsSchema.parse(options);
     if (!query.trim()) return [];
     const wanted = language?.toLowerCase() ?? null;
-    let { rows } = await this.pool.query<HitRow>(this.sql.searchAll, [query, wanted, limit]);
-    if (rows.length === 0) rows = await this.searchAnyWord(query, wanted, limit);
+    // Asked at once, on two connections: the words are needed only when no passage holds them
+    // all, but asking afterwards would add a round trip to every such search.
+    const [allWords, words] = await Promise.all([
+      this.pool.query<HitRow>(this.sql.searchAll, [query, wanted, limit]),
+      this.pool.query<QueryWord & { passages: number }>(this.sql.queryWords, [query]),
+    ]);
+    let rows = allWords.rows;
+    if (rows.length === 0) rows = await this.searchAnyWord(words.rows, wanted, limit);
     return rows.map((row) => ({
       slug: row.slug,
       title: row.title,
@@ -281,28 +297,20 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
    * passages hold two (anyWordQueries).
    */
   private async searchAnyWord(
-    query: string,
+    words: (QueryWord & { passages: number })[],
     language: string | null,
     limit: number,
   ): Promise<HitRow[]> {
-    const words = await this.pool.query<QueryWord & { passages: number }>(this.sql.queryWords, [
-      query,
+    const queries = anyWordQueries(words, words[0]?.passages ?? 0);
+    if (queries.length === 0) return [];
+    const { rows } = await this.pool.query<HitRow>(this.sql.searchAny, [
+      queries.map((q) => q.config),
+      queries.map((q) => q.twoWords ?? null),
+      queries.map((q) => q.anyWord),
+      language,
+      limit,
     ]);
-    const queries = anyWordQueries(words.rows, words.rows[0]?.passages ?? 0);
-    const search = async (chosen: AnyWordQuery[], candidates: (q: AnyWordQuery) => string) => {
-      const { rows } = await this.pool.query<HitRow>(this.sql.searchAny, [
-        chosen.map((q) => q.config),
-        chosen.map(candidates),
-        chosen.map((q) => q.anyWord),
-        language,
-        limit,
-      ]);
-      return rows;
-    };
-    const paired = queries.filter((q) => q.twoWords !== undefined);
-    const rows = paired.length > 0 ? await search(paired, (q) => q.twoWords!) : [];
-    if (rows.length > 0 || queries.length === 0) return rows;
-    return search(queries, (q) => q.anyWord);
+    return rows;
   }
 
   private async read(slug: string, db: pg.Pool | pg.PoolClient): Promise<Article | undefined> {
