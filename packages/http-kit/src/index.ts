@@ -42,6 +42,12 @@ export {
 } from './tracing/start-tracing.js';
 export { startOtlpReceiver, type ReceivedSpan } from './tracing/otlp-receiver.js';
 export { modelCallSpan, type ModelCallSpan, type ModelSpanEnd } from './tracing/model-call-span.js';
+export {
+  EventStream,
+  DEFAULT_HEARTBEAT_MS,
+  MAX_BUFFERED_BYTES,
+  type EventStreamOptions,
+} from './streams/event-stream.js';
 export { backoffMs, type Backoff } from './retry/backoff.js';
 export { readPackageVersion } from './package-version.js';
 export { installedVersion, type FrameworkPatch } from './framework-patch.js';

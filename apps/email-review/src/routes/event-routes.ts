@@ -1,15 +1,8 @@
-import { defineRoute, type Route } from '@repo/http-kit';
+import { defineRoute, EventStream, MAX_BUFFERED_BYTES, type Route } from '@repo/http-kit';
 import type { ChangeFeed } from '../changes/change-feed.js';
-import { threadChangeSchema, type ThreadChange } from '../changes/thread-change.js';
+import { threadChangeSchema } from '../changes/thread-change.js';
 
-/** A comment line this often keeps proxies from closing an idle stream. */
-export const DEFAULT_HEARTBEAT_MS = 15_000;
-/**
- * Bytes a stream may have waiting for its client (beyond what the sockets hold). A client that
- * stopped reading is cut there instead of buffering every change for ever; it reconnects with
- * Last-Event-ID and resumes, or is told to reload.
- */
-export const MAX_BUFFERED_BYTES = 1024 * 1024;
+export { MAX_BUFFERED_BYTES };
 
 const EXAMPLE = [
   'event: thread.updated',
@@ -18,9 +11,6 @@ const EXAMPLE = [
   '',
   ': keep-alive',
 ].join('\n');
-
-const frame = (change: ThreadChange) =>
-  `event: ${change.type}\nid: ${change.id}\ndata: ${JSON.stringify(change)}\n\n`;
 
 /**
  * GET /events: thread changes as Server-Sent Events, from every instance. A client that
@@ -48,37 +38,21 @@ export function eventsRoute(feed: ChangeFeed, options: { heartbeatMs?: number } 
       },
     },
     handler: ({ req, res }) => {
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        'x-accel-buffering': 'no',
-      });
-      const write = (chunk: string) => {
-        if (res.writableEnded || res.destroyed) return;
-        if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
-        else res.write(chunk);
-      };
+      const stream = new EventStream(res, { heartbeatMs: options.heartbeatMs });
+      stream.open();
       // The replay and the subscription happen in one tick: no change falls between them.
       const lastId = req.get('last-event-id');
-      let opening = 'retry: 2000\n\n';
+      stream.write('retry: 2000\n\n');
       if (lastId) {
         const replay = feed.after(lastId);
-        opening +=
-          'gap' in replay ? 'event: reset\ndata: {}\n\n' : replay.changes.map(frame).join('');
+        if ('gap' in replay) stream.send('reset', {});
+        else for (const change of replay.changes) stream.send(change.type, change, change.id);
       }
-      write(opening);
       const unsubscribe = feed.subscribe(
-        (change) => write(frame(change)),
-        () => res.end(),
+        (change) => stream.send(change.type, change, change.id),
+        () => stream.end(),
       );
-      const heartbeat = setInterval(
-        () => write(': keep-alive\n\n'),
-        options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-      );
-      res.once('close', () => {
-        clearInterval(heartbeat);
-        unsubscribe();
-      });
+      res.once('close', unsubscribe);
     },
   });
 }

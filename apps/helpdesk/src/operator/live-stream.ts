@@ -1,6 +1,6 @@
+import { EventStream } from '@repo/http-kit';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { DEFAULT_HEARTBEAT_MS } from '../routes/event-stream.js';
 import type { ConversationEvent } from './handoffs.js';
 import type { LiveFeed } from './live-feed.js';
 
@@ -53,12 +53,11 @@ export async function streamLiveEvents(
   const waiting: ConversationEvent[] = [];
   const mine = (event: ConversationEvent) =>
     !options.sessionId || event.session_id === options.sessionId;
+  const stream = new EventStream(res, { heartbeatMs: options.heartbeatMs });
   const send = (event: ConversationEvent) => {
-    if (event.id <= last || res.writableEnded) return;
+    if (event.id <= last || stream.gone) return;
     last = event.id;
-    res.write(
-      `event: ${event.type}\nid: ${event.id}\ndata: ${JSON.stringify(liveData(event))}\n\n`,
-    );
+    stream.send(event.type, liveData(event), event.id);
   };
   const unsubscribe = await source.feed.subscribe((events) => {
     for (const event of events.filter(mine)) {
@@ -66,24 +65,13 @@ export async function streamLiveEvents(
       else send(event);
     }
   });
-  const untrack = source.feed.track(() => res.end());
+  const untrack = source.feed.track(() => stream.end());
   res.once('close', () => {
     unsubscribe();
     untrack();
   });
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    'x-accel-buffering': 'no',
-  });
-  res.flushHeaders();
-  const heartbeat = setInterval(() => {
-    if (!res.writableEnded) res.write(': keep-alive\n\n');
-  }, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
-  res.once('close', () => clearInterval(heartbeat));
-  if (options.first) {
-    res.write(`event: ${options.first.event}\ndata: ${JSON.stringify(options.first.data)}\n\n`);
-  }
+  stream.open();
+  if (options.first) stream.send(options.first.event, options.first.data);
   try {
     for (;;) {
       const past = await source.eventsAfter(last, {

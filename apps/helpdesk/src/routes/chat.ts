@@ -1,8 +1,7 @@
-import { createLogger, currentLogger, defineRoute, type Logger } from '@repo/http-kit';
+import { createLogger, currentLogger, defineRoute, EventStream, type Logger } from '@repo/http-kit';
 import { chatReplySchema, type ChatService } from '../chat/chat-service.js';
 import { streamTurn } from '../chat/stream-turn.js';
 import { CHAT_EVENT_STREAM_EXAMPLE, chatEventStreamSchema } from './chat-event-stream-doc.js';
-import { ServerSentEvents } from './event-stream.js';
 import { sessionAccessOf } from '../web/public-widget.js';
 import { chatRequestSchema, turnProblemSchema, widgetTokenHeader } from './schemas.js';
 
@@ -68,10 +67,15 @@ export const chatRoute = (chat: ChatService, options: ChatRouteOptions = {}) => 
         return;
       }
       const requestId = res.getHeader('x-request-id');
-      await streamTurn(chat, input, new ServerSentEvents(res, options.heartbeatMs), {
-        logger: currentLogger(fallbackLogger),
-        ...(typeof requestId === 'string' ? { requestId } : {}),
-      });
+      await streamTurn(
+        chat,
+        input,
+        new EventStream(res, { heartbeatMs: options.heartbeatMs, numbered: true }),
+        {
+          logger: currentLogger(fallbackLogger),
+          ...(typeof requestId === 'string' ? { requestId } : {}),
+        },
+      );
     },
   });
 };
