@@ -8,6 +8,7 @@ import {
   type Logger,
 } from '@repo/http-kit';
 import { loadOrExit, redactSecrets } from '@repo/llm-config';
+import { exitDatabaseUnreachable } from '@repo/pg-kit';
 import pg from 'pg';
 import { createLogTransport } from './delivery/mail-transport.js';
 import { createSmtpTransport } from './delivery/smtp-transport.js';
@@ -151,13 +152,8 @@ async function becomeReady(logger: Logger): Promise<void> {
     await persistence.start({ untilMs: env.DATABASE_STARTUP_TIMEOUT_MS });
   } catch (error) {
     if (closing) return;
-    const reason = redactSecrets(error instanceof Error ? error.message : String(error));
-    const database = redactSecrets(env.DATABASE_URL ?? '');
-    logger.fatal(
-      { database, schema: env.DATABASE_SCHEMA, reason },
-      `cannot open the database ${database}: ${reason}`,
-    );
-    process.exit(1);
+    const database = { connectionString: env.DATABASE_URL ?? '', schema: env.DATABASE_SCHEMA };
+    exitDatabaseUnreachable(logger, { ...database, redact: redactSecrets }, error);
   }
   if (closing) return;
   // A knowledge base not set up yet is set up again by the first draft that searches it.
