@@ -40,6 +40,16 @@ describe('anyWordQueries', () => {
     expect(anyWordQueries([word('zeppelin', 0)], 1_000)).toEqual([]);
   });
 
+  it('when one configuration’s passages hold more of the query’s words, then only it is searched', () => {
+    const queries = anyWordQueries(
+      [word('plan', 90), word('help', 8), word('a', 1, 'french'), word('2', 1, 'french')].concat(
+        word('annual', 3),
+      ),
+      1_000,
+    );
+    expect(queries.map((q) => q.config)).toEqual(['english']);
+  });
+
   it('when a lexeme holds quotes or backslashes, then they are escaped as tsquery input', () => {
     const [query] = anyWordQueries([word("o'brien\\x", 1)], 10);
     expect(query?.anyWord).toBe("'o''brien\\\\x'");

@@ -39,8 +39,9 @@ function twoOf(lexemes: string[]): string | undefined {
 }
 
 /**
- * The any-word search of each configuration, from the query's words there: words no passage holds
- * are left out; so are the common ones while a rarer word is left (when the query has only common
+ * The any-word search of each configuration whose passages hold the most of the query's words (the
+ * query's language: another configuration reads its stop words and numbers as words), from the
+ * query's words there: words no passage holds are left out; so are the common ones while a rarer word is left (when the query has only common
  * words, they are searched). A search reads first the passages holding two of the rarest words
  * kept (a ranking by ts_rank puts them first anyway), and only when there are none those holding
  * one: the GIN index says which passages hold a word, but each candidate is a heap row read and
@@ -51,7 +52,9 @@ export function anyWordQueries(words: QueryWord[], passages: number): AnyWordQue
   const byConfig = new Map<string, QueryWord[]>();
   for (const word of words.filter((word) => word.here > 0))
     byConfig.set(word.config, [...(byConfig.get(word.config) ?? []), word]);
-  return [...byConfig].map(([config, held]) => {
+  const most = Math.max(0, ...[...byConfig.values()].map((held) => held.length));
+  const inQueryLanguage = [...byConfig].filter(([, held]) => held.length === most);
+  return inQueryLanguage.map(([config, held]) => {
     const rare = held.filter((word) => word.here <= common);
     const kept = (rare.length > 0 ? rare : held)
       .sort((a, b) => a.everywhere - b.everywhere || (a.lexeme < b.lexeme ? -1 : 1))
