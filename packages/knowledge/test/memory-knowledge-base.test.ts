@@ -16,4 +16,27 @@ describe('MemoryKnowledgeBase', () => {
     // Alone, the common word is still searched.
     expect(await kb.search('acme', { limit: 3 })).toHaveLength(3);
   });
+
+  it('when searches follow one another, then each scores as it would alone (the score arrays reused between searches start at zero)', async () => {
+    const articles = [
+      { slug: 'refunds', title: 'Refunds', body: 'Refunds within 30 days of the payment.' },
+      {
+        slug: 'shipping',
+        title: 'Shipping',
+        body: 'Shipping takes 3 days; refunds of shipping too.',
+      },
+      { slug: 'payments', title: 'Payments', body: 'We take card payment and bank transfer.' },
+    ];
+    const used = new MemoryKnowledgeBase();
+    const fresh = new MemoryKnowledgeBase();
+    for (const article of articles) {
+      await used.upsert(article);
+      await fresh.upsert(article);
+    }
+
+    await used.search('refunds shipping payment');
+    const after = await used.search('refunds');
+
+    expect(after).toEqual(await fresh.search('refunds'));
+  });
 });

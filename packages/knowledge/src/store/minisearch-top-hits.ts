@@ -14,7 +14,6 @@ interface MiniSearchInternals {
   _fieldLength: Map<number, number[]>;
   _avgFieldLength: number[];
   _documentCount: number;
-  _documentIds: Map<number, unknown>;
   _storedFields: Map<number, Record<string, unknown> | undefined>;
   _nextId: number;
 }
@@ -44,6 +43,52 @@ const MAX_FUZZY = 6;
 export const MAX_QUERY_TERMS = 32;
 
 /**
+ * What topHits keeps per index between searches: every passage's field lengths in one array (by
+ * short id × field; -1: no passage, or discarded), read from MiniSearch's per-passage map once
+ * after the index changed rather than twice per match in every search; and the score arrays of
+ * one search, set back to zero at its end (only the entries it touched), so that a search does
+ * not allocate and clear arrays the size of the index. An add raises `_nextId`, a discard lowers
+ * `_documentCount`: either makes the tables stale.
+ */
+interface ScoringTables {
+  nextId: number;
+  documentCount: number;
+  fieldCount: number;
+  lengths: Float64Array;
+  scores: Float64Array;
+  /** The query terms each passage matched, one bit each. */
+  matched: Uint32Array;
+  /** The short ids of the passages matched, in the order first matched: `touchedCount` of them. */
+  touched: Int32Array;
+  touchedCount: number;
+}
+
+const scoringTables = new WeakMap<object, ScoringTables>();
+
+function scoringTablesOf(mini: MiniSearchInternals): ScoringTables {
+  const cached = scoringTables.get(mini);
+  if (cached?.nextId === mini._nextId && cached.documentCount === mini._documentCount)
+    return cached;
+  const fieldCount = mini._avgFieldLength.length;
+  const lengths = new Float64Array(mini._nextId * fieldCount).fill(-1);
+  for (const [shortId, fieldLengths] of mini._fieldLength)
+    for (let field = 0; field < fieldCount; field += 1)
+      lengths[shortId * fieldCount + field] = fieldLengths[field] ?? 0;
+  const tables = {
+    nextId: mini._nextId,
+    documentCount: mini._documentCount,
+    fieldCount,
+    lengths,
+    scores: new Float64Array(mini._nextId),
+    matched: new Uint32Array(mini._nextId),
+    touched: new Int32Array(mini._nextId),
+    touchedCount: 0,
+  };
+  scoringTables.set(mini, tables);
+  return tables;
+}
+
+/**
  * The `limit` best passages for `terms` (OR) whose stored fields `keep` accepts, best first, scored
  * as minisearch@7.2.0's `search` scores them (BM25 per field, prefix and fuzzy matches weighted
  * down, × the number of query terms matched).
@@ -52,10 +97,11 @@ export const MAX_QUERY_TERMS = 32;
  * per term (terms and match lists), merges them term by term, builds a result with the stored
  * fields for every match and sorts them all; a draft's email matches thousands of passages at
  * 10,000 articles and keeps 5. This reads its index (the same SearchableMap lookups: get,
- * atPrefix, fuzzyGet) into one score array. One difference: a passage discarded and not yet
- * vacuumed still counts in a term's document frequency (MiniSearch drops it while scoring).
- * Measured: bench scenario 11 (README). Guarded by the contract suite; without these internals
- * (another MiniSearch), `fallback` (its public search) answers.
+ * atPrefix, fuzzyGet) into one score array, with the field lengths from a table built once per
+ * change of the index (scoringTablesOf). One difference: a passage discarded and not yet vacuumed
+ * still counts in a term's document frequency (MiniSearch drops it while scoring). Measured:
+ * bench scenario 11 (README). Guarded by the contract suite; without these internals (another
+ * MiniSearch), `fallback` (its public search) answers.
  */
 export function topHits<T>(
   index: MiniSearch<T>,
@@ -66,11 +112,29 @@ export function topHits<T>(
   fallback: () => TopHit[],
 ): TopHit[] {
   const mini = index as unknown as MiniSearchInternals;
-  if (!mini._index || !mini._fieldLength || !mini._documentIds || !mini._storedFields)
+  if (!mini._index || !mini._fieldLength || !mini._avgFieldLength || !mini._storedFields)
     return fallback();
-  const scores = new Float64Array(mini._nextId);
-  const matched = new Uint32Array(mini._nextId);
-  const touched: number[] = [];
+  const tables = scoringTablesOf(mini);
+  try {
+    scoreTerms(mini, tables, terms, options);
+    return bestOf(mini, tables, limit, keep);
+  } finally {
+    for (let i = 0; i < tables.touchedCount; i += 1) {
+      tables.scores[tables.touched[i]!] = 0;
+      tables.matched[tables.touched[i]!] = 0;
+    }
+    tables.touchedCount = 0;
+  }
+}
+
+/** Adds each passage's score for `terms` into the tables, noting the passages it touched. */
+function scoreTerms(
+  mini: MiniSearchInternals,
+  tables: ScoringTables,
+  terms: string[],
+  options: TopHitsOptions,
+): void {
+  const { fieldCount, lengths, scores, matched, touched } = tables;
   const fields = Object.entries(mini._fieldIds).map(([name, id]) => ({
     id,
     boost: options.boost[name] ?? 1,
@@ -84,17 +148,18 @@ export function topHits<T>(
       const idf = Math.log(
         1 + (mini._documentCount - frequencies.size + 0.5) / (frequencies.size + 0.5),
       );
-      const average = mini._avgFieldLength[field.id]!;
-      for (const [shortId, frequency] of frequencies) {
-        if (!mini._documentIds.has(shortId)) continue;
-        const length = mini._fieldLength.get(shortId)![field.id]!;
-        const tf =
-          (frequency * (BM25.k + 1)) /
-          (frequency + BM25.k * (1 - BM25.b + (BM25.b * length) / average));
-        if (matched[shortId] === 0) touched.push(shortId);
+      const fieldWeight = weight * field.boost * idf;
+      // BM25's length normalisation, k × (1 − b + b × length ÷ average), as fixed + perLength × length.
+      const fixed = BM25.k * (1 - BM25.b);
+      const perLength = (BM25.k * BM25.b) / mini._avgFieldLength[field.id]!;
+      frequencies.forEach((frequency, shortId) => {
+        const length = lengths[shortId * fieldCount + field.id]!;
+        if (length < 0) return; // discarded, not yet vacuumed
+        const tf = (frequency * (BM25.k + 1)) / (frequency + fixed + perLength * length);
+        if (matched[shortId] === 0) touched[tables.touchedCount++] = shortId;
         matched[shortId]! |= bit;
-        scores[shortId]! += weight * field.boost * idf * (BM25.d + tf);
-      }
+        scores[shortId]! += fieldWeight * (BM25.d + tf);
+      });
     }
   };
 
@@ -123,9 +188,18 @@ export function topHits<T>(
         score(data, (FUZZY_WEIGHT * near.length) / (near.length + edits), bit);
     }
   });
+}
 
+/** The `limit` best of the touched passages that `keep` accepts: sum of scores × terms matched. */
+function bestOf(
+  mini: MiniSearchInternals,
+  { scores, matched, touched, touchedCount }: ScoringTables,
+  limit: number,
+  keep: (stored: Record<string, unknown>) => boolean,
+): TopHit[] {
   const best: TopHit[] = [];
-  for (const shortId of touched) {
+  for (let i = 0; i < touchedCount; i += 1) {
+    const shortId = touched[i]!;
     let bits = matched[shortId]!;
     let count = 0;
     for (; bits; bits &= bits - 1) count += 1;
