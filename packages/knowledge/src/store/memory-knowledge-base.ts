@@ -43,6 +43,18 @@ const termsOf = (document: PassageDocument): Set<string> =>
       .filter(Boolean),
   );
 
+/** The index of the first of the sorted `slugs` after `after` (binary search). */
+function firstAfter(slugs: readonly string[], after: string): number {
+  let low = 0;
+  let high = slugs.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (slugs[middle]! > after) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
 /**
  * A query word in more than this share of the passages (and more than COMMON_MIN_PASSAGES of them)
  * is left out of the search while the query has a rarer one: it adds little to the ranking (BM25's
@@ -72,6 +84,8 @@ export class MemoryKnowledgeBase implements KnowledgeBase {
   private readonly now: () => Date;
   private readonly articles = new Map<string, Article>();
   private readonly passageIds = new Map<string, string[]>();
+  /** The slugs sorted (list); undefined after a write. */
+  private slugsInOrder: string[] | undefined;
   /** How many passages hold each term. */
   private readonly passagesWith = new Map<string, number>();
   private readonly index = new MiniSearch<PassageDocument>({
@@ -107,13 +121,16 @@ export class MemoryKnowledgeBase implements KnowledgeBase {
       slug,
       documents.map((document) => document.id),
     );
+    if (!existing) this.slugsInOrder = undefined;
     this.articles.set(slug, article);
     return { outcome: existing ? 'replaced' : 'created', article: copyOf(article) };
   }
 
   async delete(slug: string): Promise<boolean> {
     this.removePassages(slug);
-    return this.articles.delete(slug);
+    if (!this.articles.delete(slug)) return false;
+    this.slugsInOrder = undefined;
+    return true;
   }
 
   async get(slug: string): Promise<Article | undefined> {
@@ -122,14 +139,18 @@ export class MemoryKnowledgeBase implements KnowledgeBase {
   }
 
   async list({ limit, after }: { limit: number; after?: string }): Promise<ArticlePage> {
-    const slugs = [...this.articles.keys()]
-      .filter((slug) => after === undefined || slug > after)
-      .sort();
-    const page = slugs.slice(0, limit);
+    const slugs = this.sortedSlugs();
+    const start = after === undefined ? 0 : firstAfter(slugs, after);
+    const page = slugs.slice(start, start + limit);
     return {
       articles: page.map((slug) => summaryOf(copyOf(this.articles.get(slug)!))),
-      next: slugs.length > limit ? page[page.length - 1] : undefined,
+      next: slugs.length - start > limit ? page[page.length - 1] : undefined,
     };
+  }
+
+  /** The slugs in order, sorted once after a write rather than on every page (a draft with no hit asks for one). */
+  private sortedSlugs(): string[] {
+    return (this.slugsInOrder ??= [...this.articles.keys()].sort());
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
