@@ -15,7 +15,11 @@ import { runLoad } from '../load/run-load.js';
 import { StepTimer } from '../load/step-timer.js';
 import { JsonClient } from '../net/json-client.js';
 import { summarize } from '../stats/percentiles.js';
-import { GuidelinePopulation, storeGuidelines } from './guidelines-population.js';
+import {
+  GuidelinePopulation,
+  storeGuidelines,
+  type GuidelineStore,
+} from './guidelines-population.js';
 import {
   GUIDELINE_MODES,
   type GuidelineMode,
@@ -49,10 +53,10 @@ interface Served {
   /** PostgreSQL mode: the service's schema. */
   database?: BenchDatabase;
   /** The service's guideline store (what GET /guidelines lists). */
-  store: ReturnType<typeof createEmailReview>['guidelines']['store'];
+  store: GuidelineStore;
   /** Edited approvals answered so far: each queued one derivation. */
   edited: number;
-  /** Guidelines the prompts of the drafts counted by `countDraft` carried. */
+  /** How many guidelines each measured unedited draft's prompt carried (its thread's record). */
   carried: number[];
   close(): Promise<void>;
 }
