@@ -15,9 +15,7 @@ export async function knowledgeSchema(name: string) {
     schema,
     pool,
     empty: () =>
-      pool.query(
-        `TRUNCATE "${schema}".knowledge_articles, "${schema}".knowledge_lexemes CASCADE`,
-      ),
+      pool.query(`TRUNCATE "${schema}".knowledge_articles, "${schema}".knowledge_lexemes CASCADE`),
     drop: async () => {
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
       await pool.end();
