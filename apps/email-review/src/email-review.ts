@@ -1,6 +1,5 @@
-import type { AuthSettings, Logger, ResponseEvent, Tracing } from '@repo/http-kit';
+import type { HttpAppOptions, Logger, Tracing } from '@repo/http-kit';
 import type OpenAI from 'openai';
-import type { Registry } from 'prom-client';
 import { createApp } from './app.js';
 import { createDeliveryRunner } from './delivery/delivery-runner.js';
 import { createLogTransport, type MailTransport } from './delivery/mail-transport.js';
@@ -32,7 +31,11 @@ import {
   type RetentionSettings,
 } from './retention/thread-retention.js';
 
-export interface EmailReviewDeps {
+/** The HTTP options go to http-kit's app as given (documented there). */
+export interface EmailReviewDeps extends Pick<
+  HttpAppOptions,
+  'apiToken' | 'auth' | 'onResponse' | 'metrics'
+> {
   persistence: Persistence;
   llm: OpenAI;
   model: string;
@@ -47,13 +50,7 @@ export interface EmailReviewDeps {
   transport?: MailTransport;
   /** The replies' From (MAIL_FROM). */
   mailFrom?: string;
-  apiToken?: string;
-  auth?: AuthSettings;
   clock?: () => Date;
-  /** Called for every finished HTTP response (tests collect them to check the OpenAPI document). */
-  onResponse?: (event: ResponseEvent) => void;
-  /** Serve GET /metrics from this registry (behind the token unless `public`), fed by every part. */
-  metrics?: { registry: Registry; public?: boolean };
   /** Spans for each request, graph node, model call and delivery (startTracing), when enabled. */
   tracing?: Tracing;
   /** The support mailbox to read (IMAP_URL and companions); unset: threads come by POST only. */
@@ -196,19 +193,14 @@ export function createEmailReview(deps: EmailReviewDeps) {
     clock: deps.clock,
   });
   const app = createApp({
+    ...deps,
     threads,
-    logger: deps.logger,
-    apiToken: deps.apiToken,
-    auth: deps.auth,
+    tracing: deps.tracing?.enabled,
     readiness: async () => {
       await deps.persistence.readiness?.();
       return { mailbox: mailbox.kind === 'off' ? 'off' : mailbox.status.state };
     },
     ...(mailbox.kind === 'imap' ? { listQuarantine: mailbox.listQuarantine } : {}),
-    onResponse: deps.onResponse,
-    metrics: deps.metrics,
-    ...(deps.tracing?.enabled ? { tracing: true } : {}),
-    createWaitMs: deps.createWaitMs,
     changes: deps.persistence.changes,
     sseHeartbeatMs: deps.eventsKeepAliveMs,
     outbox: deps.persistence.outbox,
@@ -216,14 +208,45 @@ export function createEmailReview(deps: EmailReviewDeps) {
     knowledge: helpCenter.kb,
     reviewerRoutes: [...guidelines.routes, ...quality.routes],
   });
+  const retention = threadRetention(deps);
+  let closed = false;
   return {
     app,
+    /**
+     * Sets the database up (retrying for at most `untilMs` while it is away; then rejects), then
+     * starts the help center, the workers, the retention job and the mailbox reader.
+     */
+    start: async (retry?: { untilMs: number }) => {
+      await deps.persistence.start?.(retry);
+      if (closed) return;
+      // A knowledge base not set up yet is set up again by the first draft that searches it.
+      await helpCenter.start().catch((error: unknown) => {
+        deps.logger.error({ err: error }, 'help center not set up');
+      });
+      await delivery.start();
+      await retention.start();
+      await modelWork.start();
+      await guidelines.start();
+      mailbox.start();
+    },
+    /** Ends the open GET /events streams (they never end by themselves): for the shutdown's drain. */
+    endStreams: () => deps.persistence.changes.close(),
+    /** Stops what `start` started (a start still waiting for the database goes no further) and closes the persistence. */
+    close: async () => {
+      closed = true;
+      await mailbox.stop();
+      await helpCenter.close();
+      await delivery.stop();
+      await retention.stop();
+      await guidelines.stop();
+      await deps.persistence.close();
+    },
     graph,
     threads,
     delivery,
     modelWork,
     mailbox,
-    retention: threadRetention(deps),
+    retention,
     /** The knowledge base; `start()` makes its tables (PostgreSQL) and loads and watches KB_DIR. */
     helpCenter,
     /** Guidelines learned from reviewers; `start()` starts the derivation's workers. */

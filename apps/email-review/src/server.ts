@@ -33,10 +33,7 @@ function persistenceOf(env: ServiceEnv) {
     delaySeconds: env.DELIVERY_RETRY_DELAY_SECONDS,
     backoff: env.DELIVERY_RETRY_BACKOFF,
   };
-  if (!env.DATABASE_URL) {
-    const memory = createMemoryPersistence({ retry, webhooks, logger });
-    return { ...memory, start: async () => {} };
-  }
+  if (!env.DATABASE_URL) return createMemoryPersistence({ retry, webhooks, logger });
   return createPostgresPersistence({
     connectionString: env.DATABASE_URL,
     schema: env.DATABASE_SCHEMA,
@@ -88,7 +85,7 @@ function mailboxOf(env: ServiceEnv): MailboxSettings | undefined {
   };
 }
 
-const { app, delivery, modelWork, mailbox, retention, helpCenter, guidelines } = createEmailReview({
+const service = createEmailReview({
   persistence,
   llm: createOpenAiClient(env.openai),
   model: env.openai.model,
@@ -120,22 +117,17 @@ const { app, delivery, modelWork, mailbox, retention, helpCenter, guidelines } =
 
 // Set when shutdown begins: a start-up still waiting for the database then stops quietly.
 let closing = false;
-const running = await serve(app, {
+const running = await serve(service.app, {
   port: env.PORT,
   host: env.HOST,
   logger,
   // Open GET /events streams end at once (clients reconnect elsewhere with Last-Event-ID).
-  onDraining: [() => persistence.changes.close()],
+  onDraining: [() => service.endStreams()],
   onClose: [
     () => {
       closing = true;
+      return service.close();
     },
-    () => mailbox.stop(),
-    () => helpCenter.close(),
-    () => delivery.stop(),
-    () => retention.stop(),
-    () => guidelines.stop(),
-    () => persistence.close(),
     () => tracing.shutdown(),
   ],
 });
@@ -149,22 +141,13 @@ logger.info({ url: running.url }, `email-review starting on ${running.url}`);
  */
 async function becomeReady(logger: Logger): Promise<void> {
   try {
-    await persistence.start({ untilMs: env.DATABASE_STARTUP_TIMEOUT_MS });
+    await service.start({ untilMs: env.DATABASE_STARTUP_TIMEOUT_MS });
   } catch (error) {
     if (closing) return;
     const database = { connectionString: env.DATABASE_URL ?? '', schema: env.DATABASE_SCHEMA };
     exitDatabaseUnreachable(logger, { ...database, redact: redactSecrets }, error);
   }
   if (closing) return;
-  // A knowledge base not set up yet is set up again by the first draft that searches it.
-  await helpCenter.start().catch((error: unknown) => {
-    logger.error({ err: error }, 'help center not set up');
-  });
-  await delivery.start();
-  await retention.start();
-  await modelWork.start();
-  await guidelines.start();
-  mailbox.start();
   const storage =
     persistence.kind === 'postgres'
       ? `checkpointer=postgres schema=${env.DATABASE_SCHEMA}`
@@ -176,7 +159,7 @@ async function becomeReady(logger: Logger): Promise<void> {
       model: env.openai.model,
       auth: Boolean(env.API_TOKEN),
       delivery: transport.kind,
-      mailbox: mailbox.kind,
+      mailbox: service.mailbox.kind,
       // Whom the drafts speak for, what the classifier chooses from, where the articles come from.
       company_name: env.support.profile.company_name,
       categories: env.support.labels.categories.map((label) => label.name),
@@ -184,7 +167,7 @@ async function becomeReady(logger: Logger): Promise<void> {
       ...(persistence.kind === 'postgres' ? { kb_schema: env.KB_SCHEMA } : {}),
     },
     // SMTP_URL and IMAP_URL are secrets (credentials): only their kinds are logged.
-    `email-review ready on ${running.url} ${storage} delivery=${transport.kind} mailbox=${mailbox.kind}`,
+    `email-review ready on ${running.url} ${storage} delivery=${transport.kind} mailbox=${service.mailbox.kind}`,
   );
 }
 

@@ -1,15 +1,12 @@
 import type { Express } from 'express';
-import type { Registry } from 'prom-client';
 import {
   createHttpApp,
   createLogger,
   readPackageVersion,
-  type AuthSettings,
   type HttpAppOptions,
   type Logger,
   type ReadinessCheck,
   type Route,
-  type TrustProxy,
 } from '@repo/http-kit';
 import { knowledgeRoutes, type KnowledgeBase } from '@repo/knowledge';
 import { webhookRoutes, type Outbox } from '@repo/webhooks';
@@ -40,33 +37,25 @@ export interface WidgetSettings {
   public?: Omit<PublicWidgetLimits, 'bodyLimit'>;
 }
 
-export interface AppDeps {
+/** The app's parts; what http-kit's app takes is passed as the service was given it (its docs there). */
+export interface AppDeps extends Pick<
+  HttpAppOptions,
+  'apiToken' | 'auth' | 'onResponse' | 'metrics' | 'tracing' | 'trustProxy'
+> {
   chat: ChatService;
   /** GET /webhooks/deliveries and their retry (default: none). */
   outbox?: Outbox;
   logger?: Logger;
-  /** When set, every route but health (/healthz, /readyz) needs `Authorization: Bearer <token>`. */
-  apiToken?: string;
-  /** Named tokens and JWTs (API_TOKENS, AUTH_JWKS_URL). */
-  auth?: AuthSettings;
   /** Comment lines on POST /chat's event streams this often (default 15 s). */
   sseHeartbeatMs?: number;
-  /** Called on every finished response (tests check the document lists every answer). */
-  onResponse?: HttpAppOptions['onResponse'];
   /**
    * Sessions live in a database (PostgreSQL mode): `/readyz` asks it, and every route documents
    * its 503 `database_unavailable`.
    */
   database?: { readiness: ReadinessCheck };
-  /** GET /metrics from this registry, behind the token unless `public` (METRICS_PUBLIC). */
-  metrics?: { registry: Registry; public?: boolean };
-  /** A server span per request, its trace id in the request's log lines (tracing on). */
-  tracing?: boolean;
   widget?: WidgetSettings;
   /** The base URL the A2A agent card advertises (PUBLIC_URL); default: the listening address. */
   publicUrl?: string;
-  /** TRUST_PROXY: the proxies whose X-Forwarded-For gives `req.ip` (rate limits); default none. */
-  trustProxy?: TrustProxy;
   /** OPERATORS: the callers (token names, JWT email/subject) who may use the console. */
   operators?: readonly string[];
   /** The reader of live events the app's streams share (default: one of its own). */

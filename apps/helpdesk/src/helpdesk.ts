@@ -1,8 +1,7 @@
 import type { LlmAgent, Runner } from '@google/adk';
-import type { AuthSettings, Logger, ResponseEvent, Tracing, TrustProxy } from '@repo/http-kit';
-import type { Registry } from 'prom-client';
+import type { Logger, Tracing } from '@repo/http-kit';
 import { createRootAgent, type AgentPrompts, type AgentTreePatches } from './agents/agent-tree.js';
-import { createApp, type WidgetSettings } from './app.js';
+import { createApp, type AppDeps } from './app.js';
 import {
   createChatService,
   sessionSettings,
@@ -38,7 +37,19 @@ export interface HelpdeskDatabase {
   queryTimeoutMs?: number;
 }
 
-export interface HelpdeskDeps {
+/** What the HTTP app takes goes to it as given (documented in app.ts and http-kit). */
+export interface HelpdeskDeps extends Pick<
+  AppDeps,
+  | 'apiToken'
+  | 'auth'
+  | 'sseHeartbeatMs'
+  | 'onResponse'
+  | 'metrics'
+  | 'widget'
+  | 'publicUrl'
+  | 'trustProxy'
+  | 'operators'
+> {
   /** The agents' model (AGENT_LLM_*). */
   model: ModelSettings;
   /** Passed to ADK's Runner (AGENT_APP_NAME, default helpdesk). */
@@ -51,24 +62,10 @@ export interface HelpdeskDeps {
   /** A Runner of the caller's own over the agent tree (default: the chat service's). */
   runner?: (agent: LlmAgent) => Runner;
   patches?: AgentTreePatches;
-  apiToken?: string;
-  auth?: AuthSettings;
-  /** Comment lines on event streams this often (default 15 s). */
-  sseHeartbeatMs?: number;
-  /** Called for every finished HTTP response (tests check the OpenAPI document lists it). */
-  onResponse?: (event: ResponseEvent) => void;
-  /** Serve GET /metrics from this registry (behind the token unless `public`), fed by every part. */
-  metrics?: { registry: Registry; public?: boolean };
   /** Spans for requests, model calls and (PostgreSQL) queries, when enabled. */
   tracing?: Tracing;
-  /** The customer chat page (WIDGET_*). */
-  widget?: WidgetSettings;
-  /** The base URL the A2A agent card advertises (PUBLIC_URL). */
-  publicUrl?: string;
   /** Webhook endpoints and delivery settings (default: none). */
   webhooks?: WebhookSettings;
-  /** TRUST_PROXY: the proxies whose X-Forwarded-For gives the client's address (default none). */
-  trustProxy?: TrustProxy;
   /**
    * Who may see which invoice through `lookup_invoice`: told the caller (an API client, the
    * operator of an open service, or a public widget's session), the invoice and the billing
@@ -84,8 +81,6 @@ export interface HelpdeskDeps {
   toolSources?: Partial<ToolSources>;
   /** The help center (KB_DIR, KB_SCHEMA): its folder, and its schema in PostgreSQL. */
   helpCenter?: HelpCenterSettings;
-  /** OPERATORS: the callers who may use the operator console (with auth on). */
-  operators?: readonly string[];
   /** HANDOFF_WAIT_SECONDS: how long a conversation waits for a person before the customer is told. */
   handoffWaitMs?: number;
 }
@@ -171,21 +166,12 @@ export function createHelpdesk(deps: HelpdeskDeps) {
   const handoffWaitMs = deps.handoffWaitMs ?? DEFAULT_HANDOFF_WAIT_MS;
   const liveFeed = new LiveFeed(chat.desk.live);
   const app = createApp({
-    operators: deps.operators,
+    ...deps,
     liveFeed,
     chat,
     outbox,
-    logger: deps.logger,
-    apiToken: deps.apiToken,
-    auth: deps.auth,
-    sseHeartbeatMs: deps.sseHeartbeatMs,
-    onResponse: deps.onResponse,
-    metrics: deps.metrics,
     tracing: deps.tracing?.enabled,
     database: postgres && { readiness: postgres.readiness },
-    widget: deps.widget,
-    publicUrl: deps.publicUrl,
-    trustProxy: deps.trustProxy,
     knowledge: helpCenter.kb,
   });
   let sweep: NodeJS.Timeout | undefined;

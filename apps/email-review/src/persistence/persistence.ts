@@ -35,5 +35,10 @@ export interface Persistence {
    * and the process's job runner (the retention job's queue).
    */
   database?: { pool: pg.Pool; schema: string; connectionString: string; jobs: JobRunner };
+  /**
+   * Sets the store up (PostgreSQL: the schema), trying again with backoff for at most `untilMs`
+   * while the database cannot be reached; memory mode has nothing to set up.
+   */
+  start?(retry?: { untilMs: number }): Promise<void>;
   close(): Promise<void>;
 }
