@@ -67,6 +67,28 @@ describe.each(stores)('help center into the %s store', (_name, open) => {
     expect((await kb.get('refund-policy'))?.body.startsWith('# Refund policy')).toBe(true);
   });
 
+  it('when two files name the same slug, then the second is skipped and takes the article once the first is gone', async () => {
+    const copy = readFileSync(join(folder.dir, 'refund-policy.md'), 'utf8').replace(
+      '# Refund policy',
+      '# Refund policy (copy)',
+    );
+    writeFileSync(join(folder.dir, 'zz-refund-copy.md'), copy);
+    const kb = await open();
+    const { logger, lines } = capturedLogger();
+    const load = await loadHelpCenter(folder.dir, kb, logger);
+    expect(load.skipped).toEqual(['zz-refund-copy.md']);
+    expect(lines.filter((line) => line.file === 'zz-refund-copy.md')).toEqual([
+      expect.objectContaining({ problem: 'invalid_article' }),
+    ]);
+    expect((await kb.get('refund-policy'))?.body.startsWith('# Refund policy\n')).toBe(true);
+
+    // The first file gone, the copy is no longer refused: it now holds the slug.
+    rmSync(join(folder.dir, 'refund-policy.md'));
+    const reload = await loadHelpCenter(folder.dir, kb, logger);
+    expect(reload.skipped).toEqual([]);
+    expect((await kb.get('refund-policy'))?.body.startsWith('# Refund policy (copy)')).toBe(true);
+  });
+
   it('when a file is broken, then it is named in exactly one log line and the others load', async () => {
     writeFileSync(join(folder.dir, 'broken-article.md'), '---\ntitle: [unclosed\n---\n\nText.');
     writeFileSync(join(folder.dir, 'no-front-matter.md'), 'Just text.');

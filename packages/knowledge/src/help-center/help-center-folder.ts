@@ -37,6 +37,8 @@ const isArticleRefused = (error: unknown) =>
  */
 export class HelpCenterFolder {
   readonly files = new Map<string, string>();
+  /** The files holding each slug: `files` read the other way, so a load is not quadratic. */
+  private readonly holders = new Map<string, Set<string>>();
 
   constructor(
     readonly dir: string,
@@ -97,7 +99,7 @@ export class HelpCenterFolder {
         ]);
       const { outcome } = await this.kb.upsert(article, { source: 'file' });
       const before = this.files.get(name);
-      this.files.set(name, article.slug);
+      this.hold(name, article.slug);
       // The file now holds another slug: its old article goes.
       if (before !== undefined && before !== article.slug) await this.kb.delete(before);
       return outcome;
@@ -110,7 +112,7 @@ export class HelpCenterFolder {
   /** The file is gone: so is its article, unless another file holds the same slug. */
   async removeFile(name: string): Promise<void> {
     const slug = this.files.get(name);
-    this.files.delete(name);
+    this.release(name);
     if (slug === undefined || this.holderOf(slug, name)) return;
     if (await this.kb.delete(slug))
       this.logger.info({ file: name, slug }, 'help center article deleted');
@@ -125,13 +127,29 @@ export class HelpCenterFolder {
       () => false,
     );
     if (present) return holder;
-    this.files.delete(holder);
+    this.release(holder);
     return undefined;
   }
 
   private holderOf(slug: string, exceptFile: string): string | undefined {
-    for (const [file, held] of this.files) if (held === slug && file !== exceptFile) return file;
+    for (const file of this.holders.get(slug) ?? []) if (file !== exceptFile) return file;
     return undefined;
+  }
+
+  private hold(name: string, slug: string): void {
+    this.release(name);
+    this.files.set(name, slug);
+    const holders = this.holders.get(slug) ?? new Set<string>();
+    this.holders.set(slug, holders.add(name));
+  }
+
+  private release(name: string): void {
+    const slug = this.files.get(name);
+    if (slug === undefined) return;
+    this.files.delete(name);
+    const holders = this.holders.get(slug);
+    holders?.delete(name);
+    if (holders?.size === 0) this.holders.delete(slug);
   }
 
   private skip(name: string, error: unknown): 'skipped' {
