@@ -19,7 +19,9 @@ export function testApp(options: Partial<HttpAppOptions> = {}) {
   });
   routes.get('/items/:id', (req) => {
     throw new HttpError(404, 'item_not_found', `No item ${req.params.id}.`, {
-      item_id: req.params.id,
+      extra: {
+        item_id: req.params.id,
+      },
     });
   });
   routes.get('/boom', () => {

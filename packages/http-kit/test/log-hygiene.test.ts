@@ -76,13 +76,9 @@ describe('one access line per request', () => {
   test('when a dependency is away (503), then one access line with the problem code, and no error of pino-http’s making', async () => {
     const { logger, lines } = capturedLogger();
     const routes = Router().get('/away', () => {
-      throw new HttpError(
-        503,
-        'database_unavailable',
-        'The database is away.',
-        {},
-        { 'Retry-After': '2' },
-      );
+      throw new HttpError(503, 'database_unavailable', 'The database is away.', {
+        headers: { 'Retry-After': '2' },
+      });
     });
     const app = testApp({ logger, routes });
 

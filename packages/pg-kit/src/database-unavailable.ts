@@ -6,13 +6,9 @@ const RETRY_AFTER_SECONDS = 2;
 /** 503 `database_unavailable`: PostgreSQL cannot be reached (or is not set up yet). */
 export class DatabaseUnavailable extends HttpError {
   constructor(cause?: unknown) {
-    super(
-      503,
-      'database_unavailable',
-      'The database is not available; try again shortly.',
-      {},
-      { 'retry-after': String(RETRY_AFTER_SECONDS) },
-    );
+    super(503, 'database_unavailable', 'The database is not available; try again shortly.', {
+      headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+    });
     this.name = 'DatabaseUnavailable';
     if (cause !== undefined) this.cause = cause;
   }

@@ -22,7 +22,9 @@ const guidelineChange = z
 const notFound = { description: 'No such guideline (`guideline_not_found`).' };
 
 function guidelineNotFound(id: string): HttpError {
-  return new HttpError(404, 'guideline_not_found', `No guideline ${id}.`, { guideline_id: id });
+  return new HttpError(404, 'guideline_not_found', `No guideline ${id}.`, {
+    extra: { guideline_id: id },
+  });
 }
 
 /** GET /guidelines, PATCH and DELETE /guidelines/{id}: what was learned, seen and undone. */

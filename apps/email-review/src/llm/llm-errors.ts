@@ -30,8 +30,10 @@ export class ModelUnavailableAnswer extends HttpError {
       503,
       'llm_unavailable',
       'The model provider is unavailable right now. The thread is kept as failed; POST /threads/{id}/retry resumes it.',
-      { thread_id: threadId },
-      { 'Retry-After': String(error.retryAfterSeconds) },
+      {
+        extra: { thread_id: threadId },
+        headers: { 'Retry-After': String(error.retryAfterSeconds) },
+      },
     );
     this.cause = error;
   }

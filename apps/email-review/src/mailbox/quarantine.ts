@@ -29,13 +29,9 @@ export type QuarantineList = z.infer<typeof quarantineListSchema>;
 
 export class MailboxUnavailable extends HttpError {
   constructor() {
-    super(
-      503,
-      'mailbox_unavailable',
-      'The mailbox (IMAP server) cannot be reached.',
-      {},
-      { 'Retry-After': '30' },
-    );
+    super(503, 'mailbox_unavailable', 'The mailbox (IMAP server) cannot be reached.', {
+      headers: { 'Retry-After': '30' },
+    });
   }
 }
 

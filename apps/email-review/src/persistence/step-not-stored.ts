@@ -10,7 +10,7 @@ export class StepNotStored extends HttpError {
       500,
       'internal_error',
       'The step ran but its result could not be stored. The thread is kept as failed; POST /threads/{id}/retry resumes it.',
-      { thread_id: threadId },
+      { extra: { thread_id: threadId } },
     );
     this.cause = cause;
   }

@@ -3,7 +3,7 @@ import type { Thread, ThreadError } from './thread.js';
 
 export class ThreadNotFound extends HttpError {
   constructor(threadId: string) {
-    super(404, 'thread_not_found', 'No thread has this id.', { thread_id: threadId });
+    super(404, 'thread_not_found', 'No thread has this id.', { extra: { thread_id: threadId } });
   }
 }
 
@@ -15,8 +15,10 @@ export class ThreadNotAwaitingReview extends HttpError {
       'thread_not_awaiting_review',
       `The thread is ${thread.status}, not awaiting review.`,
       {
-        thread_id: thread.thread_id,
-        thread_status: thread.status,
+        extra: {
+          thread_id: thread.thread_id,
+          thread_status: thread.status,
+        },
       },
     );
   }
@@ -30,8 +32,10 @@ export class ThreadNotRetryable extends HttpError {
       'thread_not_retryable',
       `The thread is ${thread.status}; only failed threads can be retried.`,
       {
-        thread_id: thread.thread_id,
-        thread_status: thread.status,
+        extra: {
+          thread_id: thread.thread_id,
+          thread_status: thread.status,
+        },
       },
     );
   }
@@ -44,7 +48,7 @@ export class RecipientRequired extends HttpError {
       422,
       'recipient_required',
       'The thread has no address to reply to; redeliver with { "to": "…" }.',
-      { thread_id: thread.thread_id },
+      { extra: { thread_id: thread.thread_id } },
     );
   }
 }
@@ -57,7 +61,7 @@ export class DeliveryNotFailed extends HttpError {
       409,
       'delivery_not_failed',
       `The thread's delivery is ${status}; only a failed or recipient-less delivery can be queued again.`,
-      { thread_id: thread.thread_id, delivery_status: status },
+      { extra: { thread_id: thread.thread_id, delivery_status: status } },
     );
   }
 }
@@ -69,7 +73,9 @@ export class IdempotencyKeyReused extends HttpError {
       'idempotency_key_reused',
       'This Idempotency-Key was already used with a different email.',
       {
-        thread_id: threadId,
+        extra: {
+          thread_id: threadId,
+        },
       },
     );
   }
@@ -83,7 +89,9 @@ export class WorkflowStepFailed extends HttpError {
       error.code,
       `${error.message} The thread is kept as failed; POST /threads/{id}/retry resumes it.`,
       {
-        thread_id: thread.thread_id,
+        extra: {
+          thread_id: thread.thread_id,
+        },
       },
     );
     if (options?.cause !== undefined) this.cause = options.cause;
@@ -100,8 +108,10 @@ export class RevisionMismatch extends HttpError {
       status,
       'revision_mismatch',
       `The draft is now at revision ${thread.revision}; look at it again before acting on it.`,
-      { thread_id: thread.thread_id, revision: thread.revision },
-      { ETag: `"${thread.revision}"` },
+      {
+        extra: { thread_id: thread.thread_id, revision: thread.revision },
+        headers: { ETag: `"${thread.revision}"` },
+      },
     );
   }
 }

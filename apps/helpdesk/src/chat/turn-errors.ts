@@ -28,8 +28,10 @@ export class TurnFailedError extends HttpError {
   constructor(code: TurnErrorCode, context: TurnFailureContext) {
     const { status, detail } = TURN_ERRORS[code];
     super(status, code, detail, {
-      session_id: context.sessionId,
-      ticket_id: context.ticketId,
+      extra: {
+        session_id: context.sessionId,
+        ticket_id: context.ticketId,
+      },
     });
     this.name = 'TurnFailedError';
     if (context.reason) this.cause = new Error(context.reason);

@@ -92,13 +92,17 @@ export interface Handoffs {
 
 export const notInQueue = (sessionId: string) =>
   new HttpError(404, 'not_in_queue', `Conversation ${sessionId} is not waiting for a person.`, {
-    session_id: sessionId,
+    extra: {
+      session_id: sessionId,
+    },
   });
 
 export const alreadyTaken = (sessionId: string, operator: string | null) =>
   new HttpError(409, 'already_taken', `Conversation ${sessionId} is held by another operator.`, {
-    session_id: sessionId,
-    operator,
+    extra: {
+      session_id: sessionId,
+      operator,
+    },
   });
 
 export const notTakenOver = (sessionId: string) =>
@@ -106,5 +110,5 @@ export const notTakenOver = (sessionId: string) =>
     409,
     'not_taken_over',
     `Conversation ${sessionId} is not held by you: take it over first.`,
-    { session_id: sessionId },
+    { extra: { session_id: sessionId } },
   );

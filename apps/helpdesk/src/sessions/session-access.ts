@@ -13,4 +13,6 @@ export const mayReach = (proof: WidgetProof, kept: string | null | undefined): b
 
 /** 404, the same for a session that does not exist and one the request may not reach. */
 export const sessionNotFound = (sessionId: string) =>
-  new HttpError(404, 'session_not_found', `No session ${sessionId}.`, { session_id: sessionId });
+  new HttpError(404, 'session_not_found', `No session ${sessionId}.`, {
+    extra: { session_id: sessionId },
+  });

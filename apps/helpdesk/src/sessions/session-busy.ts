@@ -2,13 +2,10 @@ import { HttpError } from '@repo/http-kit';
 
 /** 429 `session_busy`: too many messages of one session waiting, or its lease not free in time. */
 export function sessionBusy(sessionId: string, detail: string): HttpError {
-  return new HttpError(
-    429,
-    'session_busy',
-    detail,
-    { session_id: sessionId },
-    { 'retry-after': '1' },
-  );
+  return new HttpError(429, 'session_busy', detail, {
+    extra: { session_id: sessionId },
+    headers: { 'retry-after': '1' },
+  });
 }
 
 export const tooManyWaiting = (sessionId: string, limit: number) =>

@@ -61,8 +61,7 @@ export class AuthUnavailable extends HttpError {
       503,
       'auth_unavailable',
       "The identity provider's signing keys could not be fetched, so the token could not be checked. Try again shortly.",
-      {},
-      { 'Retry-After': '30' },
+      { headers: { 'Retry-After': '30' } },
     );
     this.cause = cause;
   }

@@ -4,13 +4,9 @@ import type { Authenticator } from '../auth/authenticator.js';
 import { requestContext } from '../request-context.js';
 
 const unauthorized = () =>
-  new HttpError(
-    401,
-    'unauthorized',
-    'A valid bearer token is required.',
-    {},
-    { 'WWW-Authenticate': 'Bearer' },
-  );
+  new HttpError(401, 'unauthorized', 'A valid bearer token is required.', {
+    headers: { 'WWW-Authenticate': 'Bearer' },
+  });
 
 /**
  * Requires `Authorization: Bearer <token>` on every path except `openPaths` and the requests

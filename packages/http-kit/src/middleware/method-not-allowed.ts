@@ -25,15 +25,11 @@ export function methodNotAllowed(routers: Router[]): RequestHandler {
     if (allowed.has('GET')) allowed.add('HEAD');
     const allow = [...allowed].sort().join(', ');
     next(
-      new HttpError(
-        405,
-        'method_not_allowed',
-        `${req.method} is not allowed on ${req.path}.`,
-        {},
-        {
+      new HttpError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}.`, {
+        headers: {
           Allow: allow,
         },
-      ),
+      }),
     );
   };
 }

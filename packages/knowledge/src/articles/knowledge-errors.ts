@@ -12,8 +12,10 @@ export class ArticleTooLarge extends HttpError {
       'article_too_large',
       `The article's body is ${bytes} bytes; the limit is ${limit}.`,
       {
-        slug,
-        limit,
+        extra: {
+          slug,
+          limit,
+        },
       },
     );
     this.name = 'ArticleTooLarge';
@@ -26,7 +28,7 @@ export class TooManyArticles extends HttpError {
       422,
       'too_many_articles',
       `The knowledge base holds its limit of ${limit} articles; delete one before adding another.`,
-      { slug, limit },
+      { extra: { slug, limit } },
     );
     this.name = 'TooManyArticles';
   }
@@ -34,7 +36,7 @@ export class TooManyArticles extends HttpError {
 
 export class InvalidArticle extends HttpError {
   constructor(detail: string, errors: Array<{ path: string; message: string }>) {
-    super(422, 'invalid_article', detail, { errors });
+    super(422, 'invalid_article', detail, { extra: { errors } });
     this.name = 'InvalidArticle';
   }
 

@@ -45,7 +45,7 @@ export const upsertAnswerSchema = z.object({
 const articleBodySchema = articleInputSchema.omit({ slug: true });
 
 const articleNotFound = (slug: string) =>
-  new HttpError(404, 'article_not_found', `No article ${slug}.`, { slug });
+  new HttpError(404, 'article_not_found', `No article ${slug}.`, { extra: { slug } });
 
 const limitAnswers = {
   413: {

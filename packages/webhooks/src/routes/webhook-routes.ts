@@ -44,7 +44,9 @@ export function webhookRoutes(outbox: Outbox): Route[] {
         const { delivery } = result;
         if (!result.retried) {
           throw new HttpError(409, 'delivery_not_failed', `The delivery is ${delivery.status}.`, {
-            status_now: delivery.status,
+            extra: {
+              status_now: delivery.status,
+            },
           });
         }
         res.status(202).json(delivery);
