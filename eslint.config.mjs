@@ -49,6 +49,8 @@ export default tseslint.config(
     },
     rules: {
       'no-console': 'error',
+      // More than four positional parameters: pass an options object instead.
+      'max-params': ['error', 4],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },

@@ -57,7 +57,9 @@ async function start(extra: Record<string, string> = {}, memory = false): Promis
   return started.url;
 }
 
-async function call(base: string, method: string, path: string, body?: unknown, ifMatch?: number) {
+/** `route`: the method and the path, e.g. `POST /threads`. */
+async function call(base: string, route: string, body?: unknown, ifMatch?: number) {
+  const [method, path] = route.split(' ') as [string, string];
   const res = await fetch(`${base}${path}`, {
     method,
     headers: {
@@ -73,7 +75,7 @@ async function call(base: string, method: string, path: string, body?: unknown, 
 }
 
 const createThread = async (base: string, from: string, n: number) => {
-  const created = await call(base, 'POST', '/threads', {
+  const created = await call(base, 'POST /threads', {
     inbound: `Please refund the double charge on invoice INV-${n}.`,
     from,
     subject: `Refund ${n}`,
@@ -121,16 +123,14 @@ describe('email-review webhooks, real processes and a receiver verifying with st
       const approved = await createThread(base, 'ann@example.com', 1);
       const redrafted = await call(
         base,
-        'POST',
-        `/threads/${approved.thread_id}/edit`,
+        `POST /threads/${approved.thread_id}/edit`,
         { instructions: 'Shorter, please.' },
         approved.revision,
       );
       expect(redrafted.status).toBe(200);
       const approval = await call(
         base,
-        'POST',
-        `/threads/${approved.thread_id}/approve`,
+        `POST /threads/${approved.thread_id}/approve`,
         {},
         redrafted.body.revision,
       );
@@ -138,7 +138,7 @@ describe('email-review webhooks, real processes and a receiver verifying with st
 
       const rejected = await createThread(base, 'bob@example.com', 2);
       expect(
-        (await call(base, 'POST', `/threads/${rejected.thread_id}/reject`, {}, rejected.revision))
+        (await call(base, `POST /threads/${rejected.thread_id}/reject`, {}, rejected.revision))
           .status,
       ).toBe(200);
 
@@ -146,13 +146,13 @@ describe('email-review webhooks, real processes and a receiver verifying with st
         address === 'nobody@example.com' ? { code: 550, message: 'No such user' } : undefined;
       const bounced = await createThread(base, 'nobody@example.com', 3);
       expect(
-        (await call(base, 'POST', `/threads/${bounced.thread_id}/approve`, {}, bounced.revision))
+        (await call(base, `POST /threads/${bounced.thread_id}/approve`, {}, bounced.revision))
           .status,
       ).toBe(200);
 
       emulator.faults.add(PASS_ONE);
       emulator.faults.add(ALWAYS_500);
-      const failed = await call(base, 'POST', '/threads', { inbound: 'Where is my parcel?' });
+      const failed = await call(base, 'POST /threads', { inbound: 'Where is my parcel?' });
       expect(failed.status).toBe(502);
       const failedId = failed.body.thread_id;
       emulator.faults.clear();
@@ -223,7 +223,7 @@ describe('email-review webhooks, real processes and a receiver verifying with st
       receiver.fallback = 'hang';
       const requestsBefore = receiver.requests.length;
       expect(
-        (await call(base, 'POST', `/threads/${threads[0]!.thread_id}/approve`, {}, 1)).status,
+        (await call(base, `POST /threads/${threads[0]!.thread_id}/approve`, {}, 1)).status,
       ).toBe(200);
       await until(
         () => receiver.requests.length > requestsBefore,
@@ -232,7 +232,7 @@ describe('email-review webhooks, real processes and a receiver verifying with st
 
       // The receiver holds that attempt open; the next approval answers all the same.
       expect(
-        (await call(base, 'POST', `/threads/${threads[1]!.thread_id}/approve`, {}, 1)).status,
+        (await call(base, `POST /threads/${threads[1]!.thread_id}/approve`, {}, 1)).status,
       ).toBe(200);
       expect(of(threads[0]!.thread_id)).toHaveLength(1);
 
@@ -254,7 +254,7 @@ describe('email-review webhooks, real processes and a receiver verifying with st
       await receiver.until(() => of(thread.thread_id).length === 1);
       receiver.fallback = 'hang';
       expect(
-        (await call(first, 'POST', `/threads/${thread.thread_id}/approve`, {}, thread.revision))
+        (await call(first, `POST /threads/${thread.thread_id}/approve`, {}, thread.revision))
           .status,
       ).toBe(200);
       servers[0]!.child.kill('SIGKILL');
@@ -285,8 +285,7 @@ describe('email-review webhooks, real processes and a receiver verifying with st
       await Promise.all(
         threads.map(async (thread, n) =>
           expect(
-            (await call(n % 2 ? a : b, 'POST', `/threads/${thread.thread_id}/approve`, {}, 1))
-              .status,
+            (await call(n % 2 ? a : b, `POST /threads/${thread.thread_id}/approve`, {}, 1)).status,
           ).toBe(200),
         ),
       );
@@ -313,11 +312,11 @@ describe('email-review webhooks, real processes and a receiver verifying with st
     const approved = await createThread(base, 'mem1@example.com', 41);
     const rejected = await createThread(base, 'mem2@example.com', 42);
     expect(
-      (await call(base, 'POST', `/threads/${approved.thread_id}/approve`, {}, approved.revision))
+      (await call(base, `POST /threads/${approved.thread_id}/approve`, {}, approved.revision))
         .status,
     ).toBe(200);
     expect(
-      (await call(base, 'POST', `/threads/${rejected.thread_id}/reject`, {}, rejected.revision))
+      (await call(base, `POST /threads/${rejected.thread_id}/reject`, {}, rejected.revision))
         .status,
     ).toBe(200);
 

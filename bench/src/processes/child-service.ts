@@ -71,7 +71,10 @@ export async function launchService(options: LaunchOptions): Promise<ServiceProc
     cpuMs: () => processGroupCpuMs(pid),
     outputTail: () => tail.join('\n'),
     stop: (graceMs = 10_000) =>
-      stopGroup(child, exited, () => hasExited, options.stopSignal ?? 'SIGTERM', graceMs),
+      stopGroup(child, exited, () => hasExited, {
+        stopSignal: options.stopSignal ?? 'SIGTERM',
+        graceMs,
+      }),
   };
 
   try {
@@ -118,8 +121,7 @@ async function stopGroup(
   child: ChildProcess,
   exited: Promise<number | null>,
   hasExited: () => boolean,
-  stopSignal: NodeJS.Signals,
-  graceMs: number,
+  { stopSignal, graceMs }: { stopSignal: NodeJS.Signals; graceMs: number },
 ): Promise<void> {
   const pid = child.pid;
   if (pid === undefined) return;

@@ -37,15 +37,13 @@ export function emailLifecycleTargets(result: EmailLifecycleResult): TargetCheck
     ratioAtLeast(
       "≥ 20× the LangGraph dev server's lifecycles/s sequentially (memory)",
       ratio(rate('sequential', 'memory'), rate('sequential', 'peer')),
-      20,
-      1,
+      { goal: 20, decimals: 1 },
       profile('memory'),
     ),
     ratioAtLeast(
       "≥ 5× the LangGraph dev server's lifecycles/s at concurrency 8 (memory)",
       ratio(rate('concurrent8', 'memory'), rate('concurrent8', 'peer')),
-      5,
-      1,
+      { goal: 5, decimals: 1 },
       profile('memory'),
     ),
     postgresShare,

@@ -17,8 +17,7 @@ export function helpdeskChatTargets(result: HelpdeskChatResult): TargetCheck[] {
     ratioAtLeast(
       "≥ 1.3× adk api_server's chats/s at concurrency 8",
       ratio(project.perSecond, peer.perSecond),
-      1.3,
-      2,
+      { goal: 1.3, decimals: 2 },
       {
         service: 'helpdesk',
         iterations: result.profileIterations,

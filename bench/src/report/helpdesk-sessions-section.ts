@@ -24,8 +24,7 @@ export function helpdeskSessionsTargets(result: HelpdeskSessionsResult): TargetC
     ratioAtLeast(
       '≥ 1.3× adk api_server’s chats/s with its DatabaseSessionService on the same PostgreSQL, concurrency 8 (medians)',
       ratio(medianRate(result, 'postgres'), medianRate(result, 'peer')),
-      1.3,
-      2,
+      { goal: 1.3, decimals: 2 },
     ),
   ];
 }

@@ -1,12 +1,11 @@
 import { median } from '../stats/percentiles.js';
 import type { ProfileRequest, TargetCheck } from './report-model.js';
 
-/** A ratio of two rates that must reach `goal` (×). */
+/** A ratio of two rates that must reach `goal` (×), shown with `decimals`. */
 export function ratioAtLeast(
   target: string,
   value: number,
-  goal: number,
-  decimals: number,
+  { goal, decimals }: { goal: number; decimals: number },
   profileRequest?: ProfileRequest,
 ): TargetCheck {
   const met = value >= goal;

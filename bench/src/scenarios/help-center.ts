@@ -193,9 +193,8 @@ async function warmUpAll(ctx: ScenarioContext, systems: ModeSystems, tag: string
 async function runOn<D extends { close(): void }>(
   label: string,
   system: RunningSystem,
-  driver: D,
   options: LoadOptions,
-  iteration: (driver: D) => Iteration,
+  { driver, iteration }: { driver: D; iteration: (driver: D) => Iteration },
 ): Promise<LoadResult> {
   try {
     const run = await measuredRun(system, options, iteration(driver));
@@ -226,9 +225,11 @@ async function measureRound(
     const run = await runOn(
       `drafts ${variant}`,
       systems.email[variant],
-      email(variant, 1),
       { total: drafts, concurrency: 1 },
-      (driver) => emailIteration(driver, `${tag}-d${round}-${variant}`),
+      {
+        driver: email(variant, 1),
+        iteration: (driver) => emailIteration(driver, `${tag}-d${round}-${variant}`),
+      },
     );
     result.draftP50[variant] = summarize(run.steps.of('create')).p50;
   }
@@ -236,9 +237,11 @@ async function measureRound(
     const run = await runOn(
       `questions ${variant}`,
       systems.helpdesk[variant],
-      new HelpdeskDriver(systems.helpdesk[variant].url, 1),
       { total: chats, concurrency: 1 },
-      (driver) => questionIteration(driver, `${tag}-q${round}-${variant}`),
+      {
+        driver: new HelpdeskDriver(systems.helpdesk[variant].url, 1),
+        iteration: (driver) => questionIteration(driver, `${tag}-q${round}-${variant}`),
+      },
     );
     result.messageP50[variant] = summarize(run.steps.of('message')).p50;
   }
@@ -246,9 +249,11 @@ async function measureRound(
     const run = await runOn(
       `lifecycles ${variant}`,
       systems.email[variant],
-      email(variant, concurrency),
       { total: lifecycles, concurrency, maxMs: ctx.config.maxRunMs },
-      (driver) => emailIteration(driver, `${tag}-l${round}-${variant}`),
+      {
+        driver: email(variant, concurrency),
+        iteration: (driver) => emailIteration(driver, `${tag}-l${round}-${variant}`),
+      },
     );
     result.lifecyclesPerSecond[variant] = run.perSecond;
   }

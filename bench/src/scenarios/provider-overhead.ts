@@ -76,13 +76,18 @@ function measured(
 
 type RunSpec = ScenarioContext['config']['overhead']['runs'][number];
 
+/** A run of the load, the provider's latency per call and the ramp of its arrivals. */
+interface PacedRun {
+  run: RunSpec;
+  callMs: number;
+  rampMs: number;
+}
+
 async function measureEmail(
   ctx: ScenarioContext,
   driver: EmailDriver,
   prefix: string,
-  run: RunSpec,
-  callMs: number,
-  rampMs: number,
+  { run, callMs, rampMs }: PacedRun,
 ): Promise<Measured> {
   await ctx.emulator.clearRequests();
   const requests: TimedRequest[] = [];
@@ -104,9 +109,7 @@ async function measureChat(
   ctx: ScenarioContext,
   driver: ChatDriver,
   prefix: string,
-  run: RunSpec,
-  callMs: number,
-  rampMs: number,
+  { run, callMs, rampMs }: PacedRun,
 ): Promise<Measured> {
   await ctx.emulator.clearRequests();
   const requests: TimedRequest[] = [];
@@ -219,8 +222,16 @@ export async function providerOverheadScenario(
           run.concurrency > 1 && run.arrivals === 'spread' ? (sequentialMs[key] ?? 0) : 0;
         const prefix = `${tag}-r${r}-${key}`;
         res[key] = EMAIL_SYSTEMS.has(key)
-          ? await measureEmail(ctx, emailDriver(key), prefix, run, openAiMs, ramp)
-          : await measureChat(ctx, chatDriver(key), prefix, run, geminiMs, ramp);
+          ? await measureEmail(ctx, emailDriver(key), prefix, {
+              run,
+              callMs: openAiMs,
+              rampMs: ramp,
+            })
+          : await measureChat(ctx, chatDriver(key), prefix, {
+              run,
+              callMs: geminiMs,
+              rampMs: ramp,
+            });
       }
       if (sequential) {
         for (const key of SYSTEMS) sequentialMs[key] = res[key].iterationMs;

@@ -68,8 +68,7 @@ async function serve(
   ctx: ScenarioContext,
   variant: WebhookVariant,
   settings: WebhookSettings,
-  concurrency: number,
-  floor?: FloorSender,
+  { concurrency, floor }: { concurrency: number; floor?: FloorSender },
 ): Promise<Served> {
   const logger = pino({ level: 'silent' });
   const db = await ctx.database(`webhooks_${variant}`);
@@ -196,10 +195,10 @@ export async function webhooksScenario(ctx: ScenarioContext): Promise<WebhooksRe
   const drainMs: WebhooksResult['drainMs'] = { none: [], subscribed: [], floor: [] };
   const delivered: WebhooksResult['delivered'] = { none: 0, subscribed: 0, floor: 0 };
   const floorSender = new FloorSender(receiver);
-  const floor = await serve(ctx, 'floor', noWebhooks(), concurrency, floorSender);
+  const floor = await serve(ctx, 'floor', noWebhooks(), { concurrency, floor: floorSender });
   const systems = [
-    await serve(ctx, 'none', noWebhooks(), concurrency),
-    await serve(ctx, 'subscribed', subscribed, concurrency),
+    await serve(ctx, 'none', noWebhooks(), { concurrency }),
+    await serve(ctx, 'subscribed', subscribed, { concurrency }),
     floor,
   ];
   // One round's lifecycles of a variant (the floor sends its events after each).

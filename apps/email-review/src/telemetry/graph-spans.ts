@@ -61,6 +61,8 @@ export class GraphSpans extends BaseTracer {
     this.finish(run.id);
   }
 
+  // LangChain's BaseTracer declares this callback's five parameters.
+  // eslint-disable-next-line max-params
   override async handleChainError(
     error: unknown,
     runId: string,

@@ -136,7 +136,7 @@ export class PostgresSessionTurns implements SessionTurns {
         } finally {
           sessionService.checkIn(session);
         }
-        await this.saveAndRelease(lease, session, transcript, stored, announced);
+        await this.saveAndRelease(lease, { session, transcript, stored, announced });
         return result;
       }),
     );
@@ -226,11 +226,14 @@ export class PostgresSessionTurns implements SessionTurns {
    */
   private async saveAndRelease(
     lease: SessionLease,
-    session: Session,
-    transcript: Transcript,
-    stored: StoredRow | undefined,
-    announced: WebhookEvent[],
+    turn: {
+      session: Session;
+      transcript: Transcript;
+      stored: StoredRow | undefined;
+      announced: WebhookEvent[];
+    },
   ): Promise<void> {
+    const { session, transcript, stored, announced } = turn;
     lease.stop();
     const now = new Date(this.options.clock());
     const events = this.options.sessionService.condensed(session.events);

@@ -101,8 +101,7 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
       ttlMs: options.leaseMs ?? DEFAULT_LEASE_MS,
       waitMs: options.leaseWaitMs ?? DEFAULT_LEASE_WAIT_MS,
     },
-    health,
-    logger,
+    { health, logger },
   );
   let ready = false;
   let closed = false;

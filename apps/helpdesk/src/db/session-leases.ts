@@ -50,14 +50,17 @@ export const releasing = (schema: string) =>
 export class SessionLeases {
   private readonly sql: Record<'claim' | 'renew' | 'give', string>;
   private readonly renewEveryMs: number;
+  private readonly health: DatabaseHealth;
+  private readonly logger: Logger;
 
   constructor(
     private readonly pool: pg.Pool,
     schema: string,
     private readonly settings: LeaseSettings,
-    private readonly health: DatabaseHealth,
-    private readonly logger: Logger,
+    context: { health: DatabaseHealth; logger: Logger },
   ) {
+    this.health = context.health;
+    this.logger = context.logger;
     const leases = sessionLeasesTable(schema);
     const expiry = 'now() + make_interval(secs => $5::double precision / 1000)';
     this.renewEveryMs = settings.renewEveryMs ?? Math.max(50, Math.floor(settings.ttlMs / 3));

@@ -162,7 +162,8 @@ export class MemoryKnowledgeBase implements KnowledgeBase {
     const keep = (stored: Record<string, unknown>) => !wanted || stored['language'] === wanted;
     const common = this.commonCount();
     const skipDerived = (term: string) => (this.passagesWith.get(term) ?? 0) > common;
-    const hits = topHits(this.index, terms, { ...SEARCH, skipDerived }, limit, keep, () =>
+    const search = { terms, options: { ...SEARCH, skipDerived }, limit, keep };
+    const hits = topHits(this.index, search, () =>
       this.index
         .search({ queries: terms, combineWith: 'OR' }, { filter: keep })
         .slice(0, limit)

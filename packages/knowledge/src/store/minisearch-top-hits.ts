@@ -105,12 +105,15 @@ function scoringTablesOf(mini: MiniSearchInternals): ScoringTables {
  */
 export function topHits<T>(
   index: MiniSearch<T>,
-  terms: string[],
-  options: TopHitsOptions,
-  limit: number,
-  keep: (stored: Record<string, unknown>) => boolean,
+  search: {
+    terms: string[];
+    options: TopHitsOptions;
+    limit: number;
+    keep: (stored: Record<string, unknown>) => boolean;
+  },
   fallback: () => TopHit[],
 ): TopHit[] {
+  const { terms, options, limit, keep } = search;
   const mini = index as unknown as MiniSearchInternals;
   if (!mini._index || !mini._fieldLength || !mini._avgFieldLength || !mini._storedFields)
     return fallback();
