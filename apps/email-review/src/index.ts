@@ -8,4 +8,5 @@ export { createEmailGraph, type EmailGraph } from './workflow/graph.js';
 export { createOpenAiClient } from './llm/openai-client.js';
 export { openPostgresPersistence } from './persistence/postgres-persistence.js';
 export { createEmailReview } from './email-review.js';
+export { CATEGORIES } from './workflow/classification.js';
 export { createMemoryPersistence } from './persistence/memory-persistence.js';

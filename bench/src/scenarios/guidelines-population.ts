@@ -1,22 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { createEmailReview } from 'email-review';
+import { CATEGORIES, type createEmailReview } from 'email-review';
 import { seededRandom } from './help-center-articles.js';
 
 /** The service's guideline store, as createEmailReview hands it out (memory or PostgreSQL). */
 export type GuidelineStore = ReturnType<typeof createEmailReview>['guidelines']['store'];
 type LearnedRule = Parameters<GuidelineStore['learn']>[1][number];
-
-/** The default categories (email-review's CATEGORIES): category guidelines are spread over them. */
-const CATEGORIES = [
-  'billing',
-  'technical_support',
-  'account',
-  'sales',
-  'complaint',
-  'feedback',
-  'spam',
-  'other',
-];
 
 const GREETINGS = ['Hello', 'Dear', 'Good morning', 'Hey', 'Good afternoon', 'Greetings'];
 const LABELS = [
