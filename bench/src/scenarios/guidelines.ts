@@ -2,12 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import {
-  createEmailReview,
-  createMemoryPersistence,
-  createOpenAiClient,
-  openPostgresPersistence,
-} from 'email-review';
+import { createEmailReview, createMemoryPersistence, openPostgresPersistence } from 'email-review';
 import { pino } from 'pino';
 import type { BenchDatabase } from '../db/bench-database.js';
 import { inboundEmail } from '../drivers/email-driver.js';
@@ -29,8 +24,8 @@ import {
 } from './results.js';
 import type { ScenarioContext } from './scenario-context.js';
 import { assertMostlySucceeded, warmUp } from './workloads.js';
+import { emulatorLlm, MODEL } from './in-process-llm.js';
 
-const MODEL = 'bench-model';
 const VARIANTS: GuidelineVariant[] = ['with', 'none'];
 /**
  * The edited lifecycles' senders are at this domain, which no seeded guideline names: what their
@@ -75,13 +70,7 @@ async function serve(ctx: ScenarioContext, mode: GuidelineMode, name: string): P
     : createMemoryPersistence();
   const service = createEmailReview({
     persistence,
-    llm: createOpenAiClient({
-      apiKey: 'bench-key',
-      model: MODEL,
-      baseURL: ctx.emulator.openAiBaseUrl,
-      timeoutMs: 30_000,
-      maxRetries: 0,
-    }),
+    llm: emulatorLlm(ctx),
     model: MODEL,
     logger,
   });

@@ -7,15 +7,14 @@ import {
   startTracing,
   type Tracing,
 } from '@repo/http-kit';
-import { createEmailReview, createMemoryPersistence, createOpenAiClient } from 'email-review';
+import { createEmailReview, createMemoryPersistence } from 'email-review';
 import { pino } from 'pino';
 import { EmailReviewDriver } from '../drivers/email-review-driver.js';
 import { runLoad } from '../load/run-load.js';
 import type { ObservabilityResult, ObservabilityVariant } from './results.js';
 import type { ScenarioContext } from './scenario-context.js';
 import { assertMostlySucceeded, emailIteration, warmUp } from './workloads.js';
-
-const MODEL = 'bench-model';
+import { emulatorLlm, MODEL } from './in-process-llm.js';
 
 interface Served {
   driver: EmailReviewDriver;
@@ -30,13 +29,7 @@ async function serve(
   concurrency: number,
 ): Promise<Served> {
   const persistence = createMemoryPersistence();
-  const llm = createOpenAiClient({
-    apiKey: 'bench-key',
-    model: MODEL,
-    baseURL: ctx.emulator.openAiBaseUrl,
-    timeoutMs: 30_000,
-    maxRetries: 0,
-  });
+  const llm = emulatorLlm(ctx);
   const service = createEmailReview({
     persistence,
     llm,

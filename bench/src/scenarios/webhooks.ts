@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEmailReview, createOpenAiClient, openPostgresPersistence } from 'email-review';
+import { createEmailReview, openPostgresPersistence } from 'email-review';
 import { envelopeOf, noWebhooks, sendAttempt, type WebhookSettings } from '@repo/webhooks';
 import { pino } from 'pino';
 import { EmailReviewDriver } from '../drivers/email-review-driver.js';
@@ -12,8 +12,7 @@ import { paths } from '../repo-paths.js';
 import type { WebhooksResult, WebhookVariant } from './results.js';
 import type { ScenarioContext } from './scenario-context.js';
 import { assertMostlySucceeded, emailIteration, warmUp } from './workloads.js';
-
-const MODEL = 'bench-model';
+import { emulatorLlm, MODEL } from './in-process-llm.js';
 
 /** The endpoint in a child process (webhook-receiver-child.ts), reached over IPC. */
 class ReceiverProcess {
@@ -81,13 +80,7 @@ async function serve(
   });
   const service = createEmailReview({
     persistence,
-    llm: createOpenAiClient({
-      apiKey: 'bench-key',
-      model: MODEL,
-      baseURL: ctx.emulator.openAiBaseUrl,
-      timeoutMs: 30_000,
-      maxRetries: 0,
-    }),
+    llm: emulatorLlm(ctx),
     model: MODEL,
     logger,
   });
