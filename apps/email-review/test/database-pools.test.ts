@@ -1,9 +1,7 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import { createLogger } from '@repo/http-kit';
-import { DatabaseHealth } from '@repo/pg-kit';
-import pg from 'pg';
+import { openPools } from '@repo/pg-kit';
 import request from 'supertest';
-import { guardPool } from '../src/db/database-outage.js';
 import {
   dropSchema,
   freshSchema,
@@ -58,12 +56,12 @@ describePg('database pools', () => {
   test('when one pooled connection is checked out again and again, then its queries go through the one guard it got the first time', async () => {
     // pg-pool hands out the same client object each time: a guard added per checkout would stack
     // (a long-running instance got slower with every transaction it had run).
-    const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
-    guardPool(
-      pool,
-      new DatabaseHealth(createLogger({ name: 'pools-test', level: 'silent' })),
-      () => true,
-    );
+    const { pool, end } = openPools({
+      connectionString: TEST_DATABASE_URL,
+      query: { max: 1 },
+      locks: { max: 1 },
+      logger: createLogger({ name: 'pools-test', level: 'silent' }),
+    });
     try {
       const queries = new Set<unknown>();
       for (let i = 0; i < 200; i += 1) {
@@ -75,7 +73,7 @@ describePg('database pools', () => {
       }
       expect(queries.size).toBe(1);
     } finally {
-      await pool.end();
+      await end();
     }
   });
 });

@@ -28,12 +28,14 @@ export const FRAMEWORK_PATCHES: FrameworkPatch[] = [
     id: 'pg-pool-outage-guard',
     library: 'pg',
     version: '8.23.1',
-    file: 'apps/email-review/src/db/database-outage.ts',
+    file: 'packages/pg-kit/src/guarded-pool.ts',
     touches:
-      'guardPool replaces pool.query and pool.connect on the Pool instance, query once on each pooled client (pg-pool keeps the client object across checkouts) and release on each checkout (pg-pool sets a new one each time); pg-pool calls its own client in callback style, which passes through',
-    gain: 'function: a database that cannot be reached answers 503 database_unavailable with Retry-After wherever it is met, the outage is logged once, and a client whose connection dropped is destroyed rather than reused',
+      'no method of pg replaced: GuardedPool subclasses pg.Pool (query, connect) and its clients subclass the pool’s Client through pg-pool’s Client option; leans on pg-pool calling its own connect and client.query in callback style (they pass through unguarded) and on its release destroying a client that was ended (after a query found the database away) or that pg marked unqueryable (a dropped connection), checks pg-pool does on its private _ending and _queryable',
+    gain: 'function: a database that cannot be reached answers 503 database_unavailable with Retry-After wherever both services meet it, the outage is logged once, and a client whose connection dropped is destroyed rather than reused',
     guardedBy: [
+      'packages/pg-kit/test/guarded-pool.test.ts',
       'apps/email-review/test/database-faults.test.ts',
+      'apps/helpdesk/test/database-down.test.ts',
       'apps/email-review/test/database-pools.test.ts',
     ],
   },

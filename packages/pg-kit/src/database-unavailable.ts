@@ -31,14 +31,19 @@ const UNAVAILABLE_NODE_CODES = new Set([
 
 /** Whether `error` says the database cannot be reached (as opposed to a bug or bad data). */
 export function isDatabaseUnreachable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
+  if (error instanceof DatabaseUnavailable) return true;
+  // Not `instanceof Error`: Node's socket errors come from another realm under jest's sandbox.
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
     if (code.startsWith('08') || UNAVAILABLE_CODES.has(code)) return true;
     if (UNAVAILABLE_NODE_CODES.has(code)) return true;
   }
   // pg's own messages for a connection that never came or went away mid-query.
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable|Query read timeout/i.test(
-    error.message,
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable|Query read timeout/i.test(
+      message,
+    )
   );
 }

@@ -1,5 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '@repo/http-kit';
+import { DatabaseHealth } from './database-health.js';
+import { GuardedPool, survivingDroppedConnections } from './guarded-pool.js';
 import { PreparingClient } from './preparing-client.js';
 
 /** One pool's bounds: each wait on a database that is away or frozen ends in time. */
@@ -25,23 +27,24 @@ export interface PoolOptions {
   /** Connections that each hold one lock (a thread's, a session's) for the length of a change. */
   locks: PoolLimits;
   logger: Logger;
-  /**
-   * Told of an idle connection the server dropped (default: one warn line each). A service that
-   * logs outages once (DatabaseHealth.markDown) passes that instead: a restart drops them all.
-   */
-  onIdleError?: (error: Error) => void;
+  /** Until true (the schema is set up), the query pool refuses every call as DatabaseUnavailable. */
+  isReady?: () => boolean;
   /** Parameterized statements prepared once per connection (PG_PREPARED_STATEMENTS; default true). */
   preparedStatements?: boolean;
 }
 
 export interface Pools {
+  /** 503 `database_unavailable` while the database cannot be reached (GuardedPool). */
   pool: pg.Pool;
+  /** Its errors as they come: the set-up on it says why it waits, and why it gave up. */
   lockPool: pg.Pool;
+  /** The pools' outage, logged once when it starts and once when it ends. */
+  health: DatabaseHealth;
   end(): Promise<void>;
 }
 
-function newPool(connectionString: string, limits: PoolLimits, prepared: boolean): pg.Pool {
-  return new pg.Pool({
+function poolConfig(connectionString: string, limits: PoolLimits, prepared: boolean) {
+  return {
     // Parameterized statements prepared once per connection (preparing-client.ts).
     Client: prepared ? PreparingClient : pg.Client,
     connectionString,
@@ -51,7 +54,7 @@ function newPool(connectionString: string, limits: PoolLimits, prepared: boolean
     statement_timeout: limits.statementTimeoutMs,
     lock_timeout: limits.lockTimeoutMs,
     query_timeout: limits.queryTimeoutMs,
-  });
+  };
 }
 
 /**
@@ -60,23 +63,17 @@ function newPool(connectionString: string, limits: PoolLimits, prepared: boolean
  */
 export function openPools(options: PoolOptions): Pools {
   const prepared = options.preparedStatements ?? true;
-  const pool = newPool(options.connectionString, options.query, prepared);
-  const lockPool = newPool(options.connectionString, options.locks, prepared);
-  for (const p of [pool, lockPool]) {
-    // An idle connection dropped by the server must not crash the process; the pool replaces it.
-    p.on('error', (error) =>
-      options.onIdleError
-        ? options.onIdleError(error)
-        : options.logger.warn({ err: error }, 'idle database connection lost'),
-    );
-    // One dropped while checked out (a restart, a failover, pg_terminate_backend) emits 'error' on
-    // its client, which pg-pool stops listening to at checkout: with no listener, the process
-    // ends. The query in flight fails with it, and its holder releases the client as broken.
-    p.on('connect', (client) => client.on('error', () => undefined));
-  }
+  const health = new DatabaseHealth(options.logger);
+  const pool = new GuardedPool(poolConfig(options.connectionString, options.query, prepared), {
+    health,
+    isReady: options.isReady,
+  });
+  const lockPool = new pg.Pool(poolConfig(options.connectionString, options.locks, prepared));
+  survivingDroppedConnections(lockPool, health);
   return {
     pool,
     lockPool,
+    health,
     end: async () => {
       await Promise.all([pool.end(), lockPool.end()]);
     },

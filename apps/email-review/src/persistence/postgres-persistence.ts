@@ -1,17 +1,10 @@
-import {
-  DatabaseHealth,
-  DatabaseUnavailable,
-  openPools,
-  setUpWithRetry,
-  withTransaction,
-} from '@repo/pg-kit';
+import { DatabaseUnavailable, openPools, setUpWithRetry, withTransaction } from '@repo/pg-kit';
 import { redactSecrets } from '@repo/llm-config';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type { Logger } from 'pino';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../delivery/retry-policy.js';
 import type { Persistence } from './persistence.js';
 import { createCheckpointer } from '../db/checkpointer.js';
-import { guardPool } from '../db/database-outage.js';
 import { PostgresDeliveries } from '../delivery/postgres-deliveries.js';
 import { JobRunner } from '../jobs/job-runner.js';
 import { PostgresModelJobs } from '../jobs/postgres-model-jobs.js';
@@ -64,19 +57,18 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
     queryTimeoutMs: options.queryTimeoutMs ?? 5_000,
   };
-  // The lock pool only holds the set-up's advisory lock (and the checkpointer's set-up connection).
-  const health = new DatabaseHealth(logger);
-  const { pool, lockPool, end } = openPools({
+  let ready = false;
+  let closed = false;
+  // The query pool answers 503 database_unavailable while the database is away, and until the
+  // schema is set up (on the lock pool, which also holds the checkpointer's set-up connection).
+  const { pool, lockPool, health, end } = openPools({
     connectionString: options.connectionString,
     query: { max: options.poolMax, ...limits, statementTimeoutMs: limits.queryTimeoutMs },
     locks: { max: 2, connectTimeoutMs: limits.connectTimeoutMs },
     logger,
-    onIdleError: (error) => health.markDown(error),
+    isReady: () => ready,
     preparedStatements: options.preparedStatements,
   });
-  let ready = false;
-  let closed = false;
-  guardPool(pool, health, () => ready);
   const checkpointer =
     options.oneRowCheckpoints === false
       ? new PostgresSaver(pool, undefined, { schema: options.schema })
@@ -129,8 +121,9 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     }
     // pg-boss's start and the queues, one instance at a time (the query pool serves once done).
     await jobs.start(lockPool);
-    await outbox.start();
     ready = true;
+    // Its workers' first statements, on the query pool, come at once.
+    await outbox.start();
     health.markUp();
   };
   return {
@@ -149,7 +142,6 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     outbox,
     modelJobs,
     readiness: async () => {
-      if (!ready) throw new DatabaseUnavailable();
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new DatabaseUnavailable()), READINESS_TIMEOUT_MS);
