@@ -1,4 +1,4 @@
-import type { HttpAppOptions, Logger, Tracing } from '@repo/http-kit';
+import type { HttpAppOptions, Logger, ReadinessCheck, Tracing } from '@repo/http-kit';
 import type OpenAI from 'openai';
 import { createApp } from './app.js';
 import { createDeliveryRunner } from './delivery/delivery-runner.js';
@@ -192,14 +192,30 @@ export function createEmailReview(deps: EmailReviewDeps) {
     logger: deps.logger,
     clock: deps.clock,
   });
+  // Set when start() could not make the help center's tables: its folder is not loaded (logged).
+  let helpCenterSetUp = true;
+  /** `/readyz`: the database (PostgreSQL), the mailbox (IMAP_URL), the help center (KB_DIR). */
+  function readinessChecks(): ReadinessCheck[] {
+    const { readiness } = deps.persistence;
+    const helpCenterCheck = helpCenter.readiness;
+    return [
+      ...(readiness ? [{ name: 'database', check: readiness }] : []),
+      ...(mailbox.kind === 'imap' ? [{ name: 'mailbox', check: () => mailbox.status.state }] : []),
+      ...(helpCenterCheck
+        ? [
+            {
+              name: helpCenterCheck.name,
+              check: () => (helpCenterSetUp ? helpCenterCheck.check() : 'not_loaded'),
+            },
+          ]
+        : []),
+    ];
+  }
   const app = createApp({
     ...deps,
     threads,
     tracing: deps.tracing?.enabled,
-    readiness: async () => {
-      await deps.persistence.readiness?.();
-      return { mailbox: mailbox.kind === 'off' ? 'off' : mailbox.status.state };
-    },
+    readiness: readinessChecks(),
     ...(mailbox.kind === 'imap' ? { listQuarantine: mailbox.listQuarantine } : {}),
     changes: deps.persistence.changes,
     sseHeartbeatMs: deps.eventsKeepAliveMs,
@@ -221,6 +237,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
       if (closed) return;
       // A knowledge base not set up yet is set up again by the first draft that searches it.
       await helpCenter.start().catch((error: unknown) => {
+        helpCenterSetUp = false;
         deps.logger.error({ err: error }, 'help center not set up');
       });
       await delivery.start();

@@ -5,7 +5,6 @@ import {
   readPackageVersion,
   type HttpAppOptions,
   type Logger,
-  type ReadinessCheck,
   type Route,
 } from '@repo/http-kit';
 import { knowledgeRoutes, type KnowledgeBase } from '@repo/knowledge';
@@ -40,7 +39,7 @@ export interface WidgetSettings {
 /** The app's parts; what http-kit's app takes is passed as the service was given it (its docs there). */
 export interface AppDeps extends Pick<
   HttpAppOptions,
-  'apiToken' | 'auth' | 'onResponse' | 'metrics' | 'tracing' | 'trustProxy'
+  'apiToken' | 'auth' | 'onResponse' | 'metrics' | 'tracing' | 'trustProxy' | 'readiness'
 > {
   chat: ChatService;
   /** GET /webhooks/deliveries and their retry (default: none). */
@@ -48,11 +47,8 @@ export interface AppDeps extends Pick<
   logger?: Logger;
   /** Comment lines on POST /chat's event streams this often (default 15 s). */
   sseHeartbeatMs?: number;
-  /**
-   * Sessions live in a database (PostgreSQL mode): `/readyz` asks it, and every route documents
-   * its 503 `database_unavailable`.
-   */
-  database?: { readiness: ReadinessCheck };
+  /** Sessions live in a database (PostgreSQL mode): every route documents its 503 `database_unavailable`. */
+  database?: boolean;
   widget?: WidgetSettings;
   /** The base URL the A2A agent card advertises (PUBLIC_URL); default: the listening address. */
   publicUrl?: string;
@@ -144,7 +140,7 @@ export function createApp(deps: AppDeps): Express {
         .concat(liveRoutes)
         .concat(kbRoutes.map((route) => (deps.database ? withDatabaseAnswer(route) : route))),
     },
-    readiness: deps.database?.readiness,
+    readiness: deps.readiness,
     onResponse: deps.onResponse,
     metrics: deps.metrics,
     tracing: deps.tracing,

@@ -171,7 +171,12 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     chat,
     outbox,
     tracing: deps.tracing?.enabled,
-    database: postgres && { readiness: postgres.readiness },
+    database: Boolean(postgres),
+    // `/readyz`: the session database (PostgreSQL), the help center's first load (KB_DIR).
+    readiness: [
+      ...(postgres ? [{ name: 'database', check: postgres.readiness }] : []),
+      ...(helpCenter.readiness ? [helpCenter.readiness] : []),
+    ],
     knowledge: helpCenter.kb,
   });
   let sweep: NodeJS.Timeout | undefined;

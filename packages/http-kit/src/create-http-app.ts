@@ -46,8 +46,11 @@ export interface HttpAppOptions {
    * that declare them with `rawBody`, e.g. `message/rfc822`.
    */
   rawBodyTypes?: string[];
-  /** Throws when the service cannot serve (e.g. its database is unreachable): `/readyz` answers 503. */
-  readiness?: ReadinessCheck;
+  /**
+   * What the service needs before it serves (its database, its help center's first load) and what
+   * it reports (its mailbox): `/readyz` answers each one's state, 503 while one fails.
+   */
+  readiness?: readonly ReadinessCheck[];
   /** Paths (exact, or prefixes ending in `/`) open without a token, e.g. the static review page. */
   publicPaths?: string[];
   /** Requests open without a token by method as well as path (e.g. a public chat widget's). */

@@ -25,7 +25,7 @@ export {
   type ResponseEvent,
 } from './routes/undocumented-responses.js';
 export { openApiDocument, type OpenApiDocument, type OpenApiInput } from './openapi.js';
-export type { ReadinessCheck } from './health.js';
+export { NotReady, READINESS_TIMEOUT_MS, type ReadinessCheck } from './health.js';
 export { createMetricsRegistry } from './metrics/http-metrics.js';
 export {
   modelCallMetrics,

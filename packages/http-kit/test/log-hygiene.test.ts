@@ -148,9 +148,14 @@ describe('quiet pages and readiness polls', () => {
     const { logger, lines } = capturedLogger();
     const app = testApp({
       logger,
-      readiness: async () => {
-        throw new HttpError(503, 'database_unavailable', 'The database is not available.');
-      },
+      readiness: [
+        {
+          name: 'database',
+          check: async () => {
+            throw new HttpError(503, 'database_unavailable', 'The database is not available.');
+          },
+        },
+      ],
     });
     expect((await request(app).get('/readyz')).status).toBe(503);
     expect(lines).toEqual([]);
@@ -160,9 +165,14 @@ describe('quiet pages and readiness polls', () => {
     const { logger, lines } = capturedLogger();
     const app = testApp({
       logger,
-      readiness: async () => {
-        throw new Error('mailbox broke');
-      },
+      readiness: [
+        {
+          name: 'mailbox',
+          check: async () => {
+            throw new Error('mailbox broke');
+          },
+        },
+      ],
     });
     expect((await request(app).get('/readyz')).status).toBe(503);
     expect(levelsOf(lines)).toMatchObject([{ level: 40, msg: 'readiness check failed' }]);

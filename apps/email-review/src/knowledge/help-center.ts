@@ -85,6 +85,8 @@ export function openHelpCenter(options: {
       await ensureTables();
       await helpCenter.start();
     },
+    /** `/readyz`'s `help_center` with KB_DIR: `loading` (503) until the folder's first load ended. */
+    readiness: helpCenter.readiness,
     close: helpCenter.close,
   };
 }

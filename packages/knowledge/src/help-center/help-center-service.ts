@@ -1,4 +1,4 @@
-import type { Logger } from '@repo/http-kit';
+import { NotReady, type Logger, type ReadinessCheck } from '@repo/http-kit';
 import type pg from 'pg';
 import type { KnowledgeBase } from '../store/knowledge-base.js';
 import { MemoryKnowledgeBase } from '../store/memory-knowledge-base.js';
@@ -50,6 +50,8 @@ export function openHelpCenter(options: {
   const kb = database?.guard ? guardedKnowledgeBase(stored, database.guard) : stored;
   let watch: HelpCenterWatch | undefined;
   let closed = false;
+  let state: 'loading' | 'loaded' | 'not_loaded' = 'loading';
+  const { dir } = settings;
   return {
     kb,
     /**
@@ -57,20 +59,32 @@ export function openHelpCenter(options: {
      * that cannot be read is one error line: the service runs with the articles it has.
      */
     start: async () => {
-      if (!settings.dir || watch || closed) return;
+      if (!dir || watch || closed) return;
       try {
-        watch = await watchHelpCenter(
-          settings.dir,
-          kb,
-          logger.child({ component: 'help-center' }),
-          {
-            ...(settings.debounceMs !== undefined ? { debounceMs: settings.debounceMs } : {}),
-          },
-        );
+        watch = await watchHelpCenter(dir, kb, logger.child({ component: 'help-center' }), {
+          ...(settings.debounceMs !== undefined ? { debounceMs: settings.debounceMs } : {}),
+        });
+        state = 'loaded';
       } catch (error) {
-        logger.error({ err: error, dir: settings.dir }, 'help center folder not loaded');
+        state = 'not_loaded';
+        logger.error({ err: error, dir }, 'help center folder not loaded');
       }
     },
+    /**
+     * With KB_DIR, `/readyz`'s `help_center`: not ready (`loading`) until start()'s first load
+     * has ended, so that whoever waits for ready finds the folder's articles; then `loaded`, or
+     * `not_loaded` (the folder unreadable or the database away, logged: the service serves with
+     * the articles it has).
+     */
+    readiness: dir
+      ? ({
+          name: 'help_center',
+          check: () => {
+            if (state === 'loading') throw new NotReady('loading');
+            return state;
+          },
+        } satisfies ReadinessCheck)
+      : undefined,
     close: async () => {
       closed = true;
       await watch?.close();
