@@ -10,7 +10,7 @@ import {
 } from '../sessions/session-turns.js';
 import { mayReach, sessionNotFound, type WidgetProof } from '../sessions/session-access.js';
 import { Transcript, type TranscriptLimits, type Turn } from '../sessions/transcript.js';
-import { DatabaseUnavailable, withTransaction, type DatabaseHealth } from '@repo/pg-kit';
+import { withTransaction } from '@repo/pg-kit';
 import {
   sessionFromRow,
   type PostgresSessionService,
@@ -35,9 +35,6 @@ export interface PostgresSessionTurnsOptions {
   maxQueuedPerSession: number;
   transcript: TranscriptLimits;
   clock: () => number;
-  health: DatabaseHealth;
-  /** False until the schema is set up (start-up waits for the database): requests get 503. */
-  isReady: () => boolean;
   /** Where the events a turn announces are committed, in the transaction of the turn's write. */
   outbox?: Outbox;
 }
@@ -101,11 +98,12 @@ export class PostgresSessionTurns implements SessionTurns {
 
   /** Live sessions in the table (expired rows the sweep has not reached yet are not counted). */
   async count(): Promise<number> {
-    this.requireReady();
-    const { pool, appName, userId, health } = this.options;
-    const result = await health.guard(() =>
-      pool.query<{ n: number }>(this.sql.count, [appName, userId, this.cutoff()]),
-    );
+    const { pool, appName, userId } = this.options;
+    const result = await pool.query<{ n: number }>(this.sql.count, [
+      appName,
+      userId,
+      this.cutoff(),
+    ]);
     return result.rows[0]?.n ?? 0;
   }
 
@@ -143,28 +141,21 @@ export class PostgresSessionTurns implements SessionTurns {
   }
 
   async turnsOf(sessionId: string, proof?: WidgetProof): Promise<readonly Turn[] | undefined> {
-    this.requireReady();
-    const result = await this.options.health.guard(() =>
-      this.options.pool.query<Pick<StoredRow, 'transcript' | 'widget_token_sha256'>>(
-        this.sql.transcript,
-        [...this.ids(sessionId), this.cutoff()],
-      ),
-    );
+    const result = await this.options.pool.query<
+      Pick<StoredRow, 'transcript' | 'widget_token_sha256'>
+    >(this.sql.transcript, [...this.ids(sessionId), this.cutoff()]);
     const row = result.rows[0];
     return row && mayReach(proof, row.widget_token_sha256) ? row.transcript : undefined;
   }
 
   /** SessionTurns#openWidgetSession: an empty row keeping the secret's hash. */
   async openWidgetSession(sessionId: string, widgetTokenSha256: string): Promise<void> {
-    this.requireReady();
-    const { pool, health, clock } = this.options;
-    const inserted = await health.guard(() =>
-      pool.query(this.sql.openWidget, [
-        ...this.ids(sessionId),
-        new Date(clock()),
-        widgetTokenSha256,
-      ]),
-    );
+    const { pool, clock } = this.options;
+    const inserted = await pool.query(this.sql.openWidget, [
+      ...this.ids(sessionId),
+      new Date(clock()),
+      widgetTokenSha256,
+    ]);
     if (inserted.rowCount !== 1) throw new Error(`Session ${sessionId} exists already.`);
   }
 
@@ -172,8 +163,9 @@ export class PostgresSessionTurns implements SessionTurns {
     return this.queues.run(sessionId, () =>
       this.leased(sessionId, async (lease) => {
         lease.stop();
-        const { rows } = await this.options.health.guard(() =>
-          this.options.pool.query<{ held: boolean }>(this.sql.deleteAndRelease, lease.key),
+        const { rows } = await this.options.pool.query<{ held: boolean }>(
+          this.sql.deleteAndRelease,
+          lease.key,
         );
         lease.given = true;
         if (!rows[0]?.held) throw sessionTakenOver(sessionId);
@@ -183,9 +175,8 @@ export class PostgresSessionTurns implements SessionTurns {
 
   /** Deletes idle sessions past the TTL, unless another instance is sweeping right now. */
   evictExpired(): Promise<number> {
-    this.requireReady();
-    const { pool, schema, appName, userId, health } = this.options;
-    return health.guard(() => sweepIdleSessions(pool, schema, { appName, userId }, this.cutoff()));
+    const { pool, schema, appName, userId } = this.options;
+    return sweepIdleSessions(pool, schema, { appName, userId }, this.cutoff());
   }
 
   /** Runs `task` holding the session's lease; a task that throws without giving it back, gives it back. */
@@ -193,7 +184,6 @@ export class PostgresSessionTurns implements SessionTurns {
     sessionId: string,
     task: (lease: SessionLease) => Promise<T>,
   ): Promise<T> {
-    this.requireReady();
     const { leases, appName, userId } = this.options;
     const lease = await leases.claim(appName, userId, sessionId);
     try {
@@ -207,9 +197,10 @@ export class PostgresSessionTurns implements SessionTurns {
   }
 
   private async read(sessionId: string): Promise<StoredRow | undefined> {
-    const result = await this.options.health.guard(() =>
-      this.options.pool.query<StoredRow>(this.sql.read, [...this.ids(sessionId), this.cutoff()]),
-    );
+    const result = await this.options.pool.query<StoredRow>(this.sql.read, [
+      ...this.ids(sessionId),
+      this.cutoff(),
+    ]);
     return result.rows[0];
   }
 
@@ -246,16 +237,14 @@ export class PostgresSessionTurns implements SessionTurns {
       now,
       stored?.widget_token_sha256 ?? null,
     ];
-    const { pool, health, outbox } = this.options;
-    const saved = await health.guard(() =>
-      outbox && announced.length > 0
-        ? withTransaction(pool, async (client) => {
-            const row = await client.query(this.sql.saveAndRelease, values);
-            if (row.rowCount === 1) await outbox.publish(announced, client);
-            return row;
-          })
-        : pool.query(this.sql.saveAndRelease, values),
-    );
+    const { pool, outbox } = this.options;
+    const saved = await (outbox && announced.length > 0
+      ? withTransaction(pool, async (client) => {
+          const row = await client.query(this.sql.saveAndRelease, values);
+          if (row.rowCount === 1) await outbox.publish(announced, client);
+          return row;
+        })
+      : pool.query(this.sql.saveAndRelease, values));
     lease.given = true;
     if (saved.rowCount !== 1) throw sessionTakenOver(session.id);
   }
@@ -278,9 +267,5 @@ export class PostgresSessionTurns implements SessionTurns {
 
   private cutoff(): Date {
     return new Date(this.options.clock() - this.options.ttlMs);
-  }
-
-  private requireReady(): void {
-    if (!this.options.isReady()) throw new DatabaseUnavailable();
   }
 }

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Logger } from '@repo/http-kit';
 import { redactSecrets } from '@repo/llm-config';
 import type { SessionSettings } from '../chat/chat-service.js';
-import { DatabaseHealth, DatabaseUnavailable, openPools, setUpWithRetry } from '@repo/pg-kit';
+import { openPools, setUpWithRetry } from '@repo/pg-kit';
 import { PostgresHandoffs } from '../operator/postgres-handoffs.js';
 import { PostgresSessionService } from './postgres-session-service.js';
 import { PostgresSessionTurns } from './postgres-session-turns.js';
@@ -51,13 +51,11 @@ export interface PostgresSessions {
   outbox: PostgresOutbox;
   /** The operators' queue and the conversations' live events, shared by every instance. */
   handoffs: PostgresHandoffs;
-  /** The query pool (the help center's knowledge base shares it). */
-  pool: pg.Pool;
   /**
-   * Runs a query of another part on this database (the help center's): before set-up, or with the
-   * database unreachable, it fails as DatabaseUnavailable (503 `database_unavailable`).
+   * The query pool, which the help center's knowledge base shares: before set-up, or with the
+   * database unreachable, its queries fail as DatabaseUnavailable (503 `database_unavailable`).
    */
-  guard<T>(step: () => Promise<T>): Promise<T>;
+  pool: pg.Pool;
   /** For /readyz: throws until the schema is set up and while the database does not answer. */
   readiness(): Promise<void>;
   /**
@@ -79,9 +77,11 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
   const { logger, settings } = options;
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
   const queryTimeoutMs = options.queryTimeoutMs ?? 10_000;
+  let ready = false;
+  let closed = false;
   // Turns hold no connection between statements, so one pool serves them all; the lock pool
   // only holds the schema set-up's advisory lock.
-  const pools = openPools({
+  const { pool, lockPool, health, end } = openPools({
     connectionString: options.connectionString,
     query: {
       max: options.poolMax,
@@ -91,22 +91,20 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
     },
     locks: { max: 1, connectTimeoutMs },
     logger,
+    isReady: () => ready,
     preparedStatements: options.preparedStatements,
   });
-  const health = new DatabaseHealth(logger);
   const leases = new SessionLeases(
-    pools.pool,
+    pool,
     options.schema,
     {
       ttlMs: options.leaseMs ?? DEFAULT_LEASE_MS,
       waitMs: options.leaseWaitMs ?? DEFAULT_LEASE_WAIT_MS,
     },
-    { health, logger },
+    logger,
   );
-  let ready = false;
-  let closed = false;
   const sessionService = new PostgresSessionService(
-    pools.pool,
+    pool,
     options.schema,
     settings.history,
     settings.clock,
@@ -114,24 +112,23 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
   const outbox = new PostgresOutbox({
     ...options.webhooks,
     logger,
-    pool: pools.pool,
+    pool,
     schema: options.schema,
   });
   const turns = new PostgresSessionTurns({
     outbox,
-    pool: pools.pool,
+    pool,
     leases,
     schema: options.schema,
     sessionService,
     ...settings,
-    health,
-    isReady: () => ready,
   });
 
   const setUp = async () => {
-    await setupDatabase(pools.lockPool, options.schema, options.knowledgeSchema);
-    await outbox.start();
+    await setupDatabase(lockPool, options.schema, options.knowledgeSchema);
     ready = true;
+    // Its workers' first statements, on the query pool, come at once.
+    await outbox.start();
     health.markUp();
   };
   const start = (retry: { untilMs?: number } = {}) =>
@@ -149,9 +146,8 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
     });
 
   const handoffs = new PostgresHandoffs({
-    pool: pools.pool,
+    pool,
     schema: options.schema,
-    health,
     clock: settings.clock,
     outbox,
     sessions: {
@@ -162,24 +158,19 @@ export function openPostgresSessions(options: PostgresSessionsOptions): Postgres
   });
 
   return {
-    pool: pools.pool,
-    guard: async (step) => {
-      if (!ready) throw new DatabaseUnavailable();
-      return health.guard(step);
-    },
+    pool,
     sessionService,
     turns,
     outbox,
     handoffs,
     readiness: async () => {
-      if (!ready) throw new DatabaseUnavailable();
-      await health.guard(() => pools.pool.query('SELECT 1'));
+      await pool.query('SELECT 1');
     },
     start,
     close: async () => {
       closed = true;
       await outbox.close();
-      await pools.end();
+      await end();
     },
   };
 }

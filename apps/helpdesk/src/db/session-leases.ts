@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs, type Backoff, type Logger } from '@repo/http-kit';
-import type { DatabaseHealth } from '@repo/pg-kit';
 import type pg from 'pg';
 import { sessionBusy } from '../sessions/session-busy.js';
 import { sessionLeasesTable } from './tables.js';
@@ -50,17 +49,13 @@ export const releasing = (schema: string) =>
 export class SessionLeases {
   private readonly sql: Record<'claim' | 'renew' | 'give', string>;
   private readonly renewEveryMs: number;
-  private readonly health: DatabaseHealth;
-  private readonly logger: Logger;
 
   constructor(
     private readonly pool: pg.Pool,
     schema: string,
     private readonly settings: LeaseSettings,
-    context: { health: DatabaseHealth; logger: Logger },
+    private readonly logger: Logger,
   ) {
-    this.health = context.health;
-    this.logger = context.logger;
     const leases = sessionLeasesTable(schema);
     const expiry = 'now() + make_interval(secs => $5::double precision / 1000)';
     this.renewEveryMs = settings.renewEveryMs ?? Math.max(50, Math.floor(settings.ttlMs / 3));
@@ -84,9 +79,7 @@ export class SessionLeases {
     const key: LeaseKey = [appName, userId, sessionId, randomUUID()];
     const deadline = Date.now() + this.settings.waitMs;
     for (let retry = 1; ; retry += 1) {
-      const taken = await this.health.guard(() =>
-        this.pool.query(this.sql.claim, [...key, this.settings.ttlMs]),
-      );
+      const taken = await this.pool.query(this.sql.claim, [...key, this.settings.ttlMs]);
       if (taken.rowCount === 1) return this.renewing(key);
       const wait = backoffMs(CLAIM_POLLS, retry);
       if (Date.now() + wait > deadline) {

@@ -1,5 +1,5 @@
 import type { Logger } from '@repo/http-kit';
-import { openHelpCenter, type DatabaseGuard, type HelpCenterSettings } from '@repo/knowledge';
+import { openHelpCenter, type HelpCenterSettings } from '@repo/knowledge';
 import type pg from 'pg';
 import type { HelpCenterSearch } from '../tools/search-help-center.js';
 
@@ -11,7 +11,7 @@ export type { HelpCenterSettings } from '@repo/knowledge';
  */
 export function openAgentHelpCenter(options: {
   settings: HelpCenterSettings;
-  database?: { pool: pg.Pool; guard: DatabaseGuard } | undefined;
+  database?: { pool: pg.Pool } | undefined;
   logger: Logger;
   /** Times each search (metrics). */
   timed: <T>(search: () => Promise<T>) => Promise<T>;

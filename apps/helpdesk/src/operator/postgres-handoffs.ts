@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { withTransaction, type DatabaseHealth } from '@repo/pg-kit';
+import { withTransaction } from '@repo/pg-kit';
 import type { Outbox } from '@repo/webhooks';
 import { EVENTS_LOCK } from '../db/lock-keys.js';
 import {
@@ -72,7 +72,6 @@ export class PostgresHandoffs implements Handoffs {
     private readonly options: {
       pool: pg.Pool;
       schema: string;
-      health: DatabaseHealth;
       clock: () => number;
       outbox?: Outbox;
       /** The sessions the events belong to: their table and the app's keys. */
@@ -193,17 +192,15 @@ export class PostgresHandoffs implements Handoffs {
   async close(): Promise<void> {}
 
   private query<R extends pg.QueryResultRow>(text: string, values: unknown[]) {
-    return this.options.health.guard(() => this.options.pool.query<R>(text, values));
+    return this.options.pool.query<R>(text, values);
   }
 
   private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    return this.options.health.guard(() =>
-      withTransaction(this.options.pool, async (client) => {
-        // Ids in commit order: one writer of events at a time (they are few: messages, changes).
-        await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...EVENTS_LOCK]);
-        return work(client);
-      }),
-    );
+    return withTransaction(this.options.pool, async (client) => {
+      // Ids in commit order: one writer of events at a time (they are few: messages, changes).
+      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...EVENTS_LOCK]);
+      return work(client);
+    });
   }
 
   private async insertEvent(client: pg.PoolClient, event: NewConversationEvent) {
