@@ -15,6 +15,7 @@ import { helpdeskTelemetry } from './telemetry/helpdesk-telemetry.js';
 import type { InvoiceAccessRule } from './tools/invoice-access.js';
 import type { ToolSources } from './tools/tool-sources.js';
 import { DEFAULT_KB_SCHEMA } from '@repo/knowledge';
+import { DatabaseUnavailable } from '@repo/pg-kit';
 import { openAgentHelpCenter, type HelpCenterSettings } from './help-center/help-center.js';
 import { helpCenterMetrics } from './help-center/help-center-metrics.js';
 import { deliveryMetrics, MemoryOutbox, noWebhooks, type WebhookSettings } from '@repo/webhooks';
@@ -93,7 +94,8 @@ const DEFAULT_HANDOFF_WAIT_MS = 120_000;
 /**
  * Wires the agent tree, the chat service over its sessions (memory or PostgreSQL), telemetry and
  * the HTTP app. Nothing listens and nothing connects until the caller says so: `start()` sets the
- * session database up, `startSweep()` starts the TTL sweep, `close()` ends both.
+ * session database up, loads the help center and starts the handoff wait check, `startSweep()`
+ * starts the TTL sweep, `close()` ends them.
  */
 export function createHelpdesk(deps: HelpdeskDeps) {
   const telemetry = helpdeskTelemetry({
@@ -180,16 +182,7 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     knowledge: helpCenter.kb,
   });
   let sweep: NodeJS.Timeout | undefined;
-  // Customers waiting past HANDOFF_WAIT_SECONDS are told, once (claimed in the database).
-  const waits = setInterval(
-    () => {
-      chat.desk
-        .tellOverdue(handoffWaitMs)
-        .catch((error: unknown) => deps.logger.warn({ err: error }, 'handoff wait check failed'));
-    },
-    Math.max(50, Math.min(handoffWaitMs / 4, 5_000)),
-  );
-  waits.unref();
+  let waits: NodeJS.Timeout | undefined;
   let closed: Promise<void> | undefined;
   return {
     app,
@@ -201,6 +194,13 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     start: async (retry?: { untilMs?: number }) => {
       await postgres?.start(retry);
       await helpCenter.start();
+      if (closed) return;
+      // Customers waiting past HANDOFF_WAIT_SECONDS are told, once (claimed in the database).
+      waits ??= repeat(Math.max(50, Math.min(handoffWaitMs / 4, 5_000)), {
+        task: () => chat.desk.tellOverdue(handoffWaitMs),
+        failed: 'handoff wait check failed',
+        logger: deps.logger,
+      });
     },
     /** The knowledge base search_help_center and /kb/* use. */
     knowledge: helpCenter.kb,
@@ -209,15 +209,11 @@ export function createHelpdesk(deps: HelpdeskDeps) {
      * PostgreSQL, one instance at a time), every TTL or minute, whichever is shorter.
      */
     startSweep: () => {
-      sweep ??= setInterval(
-        () => {
-          chat
-            .evictExpired()
-            .catch((error: unknown) => deps.logger.warn({ err: error }, 'session sweep failed'));
-        },
-        Math.min(chatOptions.sessionTtlMs, MAX_SWEEP_EVERY_MS),
-      );
-      sweep.unref();
+      sweep ??= repeat(Math.min(chatOptions.sessionTtlMs, MAX_SWEEP_EVERY_MS), {
+        task: () => chat.evictExpired(),
+        failed: 'session sweep failed',
+        logger: deps.logger,
+      });
     },
     /** Ends the open live streams (they never end by themselves): for the shutdown's drain. */
     endStreams: () => liveFeed.endAll(),
@@ -230,6 +226,27 @@ export function createHelpdesk(deps: HelpdeskDeps) {
         else await outbox.close();
       })()),
   };
+}
+
+/**
+ * Runs `task` every `everyMs` on this instance. Timers, not jobs on a pg-boss: helpdesk runs none
+ * (its webhooks have their own leased table), pg-boss's cron ticks once a minute at most while the
+ * wait check runs every few seconds, and each task is safe on every instance at once (the overdue
+ * handoffs are claimed in the database, the sweep takes an advisory lock). A failure is one warn
+ * line, but not the database being away: that outage is logged once, where it is known (pg-kit).
+ */
+function repeat(
+  everyMs: number,
+  options: { task: () => Promise<unknown>; failed: string; logger: Logger },
+): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    options.task().catch((error: unknown) => {
+      if (!(error instanceof DatabaseUnavailable))
+        options.logger.warn({ err: error }, options.failed);
+    });
+  }, everyMs);
+  timer.unref();
+  return timer;
 }
 
 export type Helpdesk = ReturnType<typeof createHelpdesk>;
