@@ -17,6 +17,24 @@ describe('MemoryKnowledgeBase', () => {
     expect(await kb.search('acme', { limit: 3 })).toHaveLength(3);
   });
 
+  it('when a query word is misspelled, then words up to two edits away are found, and no further', async () => {
+    const kb = new MemoryKnowledgeBase();
+    await kb.upsert({
+      slug: 'troubleshooting',
+      title: 'Troubleshooting',
+      body: 'Restart the hub first.',
+    });
+
+    expect((await kb.search('troublexhooting')).map((hit) => hit.slug)).toEqual([
+      'troubleshooting',
+    ]);
+    expect((await kb.search('troublexhooxing')).map((hit) => hit.slug)).toEqual([
+      'troubleshooting',
+    ]);
+    // Three edits: a long word's share (0.2 of 15 letters) would allow them; typos stop at two.
+    expect(await kb.search('troublexhooxinx')).toEqual([]);
+  });
+
   it('when searches follow one another, then each scores as it would alone (the score arrays reused between searches start at zero)', async () => {
     const articles = [
       { slug: 'refunds', title: 'Refunds', body: 'Refunds within 30 days of the payment.' },
