@@ -7,11 +7,6 @@ import { paths } from '../repo-paths.js';
 export interface HelpCenterFolder {
   dir: string;
   articles: number;
-  /**
-   * The article a service loads last (a folder loads its files one by one in name order, each
-   * file's slug its name here): once it is stored, the folder is loaded.
-   */
-  lastSlug: string;
   remove(): Promise<void>;
 }
 
@@ -77,7 +72,6 @@ export async function writeHelpCenterFolder(articles: number): Promise<HelpCente
   return {
     dir,
     articles: names.length + generated.length,
-    lastSlug: [...names, ...generated].sort().at(-1)!.replace(/\.md$/, ''),
     remove: () => rm(dir, { recursive: true, force: true }),
   };
 }

@@ -2,7 +2,7 @@ import { freePort } from '../net/free-port.js';
 import { childEnv } from '../processes/child-env.js';
 import { launchService } from '../processes/child-service.js';
 import { paths } from '../repo-paths.js';
-import { helpCenterEnv, type HelpCenterOptions } from './help-center-options.js';
+import { helpCenterEnv, readyTimeoutMs, type HelpCenterOptions } from './help-center-options.js';
 import { LOG_LEVEL, type RunningSystem, type SystemOptions } from './system.js';
 
 export interface EmailReviewOptions extends SystemOptions, HelpCenterOptions {
@@ -36,6 +36,7 @@ export async function startEmailReview(options: EmailReviewOptions): Promise<Run
     env: childEnv(extra),
     shownEnv: extra,
     readyUrl: `${url}/readyz`,
+    readyTimeoutMs: readyTimeoutMs(options),
   });
   return {
     label: options.database ? 'project (PostgreSQL)' : 'project (memory)',

@@ -10,3 +10,11 @@ export function helpCenterEnv({ helpCenter }: HelpCenterOptions): Record<string,
     ...(helpCenter?.schema ? { KB_SCHEMA: helpCenter.schema } : {}),
   };
 }
+
+/** A service with KB_DIR answers ready once the folder is loaded: 10,000 articles into PostgreSQL, on a busy machine. */
+export const HELP_CENTER_LOAD_TIMEOUT_MS = 15 * 60_000;
+
+/** How long a service may take to be ready: its help center's load, when it has a folder. */
+export function readyTimeoutMs({ helpCenter }: HelpCenterOptions): number | undefined {
+  return helpCenter?.dir ? HELP_CENTER_LOAD_TIMEOUT_MS : undefined;
+}

@@ -2,7 +2,7 @@ import { freePort } from '../net/free-port.js';
 import { childEnv } from '../processes/child-env.js';
 import { launchService } from '../processes/child-service.js';
 import { paths } from '../repo-paths.js';
-import { helpCenterEnv, type HelpCenterOptions } from './help-center-options.js';
+import { helpCenterEnv, readyTimeoutMs, type HelpCenterOptions } from './help-center-options.js';
 import { LOG_LEVEL, type RunningSystem, type SystemOptions } from './system.js';
 
 export interface HelpdeskOptions extends SystemOptions, HelpCenterOptions {
@@ -34,6 +34,7 @@ export async function startHelpdesk(options: HelpdeskOptions): Promise<RunningSy
     env: childEnv(extra),
     shownEnv: extra,
     readyUrl: `${url}/readyz`,
+    readyTimeoutMs: readyTimeoutMs(options),
   });
   const label = options.database ? 'project (postgres)' : 'project';
   return { label, url, process: proc, stop: () => proc.stop() };
