@@ -76,7 +76,6 @@ export async function runEval(given: EvalSettings): Promise<EvalRun> {
   const stack = await startStack(settings, {
     email: emailCases.length > 0,
     chat: chatCases.length > 0,
-    kbArticles: kb.size,
   });
   let emailOutcomes: EmailOutcome[] = [];
   let chatOutcomes: ChatOutcome[] = [];

@@ -4,7 +4,6 @@ import { ProviderProxy, type ProxiedCall } from '../cassettes/provider-proxy.js'
 import { paths } from '../paths.js';
 import type { EvalSettings } from '../settings.js';
 import { startChildService, type ChildService } from './child-service.js';
-import { waitForHelpCenter } from './wait-for-help-center.js';
 
 /** The services under test, each behind its provider proxy, and what the proxies saw. */
 export interface Stack {
@@ -31,7 +30,7 @@ export function cassetteFile(settings: EvalSettings, wire: 'openai' | 'gemini'):
  */
 export async function startStack(
   settings: EvalSettings,
-  want: { email: boolean; chat: boolean; kbArticles: number },
+  want: { email: boolean; chat: boolean },
 ): Promise<Stack> {
   const started: Array<{ stop(): Promise<void> }> = [];
   const stopAll = async () => {
@@ -103,7 +102,7 @@ export async function startStack(
         if (proxyMode === 'record') cassettes.forEach((cassette) => cassette.save());
       },
     };
-    /** A service as deployed, ready once /readyz answers and its help center is loaded. */
+    /** A service as deployed, ready once /readyz answers (with KB_DIR: once the folder is loaded). */
     const startService = async (
       name: string,
       script: string,
@@ -116,7 +115,6 @@ export async function startStack(
         readyPath: '/readyz',
       });
       started.push(service);
-      await waitForHelpCenter(service.url, want.kbArticles);
       return service.url;
     };
     const starts: Promise<void>[] = [];
