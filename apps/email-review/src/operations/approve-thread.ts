@@ -1,13 +1,10 @@
 import { currentActor } from '@repo/http-kit';
 import { createHash } from 'node:crypto';
-import { deliveryView } from '../delivery/delivery.js';
-import { replyMessage } from '../email/reply.js';
+import { deliveryView, replyMessage } from '../delivery/delivery.js';
 import type { Thread } from '../threads/thread.js';
-import { decideThread } from './decide-thread.js';
+import { decideThread, type RevisionCondition } from './decide-thread.js';
 import { learnFromApproval } from './learn-from-decision.js';
-import { stateConfig } from './graph-config.js';
-import { now, type OperationDeps } from './operation-deps.js';
-import type { RevisionCondition } from './status-rules.js';
+import { now, stateConfig, type OperationDeps } from './operation-deps.js';
 
 export interface Approval {
   /** Sets or overrides the recipient (the thread's `from` by default). */

@@ -1,11 +1,36 @@
 import type { Transaction } from '../persistence/transaction.js';
 import type { Thread } from '../threads/thread.js';
 import type { ThreadChange } from '../threads/thread-store.js';
-import { RevisionMismatch, ThreadMovedOn, ThreadNotFound } from '../threads/thread-errors.js';
+import {
+  RevisionMismatch,
+  ThreadMovedOn,
+  ThreadNotAwaitingReview,
+  ThreadNotFound,
+} from '../threads/thread-errors.js';
 import type { EmailGraph } from '../workflow/graph.js';
 import { getThread } from './get-thread.js';
 import type { OperationDeps } from './operation-deps.js';
-import { requireAwaitingReview, requireRevision, type RevisionCondition } from './status-rules.js';
+
+/** The revision a reviewer saw, as the request named it; none: the change applies to the current one. */
+export interface RevisionCondition {
+  /** From `If-Match`: the change applies only if the current revision is one of these (else 412). */
+  ifMatch?: readonly number[] | undefined;
+  /** From the body's `revision`: the change applies only to this revision (else 409). */
+  revision?: number | undefined;
+}
+
+/** Edit, approve and reject act only on the revision the reviewer saw, when they say which. */
+function requireRevision(thread: Thread, condition: RevisionCondition = {}): void {
+  if (condition.ifMatch && !condition.ifMatch.includes(thread.revision))
+    throw new RevisionMismatch(thread, 412);
+  if (condition.revision !== undefined && condition.revision !== thread.revision)
+    throw new RevisionMismatch(thread, 409);
+}
+
+/** Edit, approve and reject need a thread paused for review. */
+function requireAwaitingReview(thread: Thread): void {
+  if (thread.status !== 'awaiting_review') throw new ThreadNotAwaitingReview(thread);
+}
 
 /** What a decision writes with: its transaction, and the graph over the transaction's saver. */
 export interface Decision extends Transaction {

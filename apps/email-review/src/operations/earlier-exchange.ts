@@ -1,4 +1,4 @@
-import { threadIdOfReply } from '../email/reply.js';
+import { threadIdOfReply } from '../delivery/delivery.js';
 import type { ThreadEmail } from '../email/thread-email.js';
 import type { Thread } from '../threads/thread.js';
 import type { EarlierExchange, EmailStateUpdate } from '../workflow/state.js';
@@ -6,7 +6,7 @@ import type { OperationDeps } from './operation-deps.js';
 
 /**
  * The thread whose sent reply this email answers: the newest of its In-Reply-To / References that
- * is one of our replies' Message-IDs (src/email/reply.ts) and names a thread that still exists.
+ * is one of our replies' Message-IDs (src/delivery/delivery.ts) and names a thread that still exists.
  */
 export async function answeredThreadId(
   deps: Pick<OperationDeps, 'threads'>,

@@ -1,10 +1,8 @@
 import { currentActor } from '@repo/http-kit';
 import type { Thread } from '../threads/thread.js';
-import { decideThread, saveDecision } from './decide-thread.js';
-import { stateConfig } from './graph-config.js';
-import { now, type OperationDeps } from './operation-deps.js';
+import { decideThread, saveDecision, type RevisionCondition } from './decide-thread.js';
+import { now, stateConfig, type OperationDeps } from './operation-deps.js';
 import { runModelJob } from './run-model-job.js';
-import type { RevisionCondition } from './status-rules.js';
 
 export type ThreadEdit = { draft: string } | { instructions: string };
 

@@ -1,7 +1,7 @@
 import { currentLogger } from '@repo/http-kit';
 import type { Logger } from 'pino';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
-import type { ReplySender } from '../email/reply.js';
+import type { ReplySender } from '../delivery/delivery.js';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type { ModelJobs } from '../jobs/model-jobs.js';
 import type { Persistence } from '../persistence/persistence.js';
@@ -40,3 +40,16 @@ export function now(deps: Pick<OperationDeps, 'clock'>): string {
 export function log(deps: Pick<OperationDeps, 'logger'>): Logger {
   return currentLogger(deps.logger);
 }
+
+/**
+ * How a model job runs the graph: `durability: 'exit'` writes one checkpoint when the run stops
+ * (paused for review, or failed: a retry skips the steps that finished). Why not per step: see
+ * docs/design.md (Checkpoints).
+ */
+export const runConfig = (threadId: string) => ({
+  configurable: { thread_id: threadId },
+  durability: 'exit' as const,
+});
+
+/** How operations read or record a thread's state (getState, updateState). */
+export const stateConfig = (threadId: string) => ({ configurable: { thread_id: threadId } });

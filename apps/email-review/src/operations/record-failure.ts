@@ -3,9 +3,8 @@ import type { Thread } from '../threads/thread.js';
 import { describeFailure } from '../threads/failure.js';
 import { projectThread } from '../threads/thread-projection.js';
 import type { EmailStateValues } from '../workflow/state.js';
-import { stateConfig } from './graph-config.js';
 import { stepEvents } from './history-events.js';
-import { log, now, type OperationDeps } from './operation-deps.js';
+import { log, now, stateConfig, type OperationDeps } from './operation-deps.js';
 
 /**
  * Marks a failed model job's thread `failed` (retryable), keeping the steps its run completed, and

@@ -1,10 +1,8 @@
 import { currentActor } from '@repo/http-kit';
 import type { Thread } from '../threads/thread.js';
-import { decideThread, saveDecision } from './decide-thread.js';
+import { decideThread, saveDecision, type RevisionCondition } from './decide-thread.js';
 import { learnFromRejection, rejectReasonOf } from './learn-from-decision.js';
-import { stateConfig } from './graph-config.js';
-import { now, type OperationDeps } from './operation-deps.js';
-import type { RevisionCondition } from './status-rules.js';
+import { now, stateConfig, type OperationDeps } from './operation-deps.js';
 
 export interface Rejection {
   /** Why: one of REJECT_REASONS (older clients: free text, counted as `other` with it as the note). */

@@ -4,7 +4,6 @@ import { ThreadMovedOn, ThreadNotRetryable } from '../threads/thread-errors.js';
 import { getThread } from './get-thread.js';
 import { now, type OperationDeps } from './operation-deps.js';
 import { runModelJob } from './run-model-job.js';
-import { requireRetryable } from './status-rules.js';
 
 /**
  * Resumes a `failed` thread from its last checkpoint: one transaction marks it `drafting`
@@ -31,4 +30,9 @@ export async function retryThread(deps: OperationDeps, threadId: string): Promis
       throw error;
     });
   return (await runModelJob(deps, job, jobId)) ?? marked;
+}
+
+/** Retry takes a `failed` thread (a `drafting` one has its model job, which the queue reruns). */
+function requireRetryable(thread: Thread): void {
+  if (thread.status !== 'failed') throw new ThreadNotRetryable(thread);
 }

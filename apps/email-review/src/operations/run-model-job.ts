@@ -10,9 +10,8 @@ import { projectThread } from '../threads/thread-projection.js';
 import type { EmailStateValues } from '../workflow/state.js';
 import { firstRunInput } from './earlier-exchange.js';
 import { learnFromInstructions } from './learn-from-decision.js';
-import { runConfig, stateConfig } from './graph-config.js';
 import { stepEvents } from './history-events.js';
-import { now, type OperationDeps } from './operation-deps.js';
+import { now, runConfig, stateConfig, type OperationDeps } from './operation-deps.js';
 import { recordFailure } from './record-failure.js';
 
 /**

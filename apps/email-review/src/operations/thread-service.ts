@@ -9,7 +9,7 @@ import type { OperationDeps } from './operation-deps.js';
 import { redeliverThread } from './redeliver-thread.js';
 import { rejectThread, type Rejection } from './reject-thread.js';
 import { retryThread } from './retry-thread.js';
-import type { RevisionCondition } from './status-rules.js';
+import type { RevisionCondition } from './decide-thread.js';
 
 export type ThreadServiceDeps = OperationDeps;
 

@@ -1,29 +1,14 @@
-import { defineRoute, emptyBody, HttpError, type ResponseSpec, type Route } from '@repo/http-kit';
+import { defineRoute, HttpError, type ResponseSpec, type Route } from '@repo/http-kit';
 import type { Request } from 'express';
 import type { z } from 'zod';
 import type { ThreadService } from '../operations/thread-service.js';
-import type { Thread } from '../threads/thread.js';
 import { DEFAULT_LABELS, type Labels } from '../workflow/classification.js';
 import { parseRawEmail, RAW_EMAIL_MAX_BYTES, type InboundEmail } from '../email/raw-email.js';
 import { UNKNOWN_EMAIL } from '../email/thread-email.js';
-import {
-  approveThreadBody,
-  createThreadBody,
-  editThreadBody,
-  idempotencyKeyHeader,
-  redeliverThreadBody,
-  rejectThreadBody,
-  threadParams,
-} from './thread-schemas.js';
+import { createThreadBody, idempotencyKeyHeader, threadParams } from './thread-schemas.js';
 import { listFiltered } from './filtered-list.js';
 import { labelledSchemas, type LabelledSchemas } from './labelled-schemas.js';
-import {
-  revisionChecked,
-  revisionCondition,
-  revisionTag,
-  sendThread,
-  type RouteHeaders,
-} from './thread-revision.js';
+import { revisionTag, sendThread, threadChangeRoutes } from './thread-change-routes.js';
 
 const threadAnswer =
   (schemas: LabelledSchemas) =>
@@ -86,45 +71,6 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** A change to a paused thread: the same parameters and error answers for edit, approve, reject, retry. */
-function threadChange<B extends z.ZodType>(spec: {
-  thread: (description: string) => ResponseSpec;
-  action: 'edit' | 'approve' | 'reject' | 'retry' | 'redeliver';
-  summary: string;
-  ok: string;
-  body: B;
-  headers?: RouteHeaders;
-  responses?: Record<number, ResponseSpec>;
-  change: (threadId: string, body: z.output<B>, req: Request) => Promise<Thread>;
-}): Route {
-  return defineRoute({
-    method: 'post',
-    path: `/threads/{thread_id}/${spec.action}`,
-    summary: spec.summary,
-    params: threadParams,
-    body: spec.body,
-    headers: spec.headers,
-    responses: {
-      200: spec.thread(spec.ok),
-      400: { description: 'Invalid thread id or body.' },
-      404: { description: 'Unknown thread.' },
-      409: {
-        description:
-          'The thread is not in a state that allows this (`thread_not_awaiting_review`, `thread_not_retryable`): e.g. another request changed it first.',
-      },
-      503: {
-        description:
-          'The database (`database_unavailable`) or, for a step that calls it, the model (`llm_unavailable`, the thread kept as failed) is unavailable; try again after Retry-After.',
-      },
-      ...spec.responses,
-    },
-    handler: async ({ params, body, req, res }) => {
-      // The body was parsed by `spec.body`; TypeScript cannot resolve that through the generic B.
-      sendThread(res, await spec.change(params.thread_id, body as z.output<B>, req));
-    },
-  });
 }
 
 /** The API over the thread service, each route declared once: registered, validated, documented. */
@@ -238,70 +184,6 @@ export function threadRoutes(
         res.json(await threads.getThreadHistory(params.thread_id));
       },
     }),
-    threadChange({
-      thread,
-      action: 'edit',
-      summary: 'Replace the draft with text, or redraft it with instructions.',
-      ok: 'Edited, awaiting review again.',
-      body: editThreadBody,
-      headers: revisionChecked.headers,
-      responses: {
-        ...revisionChecked.responses,
-        502: { description: 'The model failed during the redraft; the thread is kept as failed.' },
-      },
-      change: (threadId, { revision, ...edit }, req) =>
-        threads.editThread(threadId, edit, revisionCondition(req, { revision })),
-    }),
-    threadChange({
-      thread,
-      action: 'approve',
-      summary:
-        'Approve the draft: the thread is sent and its reply queued for delivery (both or neither).',
-      ok: 'Sent; `delivery.status` is `queued` (a worker delivers it after this answer), or `no_recipient` when there is no address to reply to (nothing is sent until redeliver names one).',
-      body: approveThreadBody,
-      headers: revisionChecked.headers,
-      responses: revisionChecked.responses,
-      change: (threadId, approval, req) =>
-        threads.approveThread(threadId, { to: approval?.to }, revisionCondition(req, approval)),
-    }),
-    threadChange({
-      thread,
-      action: 'redeliver',
-      summary:
-        'Queue a failed or recipient-less (`no_recipient`) delivery again, optionally to another address.',
-      ok: 'Queued again.',
-      body: redeliverThreadBody,
-      responses: {
-        422: {
-          description:
-            'recipient_required: the delivery has no recipient (`no_recipient`) and the body named no `to`.',
-        },
-      },
-      change: (threadId, body) => threads.redeliverThread(threadId, body?.to),
-    }),
-    threadChange({
-      thread,
-      action: 'reject',
-      summary: 'Reject the draft: the workflow ends without sending.',
-      ok: 'Rejected.',
-      body: rejectThreadBody,
-      headers: revisionChecked.headers,
-      responses: revisionChecked.responses,
-      change: (threadId, rejection, req) =>
-        threads.rejectThread(
-          threadId,
-          { reason: rejection?.reason, note: rejection?.note },
-          revisionCondition(req, rejection),
-        ),
-    }),
-    threadChange({
-      thread,
-      action: 'retry',
-      summary: 'Resume a failed thread from its last completed step.',
-      ok: 'Resumed.',
-      body: emptyBody,
-      responses: { 502: { description: 'The model failed again; the thread stays failed.' } },
-      change: (threadId) => threads.retryThread(threadId),
-    }),
+    ...threadChangeRoutes(threads, thread),
   ];
 }

@@ -1,0 +1,202 @@
+import {
+  defineRoute,
+  emptyBody,
+  type ResponseSpec,
+  type Route,
+  type RouteSpec,
+} from '@repo/http-kit';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { RevisionCondition } from '../operations/decide-thread.js';
+import type { ThreadService } from '../operations/thread-service.js';
+import type { Thread } from '../threads/thread.js';
+import {
+  approveThreadBody,
+  editThreadBody,
+  redeliverThreadBody,
+  rejectThreadBody,
+  threadParams,
+} from './thread-schemas.js';
+
+/** Request headers a route documents. */
+export type RouteHeaders = NonNullable<RouteSpec['headers']>;
+
+export const revisionTag = {
+  ETag: { description: 'The thread’s revision, `"<revision>"`: what If-Match names.' },
+};
+
+/**
+ * Answers with a thread and its revision as ETag. The ETag names the draft the reviewer sees (for
+ * If-Match), not the whole answer: the status changes under one revision (approve, reject), so it
+ * must never make a conditional GET answer 304. `res.json` would (Express compares If-None-Match
+ * with any ETag set), hence the explicit end.
+ */
+export function sendThread(res: Response, thread: Thread, status = 200): void {
+  res
+    .status(status)
+    .set('ETag', `"${thread.revision}"`)
+    .set('Cache-Control', 'no-store')
+    .type('json')
+    .end(JSON.stringify(thread));
+}
+
+const IF_MATCH_TAG = /^\s*"(\d{1,9})"\s*$/;
+
+/**
+ * The revisions `If-Match` names. `*` (any) names none to check. Entity tags that are not a
+ * revision of ours (weak ones included: If-Match compares strongly) never match: 412.
+ */
+function ifMatchOf(req: Request): number[] | undefined {
+  const header = req.get('If-Match');
+  if (header === undefined || header.trim() === '*') return undefined;
+  return header
+    .split(',')
+    .map((tag) => IF_MATCH_TAG.exec(tag)?.[1])
+    .filter((revision): revision is string => revision !== undefined)
+    .map(Number);
+}
+
+/** If-Match and the body's `revision`, whichever the request carries. */
+export function revisionCondition(
+  req: Request,
+  body: { revision?: number } | undefined,
+): RevisionCondition {
+  return { ifMatch: ifMatchOf(req), revision: body?.revision };
+}
+
+/** What edit, approve and reject document about acting on the revision the reviewer saw. */
+export const revisionChecked = {
+  headers: {
+    'If-Match': {
+      description:
+        'The revision the reviewer saw, as the ETag of GET /threads/{thread_id} (`"3"`): refused with 412 unless it is the current one.',
+    },
+  },
+  responses: {
+    409: {
+      description:
+        'The thread is not in a state that allows this (`thread_not_awaiting_review`), or the body’s `revision` is not the current one (`revision_mismatch`; `revision` in the answer is the current one; the request changed nothing). Approve also answers `revision_mismatch` when the workflow holds a draft the view did not show: the view now shows it, at a new revision.',
+    },
+    412: {
+      description:
+        'If-Match names another revision than the current one (`revision_mismatch`; `revision` and the ETag give the current one). Nothing changed.',
+      headers: revisionTag,
+    },
+  },
+} satisfies { headers: RouteHeaders; responses: Record<number, ResponseSpec> };
+
+/** A change to a paused thread: the same parameters and error answers for edit, approve, reject, retry. */
+function threadChange<B extends z.ZodType>(spec: {
+  thread: (description: string) => ResponseSpec;
+  action: 'edit' | 'approve' | 'reject' | 'retry' | 'redeliver';
+  summary: string;
+  ok: string;
+  body: B;
+  headers?: RouteHeaders;
+  responses?: Record<number, ResponseSpec>;
+  change: (threadId: string, body: z.output<B>, req: Request) => Promise<Thread>;
+}): Route {
+  return defineRoute({
+    method: 'post',
+    path: `/threads/{thread_id}/${spec.action}`,
+    summary: spec.summary,
+    params: threadParams,
+    body: spec.body,
+    headers: spec.headers,
+    responses: {
+      200: spec.thread(spec.ok),
+      400: { description: 'Invalid thread id or body.' },
+      404: { description: 'Unknown thread.' },
+      409: {
+        description:
+          'The thread is not in a state that allows this (`thread_not_awaiting_review`, `thread_not_retryable`): e.g. another request changed it first.',
+      },
+      503: {
+        description:
+          'The database (`database_unavailable`) or, for a step that calls it, the model (`llm_unavailable`, the thread kept as failed) is unavailable; try again after Retry-After.',
+      },
+      ...spec.responses,
+    },
+    handler: async ({ params, body, req, res }) => {
+      // The body was parsed by `spec.body`; TypeScript cannot resolve that through the generic B.
+      sendThread(res, await spec.change(params.thread_id, body as z.output<B>, req));
+    },
+  });
+}
+
+/**
+ * The changes to a thread (edit, approve, redeliver, reject, retry), each acting on the revision the
+ * reviewer saw when the request names it; `thread` documents the answer.
+ */
+export function threadChangeRoutes(
+  threads: ThreadService,
+  thread: (description: string) => ResponseSpec,
+): Route[] {
+  return [
+    threadChange({
+      thread,
+      action: 'edit',
+      summary: 'Replace the draft with text, or redraft it with instructions.',
+      ok: 'Edited, awaiting review again.',
+      body: editThreadBody,
+      headers: revisionChecked.headers,
+      responses: {
+        ...revisionChecked.responses,
+        502: { description: 'The model failed during the redraft; the thread is kept as failed.' },
+      },
+      change: (threadId, { revision, ...edit }, req) =>
+        threads.editThread(threadId, edit, revisionCondition(req, { revision })),
+    }),
+    threadChange({
+      thread,
+      action: 'approve',
+      summary:
+        'Approve the draft: the thread is sent and its reply queued for delivery (both or neither).',
+      ok: 'Sent; `delivery.status` is `queued` (a worker delivers it after this answer), or `no_recipient` when there is no address to reply to (nothing is sent until redeliver names one).',
+      body: approveThreadBody,
+      headers: revisionChecked.headers,
+      responses: revisionChecked.responses,
+      change: (threadId, approval, req) =>
+        threads.approveThread(threadId, { to: approval?.to }, revisionCondition(req, approval)),
+    }),
+    threadChange({
+      thread,
+      action: 'redeliver',
+      summary:
+        'Queue a failed or recipient-less (`no_recipient`) delivery again, optionally to another address.',
+      ok: 'Queued again.',
+      body: redeliverThreadBody,
+      responses: {
+        422: {
+          description:
+            'recipient_required: the delivery has no recipient (`no_recipient`) and the body named no `to`.',
+        },
+      },
+      change: (threadId, body) => threads.redeliverThread(threadId, body?.to),
+    }),
+    threadChange({
+      thread,
+      action: 'reject',
+      summary: 'Reject the draft: the workflow ends without sending.',
+      ok: 'Rejected.',
+      body: rejectThreadBody,
+      headers: revisionChecked.headers,
+      responses: revisionChecked.responses,
+      change: (threadId, rejection, req) =>
+        threads.rejectThread(
+          threadId,
+          { reason: rejection?.reason, note: rejection?.note },
+          revisionCondition(req, rejection),
+        ),
+    }),
+    threadChange({
+      thread,
+      action: 'retry',
+      summary: 'Resume a failed thread from its last completed step.',
+      ok: 'Resumed.',
+      body: emptyBody,
+      responses: { 502: { description: 'The model failed again; the thread stays failed.' } },
+      change: (threadId) => threads.retryThread(threadId),
+    }),
+  ];
+}
