@@ -1,8 +1,7 @@
-import { MemoryThreadHistory } from './memory-thread-history.js';
-import type { HistoryEvent } from './thread-history.js';
+import type { HistoryEvent, ThreadHistory } from './thread-history.js';
 import type { Thread } from './thread.js';
 import type { ChangeReporter } from '../changes/memory-changes.js';
-import { NO_THREAD_WEBHOOKS, type ThreadWebhooks } from '../webhooks/thread-webhooks.js';
+import type { ThreadWebhooks } from '../webhooks/thread-webhooks.js';
 import type {
   ListQuery,
   NewThread,
@@ -10,6 +9,25 @@ import type {
   ThreadPage,
   ThreadStore,
 } from './thread-store.js';
+
+/**
+ * Memory mode's history. Appended by the memory thread index in the same synchronous step as the
+ * view it records, which is memory mode's transaction.
+ */
+export class MemoryThreadHistory implements ThreadHistory {
+  private readonly events = new Map<string, HistoryEvent[]>();
+
+  append(threadId: string, events: readonly HistoryEvent[]): void {
+    if (events.length === 0) return;
+    const list = this.events.get(threadId) ?? [];
+    list.push(...events.map((event) => ({ ...event })));
+    this.events.set(threadId, list);
+  }
+
+  async list(threadId: string): Promise<HistoryEvent[]> {
+    return (this.events.get(threadId) ?? []).map((event) => ({ ...event }));
+  }
+}
 
 /** The thread index for memory mode: lost with the process, like MemorySaver's checkpoints. */
 export class MemoryThreadStore implements ThreadStore {
@@ -22,8 +40,8 @@ export class MemoryThreadStore implements ThreadStore {
     readonly history = new MemoryThreadHistory(),
     /** Told of each write (GET /events in memory mode). */
     private readonly report: ChangeReporter = () => undefined,
-    /** The webhook events each write's history reports, handed to the in-process outbox. */
-    private readonly webhooks: ThreadWebhooks = NO_THREAD_WEBHOOKS,
+    /** The webhook events each write's history reports, handed to the in-process outbox (none: no endpoints). */
+    private readonly webhooks?: ThreadWebhooks,
   ) {}
 
   async create(_tx: unknown, { thread, idempotencyKey, events }: NewThread) {
@@ -37,7 +55,7 @@ export class MemoryThreadStore implements ThreadStore {
     this.order.push(thread.thread_id);
     this.history.append(thread.thread_id, events);
     this.report('thread.created', thread);
-    await this.webhooks.publish(thread, events);
+    await this.webhooks?.publish(thread, events);
     return { thread: { ...thread }, created: true };
   }
 
@@ -53,7 +71,7 @@ export class MemoryThreadStore implements ThreadStore {
     this.threads.set(thread.thread_id, { ...thread });
     this.history.append(thread.thread_id, events);
     this.report('thread.updated', thread, before);
-    await this.webhooks.publish(thread, events);
+    await this.webhooks?.publish(thread, events);
   }
 
   async saveDecision(_tx: unknown, { view, revision, from, events }: ThreadChange) {

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { HistoryEvent, ThreadHistory } from './thread-history.js';
 import { table } from '../db/tables.js';
-import { NO_THREAD_WEBHOOKS, type ThreadWebhooks } from '../webhooks/thread-webhooks.js';
+import type { ThreadWebhooks } from '../webhooks/thread-webhooks.js';
 import type { Thread } from './thread.js';
 
 /** The history table: one row per event, in append order (`seq`). */
@@ -39,8 +39,8 @@ export class PostgresThreadHistory implements ThreadHistory {
   constructor(
     private readonly pool: pg.Pool,
     schema: string,
-    /** The webhook events appended history reports, published in the same transaction. */
-    private readonly webhooks: ThreadWebhooks = NO_THREAD_WEBHOOKS,
+    /** The webhook events appended history reports, published in the same transaction (none: no endpoints). */
+    private readonly webhooks?: ThreadWebhooks,
   ) {
     this.sql = {
       list: `SELECT event FROM ${historyTable(schema)} WHERE thread_id = $1 ORDER BY seq`,
@@ -66,7 +66,7 @@ export class PostgresThreadHistory implements ThreadHistory {
     if (events.length === 0) return;
     const types = events.map((event) => event.type).join(' ');
     await client.query(this.sql.append, [threadId, types, JSON.stringify(events)]);
-    if (!this.webhooks.reports(events)) return;
+    if (!this.webhooks?.reports(events)) return;
     const view =
       written ?? (await client.query<{ view: Thread }>(this.sql.view, [threadId])).rows[0]?.view;
     if (view) await this.webhooks.publish(view, events, client);

@@ -37,13 +37,18 @@ const REPORTED = new Set<HistoryEvent['type']>([
   'no_recipient',
 ]);
 
-export function threadWebhooks(outbox: Outbox, includeContent: boolean): ThreadWebhooks {
-  const reports = (history: readonly HistoryEvent[]) =>
-    outbox.enabled && history.some((event) => REPORTED.has(event.type));
+/**
+ * What the thread index and the deliveries hand their writes' history to; none when the outbox has
+ * no endpoints (WEBHOOK_*), so that a write then builds and calls nothing for webhooks.
+ */
+export function threadWebhooks(
+  outbox: Outbox,
+  includeContent: boolean,
+): ThreadWebhooks | undefined {
+  if (!outbox.enabled) return undefined;
   return {
-    reports,
+    reports: (history) => history.some((event) => REPORTED.has(event.type)),
     publish: async (view, history, transaction) => {
-      if (!outbox.enabled) return;
       const events = threadWebhookEvents(view, history, includeContent);
       if (events.length > 0) await outbox.publish(events, transaction);
     },
@@ -64,9 +69,3 @@ export function outboxDeps(options: WebhookOptions | undefined, logger: Logger) 
     logger,
   };
 }
-
-/** No endpoints: nothing is built, nothing written. */
-export const NO_THREAD_WEBHOOKS: ThreadWebhooks = {
-  reports: () => false,
-  publish: async () => undefined,
-};
