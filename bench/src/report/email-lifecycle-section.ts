@@ -10,6 +10,8 @@ import type { ProfileRequest, Section, TargetCheck } from './report-model.js';
 import { medianShareAtLeast, ratioAtLeast } from './targets.js';
 
 const SYSTEMS: readonly EmailSystem[] = ['memory', 'postgres', 'peer'];
+/** Issue 38: PostgreSQL mode trades a little throughput for plain transactions, not CPU. */
+const MAX_POSTGRES_CPU = 1.5;
 
 /** Scenario 1's targets: throughput against the LangGraph dev server, and PostgreSQL against memory. */
 export function emailLifecycleTargets(result: EmailLifecycleResult): TargetCheck[] {
@@ -25,10 +27,18 @@ export function emailLifecycleTargets(result: EmailLifecycleResult): TargetCheck
     workload: `${result.profileIterations} lifecycles at concurrency 8, ${mode} mode`,
   });
   const postgresShare = medianShareAtLeast(
-    'PostgreSQL ≥ 75 % of memory-mode lifecycles/s at concurrency 8',
+    'PostgreSQL ≥ 70 % of memory-mode lifecycles/s at concurrency 8',
     result.pairedAt8.map((pair) => ratio(pair.postgres, pair.memory)),
-    0.75,
+    0.7,
   );
+  const cpuRatio = ratio(cpu('postgres'), cpu('memory'));
+  const cpuMet = cpuRatio <= MAX_POSTGRES_CPU;
+  const postgresCpu: TargetCheck = {
+    target: `PostgreSQL's CPU per lifecycle ≤ ${MAX_POSTGRES_CPU}× memory mode's at concurrency 8`,
+    measured: `${cpuRatio.toFixed(2)}× (${cpu('postgres').toFixed(1)} vs ${cpu('memory').toFixed(1)} ms)`,
+    met: cpuMet,
+    ...(cpuMet ? {} : { shortfall: `${(cpuRatio - MAX_POSTGRES_CPU).toFixed(2)}× over` }),
+  };
   if (!postgresShare.met) {
     postgresShare.profileRequest = profile('postgres');
     postgresShare.explanation = `At concurrency 8 PostgreSQL mode used ${cpu('postgres').toFixed(1)} ms of CPU per lifecycle against ${cpu('memory').toFixed(1)} ms in memory mode (${ratio(cpu('postgres'), cpu('memory')).toFixed(2)}×), so most of the gap is time spent waiting on the database (round trips, locks, commits), which a CPU profile does not show; it wrote ${(writes / lifecycles).toFixed(1)} rows and made ${(scans / lifecycles).toFixed(1)} scans per lifecycle.`;
@@ -47,6 +57,7 @@ export function emailLifecycleTargets(result: EmailLifecycleResult): TargetCheck
       profile('memory'),
     ),
     postgresShare,
+    postgresCpu,
   ];
 }
 

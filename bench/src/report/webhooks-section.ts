@@ -21,18 +21,25 @@ const ratio = (result: WebhooksResult) => pairedRatio(result, 'subscribed');
 
 const floorRatio = (result: WebhooksResult) => pairedRatio(result, 'floor');
 
+/**
+ * Judged against the floor (the same signed POSTs with no outbox: what any delivery costs on this
+ * machine, where the receiver shares the two cores), round by round; the share of none is shown.
+ */
 export function webhooksTargets(result: WebhooksResult): TargetCheck[] {
-  const measured = ratio(result);
-  const met = measured >= 1 - MAX_WEBHOOK_COST;
+  const goal = 1 - MAX_WEBHOOK_COST;
+  const measured = median(
+    result.rounds.subscribed.map((perSecond, i) => perSecond / result.rounds.floor[i]!),
+  );
+  const met = measured >= goal;
   return [
     {
-      target: `one endpoint subscribed to every event ≥ ${100 * (1 - MAX_WEBHOOK_COST)} % of none subscribed's lifecycles/s`,
-      measured: `${(100 * measured).toFixed(1)} % (median of the rounds' ratios; medians: ${median(result.rounds.subscribed).toFixed(1)} vs ${median(result.rounds.none).toFixed(1)} lifecycles/s); the floor, the same events sent with no outbox: ${(100 * floorRatio(result)).toFixed(1)} %`,
+      target: `one endpoint subscribed to every event ≥ ${100 * goal} % of the floor's lifecycles/s (the same events POSTed with no outbox)`,
+      measured: `${(100 * measured).toFixed(1)} % (median of the rounds' ratios; medians: ${median(result.rounds.subscribed).toFixed(1)} vs ${median(result.rounds.floor).toFixed(1)} lifecycles/s); of none subscribed: ${(100 * ratio(result)).toFixed(1)} %, the floor's of none: ${(100 * floorRatio(result)).toFixed(1)} %`,
       met,
       ...(met
         ? {}
         : {
-            shortfall: `${(100 * (1 - MAX_WEBHOOK_COST - measured)).toFixed(1)} percentage points below ${100 * (1 - MAX_WEBHOOK_COST)} %`,
+            shortfall: `${(100 * (goal - measured)).toFixed(1)} percentage points below ${100 * goal} %`,
           }),
     },
   ];
