@@ -192,23 +192,13 @@ export function createEmailReview(deps: EmailReviewDeps) {
     logger: deps.logger,
     clock: deps.clock,
   });
-  // Set when start() could not make the help center's tables: its folder is not loaded (logged).
-  let helpCenterSetUp = true;
   /** `/readyz`: the database (PostgreSQL), the mailbox (IMAP_URL), the help center (KB_DIR). */
   function readinessChecks(): ReadinessCheck[] {
     const { readiness } = deps.persistence;
-    const helpCenterCheck = helpCenter.readiness;
     return [
       ...(readiness ? [{ name: 'database', check: readiness }] : []),
       ...(mailbox.kind === 'imap' ? [{ name: 'mailbox', check: () => mailbox.status.state }] : []),
-      ...(helpCenterCheck
-        ? [
-            {
-              name: helpCenterCheck.name,
-              check: () => (helpCenterSetUp ? helpCenterCheck.check() : 'not_loaded'),
-            },
-          ]
-        : []),
+      ...(helpCenter.readiness ? [helpCenter.readiness] : []),
     ];
   }
   const app = createApp({
@@ -237,7 +227,6 @@ export function createEmailReview(deps: EmailReviewDeps) {
       if (closed) return;
       // A knowledge base not set up yet is set up again by the first draft that searches it.
       await helpCenter.start().catch((error: unknown) => {
-        helpCenterSetUp = false;
         deps.logger.error({ err: error }, 'help center not set up');
       });
       await delivery.start();

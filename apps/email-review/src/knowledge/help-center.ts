@@ -61,6 +61,8 @@ export function openHelpCenter(options: {
       tables = undefined;
       throw error;
     }));
+  const folderCheck = helpCenter.readiness;
+  let tablesFailed = false;
   const retrieval: DraftRetrieval = {
     passagesFor: async ({ subject, inbound }) => {
       await ensureTables();
@@ -82,11 +84,20 @@ export function openHelpCenter(options: {
      * warn line and skipped) and watches it; a folder that cannot be read is one error line.
      */
     start: async () => {
-      await ensureTables();
+      await ensureTables().catch((error: unknown) => {
+        tablesFailed = true;
+        throw error;
+      });
       await helpCenter.start();
     },
-    /** `/readyz`'s `help_center` with KB_DIR: `loading` (503) until the folder's first load ended. */
-    readiness: helpCenter.readiness,
+    /**
+     * `/readyz`'s `help_center` with KB_DIR: `loading` (503) until the folder's first load ended;
+     * `not_loaded` when start() could not make the tables (logged by the caller).
+     */
+    readiness: folderCheck && {
+      name: folderCheck.name,
+      check: () => (tablesFailed ? 'not_loaded' : folderCheck.check()),
+    },
     close: helpCenter.close,
   };
 }
