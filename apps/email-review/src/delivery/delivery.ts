@@ -38,13 +38,13 @@ export interface ReplySender {
 }
 
 /** `Re: ` once, whatever reply prefixes the subject already carries (Re:, RE:, Re[2]:, AW:, SV:). */
-export function replySubject(subject: string | null): string {
+function replySubject(subject: string | null): string {
   const bare = (subject ?? '').replace(/^(\s*(re|aw|sv)(\[\d+\])?\s*:\s*)+/i, '').trim();
   return `Re: ${bare || 'your email'}`;
 }
 
 /** The reply's own Message-ID: derived from the thread, so every attempt sends the same one. */
-export function replyMessageId(threadId: string, sender: ReplySender): string {
+function replyMessageId(threadId: string, sender: ReplySender): string {
   const domain =
     (sender.from && parseMailbox(sender.from)?.address.split('@')[1]) || 'email-review.invalid';
   return `<reply-${threadId}@${domain}>`;

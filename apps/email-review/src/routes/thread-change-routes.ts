@@ -19,7 +19,7 @@ import {
 } from './thread-schemas.js';
 
 /** Request headers a route documents. */
-export type RouteHeaders = NonNullable<RouteSpec['headers']>;
+type RouteHeaders = NonNullable<RouteSpec['headers']>;
 
 export const revisionTag = {
   ETag: { description: 'The thread’s revision, `"<revision>"`: what If-Match names.' },
@@ -57,7 +57,7 @@ function ifMatchOf(req: Request): number[] | undefined {
 }
 
 /** If-Match and the body's `revision`, whichever the request carries. */
-export function revisionCondition(
+function revisionCondition(
   req: Request,
   body: { revision?: number } | undefined,
 ): RevisionCondition {
@@ -65,7 +65,7 @@ export function revisionCondition(
 }
 
 /** What edit, approve and reject document about acting on the revision the reviewer saw. */
-export const revisionChecked = {
+const revisionChecked = {
   headers: {
     'If-Match': {
       description:

@@ -14,7 +14,7 @@ import type {
  * Memory mode's history. Appended by the memory thread index in the same synchronous step as the
  * view it records, which is memory mode's transaction.
  */
-export class MemoryThreadHistory implements ThreadHistory {
+class MemoryThreadHistory implements ThreadHistory {
   private readonly events = new Map<string, HistoryEvent[]>();
 
   append(threadId: string, events: readonly HistoryEvent[]): void {
