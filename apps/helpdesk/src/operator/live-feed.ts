@@ -1,4 +1,4 @@
-import type { ConversationEvent } from './handoffs.js';
+import type { ConversationEvent, Handoffs } from './handoffs.js';
 
 const BATCH = 500;
 
@@ -15,10 +15,8 @@ export class LiveFeed {
   private reading = false;
 
   constructor(
-    private readonly source: {
-      eventsAfter(after: number, options: { limit: number }): Promise<ConversationEvent[]>;
-      cursor(): Promise<number>;
-    },
+    /** Where the events are read; streams read their past there too. */
+    readonly source: Pick<Handoffs, 'eventsAfter' | 'cursor'>,
     private readonly intervalMs = 200,
   ) {}
 

@@ -4,15 +4,6 @@ import { z } from 'zod';
 import type { ConversationEvent } from './handoffs.js';
 import type { LiveFeed } from './live-feed.js';
 
-export interface LiveStreamSource {
-  feed: LiveFeed;
-  eventsAfter(
-    after: number,
-    options: { sessionId?: string; limit?: number },
-  ): Promise<ConversationEvent[]>;
-  cursor(): Promise<number>;
-}
-
 /** `?after=`: where a stream opened by a page that has just read the past begins. */
 export const afterQuery = z.object({
   after: z.coerce
@@ -38,9 +29,8 @@ export function resumeAfter(req: Request, after: number | undefined): number | u
  * gets what it missed, once (past events first, then the live feed's beyond the last id sent).
  */
 export async function streamLiveEvents(
-  req: Request,
   res: Response,
-  source: LiveStreamSource,
+  feed: LiveFeed,
   options: {
     after: number | undefined;
     sessionId?: string;
@@ -48,7 +38,7 @@ export async function streamLiveEvents(
     heartbeatMs?: number;
   },
 ): Promise<void> {
-  let last = options.after ?? (await source.cursor());
+  let last = options.after ?? (await feed.source.cursor());
   let replaying = true;
   const waiting: ConversationEvent[] = [];
   const mine = (event: ConversationEvent) =>
@@ -59,13 +49,13 @@ export async function streamLiveEvents(
     last = event.id;
     stream.send(event.type, liveData(event), event.id);
   };
-  const unsubscribe = await source.feed.subscribe((events) => {
+  const unsubscribe = await feed.subscribe((events) => {
     for (const event of events.filter(mine)) {
       if (replaying) waiting.push(event);
       else send(event);
     }
   });
-  const untrack = source.feed.track(() => stream.end());
+  const untrack = feed.track(() => stream.end());
   res.once('close', () => {
     unsubscribe();
     untrack();
@@ -74,7 +64,7 @@ export async function streamLiveEvents(
   if (options.first) stream.send(options.first.event, options.first.data);
   try {
     for (;;) {
-      const past = await source.eventsAfter(last, {
+      const past = await feed.source.eventsAfter(last, {
         ...(options.sessionId ? { sessionId: options.sessionId } : {}),
         limit: 500,
       });
@@ -86,7 +76,6 @@ export async function streamLiveEvents(
     waiting.forEach(send);
   }
   // Stays open until the client goes (then `close` above ends the subscription).
-  void req;
 }
 
 /** What a client reads of an event: its data, with the session and time. */

@@ -60,10 +60,10 @@ export function createOperatorDesk(deps: OperatorDeskDeps) {
     });
   };
 
+  const holds = (entry: Handoff | undefined, operator: string) =>
+    entry?.state === 'taken' && entry.operator === operator;
   const holding = async (sessionId: string, operator: string) => {
-    const entry = await handoffs.get(sessionId);
-    if (entry?.state !== 'taken' || entry.operator !== operator) throw notTakenOver(sessionId);
-    return entry;
+    if (!holds(await handoffs.get(sessionId), operator)) throw notTakenOver(sessionId);
   };
 
   return {
@@ -83,7 +83,7 @@ export function createOperatorDesk(deps: OperatorDeskDeps) {
 
     takeOver: async (sessionId: string, operator: string): Promise<Handoff> => {
       const current = await handoffs.get(sessionId);
-      if (current?.state === 'taken' && current.operator === operator) return current;
+      if (holds(current, operator)) return current!;
       const { entry } = await handoffs.change(sessionId, (waiting) => {
         if (waiting.state === 'taken') throw alreadyTaken(sessionId, waiting.operator);
         const taken: Handoff = { ...waiting, state: 'taken', operator, taken_at: at() };
@@ -123,7 +123,7 @@ export function createOperatorDesk(deps: OperatorDeskDeps) {
 
     handBack: async (sessionId: string, operator: string): Promise<void> => {
       await handoffs.change(sessionId, (entry) => {
-        if (entry.state !== 'taken' || entry.operator !== operator) throw notTakenOver(sessionId);
+        if (!holds(entry, operator)) throw notTakenOver(sessionId);
         return {
           entry: undefined,
           event: { session_id: sessionId, type: 'handed_back', data: { operator } },
@@ -200,11 +200,7 @@ export function createOperatorDesk(deps: OperatorDeskDeps) {
       await handoffs.forgetOrphanEvents();
     },
     /** The live events, for streams (LiveFeed, streamLiveEvents). */
-    live: {
-      eventsAfter: (after: number, options?: { sessionId?: string; limit?: number }) =>
-        handoffs.eventsAfter(after, options),
-      cursor: () => handoffs.cursor(),
-    },
+    live: handoffs as Pick<Handoffs, 'eventsAfter' | 'cursor'>,
     waitingCount: async () =>
       (await handoffs.list()).filter((entry) => entry.state === 'waiting').length,
   };

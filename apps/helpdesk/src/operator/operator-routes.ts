@@ -143,15 +143,10 @@ export function operatorRoutes(options: OperatorRouteOptions): Route[] {
       },
       handler: async ({ query, req, res }) => {
         requireOperator(roster);
-        await streamLiveEvents(
-          req,
-          res,
-          { ...desk.live, feed: options.feed },
-          {
-            after: resumeAfter(req, query.after),
-            ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
-          },
-        );
+        await streamLiveEvents(res, options.feed, {
+          after: resumeAfter(req, query.after),
+          ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+        });
       },
     }),
   ];

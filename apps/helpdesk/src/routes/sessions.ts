@@ -6,6 +6,12 @@ import { sessionNotFound } from '../sessions/session-access.js';
 import { sessionAccessOf } from '../web/public-widget.js';
 import { sessionParamsSchema, sessionResponseSchema, widgetTokenHeader } from './schemas.js';
 
+const notFound = {
+  description:
+    'Unknown, deleted or expired session; without a token (public widget), also one the ' +
+    '`X-Widget-Token` does not reach (`session_not_found`).',
+};
+
 /**
  * GET /sessions/{session_id}: the transcript so far. With a public widget (`publicWidget`), a
  * request without a token reads only a session the widget started, by its secret.
@@ -19,11 +25,7 @@ export const getSessionRoute = (chat: ChatService, options: { publicWidget?: boo
     headers: widgetTokenHeader,
     responses: {
       200: { description: 'The transcript.', schema: sessionResponseSchema },
-      404: {
-        description:
-          'Unknown, deleted or expired session; without a token (public widget), also one the ' +
-          '`X-Widget-Token` does not reach (`session_not_found`).',
-      },
+      404: notFound,
     },
     handler: async ({ params: { session_id }, req, res }) => {
       // Before the transcript: the live events after it may repeat a message read here (by event_id).
@@ -76,32 +78,23 @@ export const sessionEventsRoute = (
           '`{ operator, text, at }`, `handed_back`, `wait_timeout` `{ text }`, `customer_message`.',
         schema: null,
       },
-      404: {
-        description:
-          'Unknown, deleted or expired session; without a token (public widget), also one the ' +
-          '`X-Widget-Token` does not reach (`session_not_found`).',
-      },
+      404: notFound,
     },
     handler: async ({ params: { session_id }, query, req, res }) => {
       const access = sessionAccessOf(req, Boolean(options.publicWidget));
       if (!(await chat.turns(session_id, access))) throw sessionNotFound(session_id);
       const entry = await chat.desk.entry(session_id);
-      await streamLiveEvents(
-        req,
-        res,
-        { ...chat.desk.live, feed },
-        {
-          after: resumeAfter(req, query.after),
-          sessionId: session_id,
-          first: {
-            event: 'state',
-            data: {
-              mode: !entry ? 'agents' : entry.state === 'taken' ? 'human' : 'waiting',
-              operator: entry?.operator ?? null,
-            },
+      await streamLiveEvents(res, feed, {
+        after: resumeAfter(req, query.after),
+        sessionId: session_id,
+        first: {
+          event: 'state',
+          data: {
+            mode: !entry ? 'agents' : entry.state === 'taken' ? 'human' : 'waiting',
+            operator: entry?.operator ?? null,
           },
-          ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
         },
-      );
+        ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+      });
     },
   });
