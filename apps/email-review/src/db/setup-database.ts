@@ -1,7 +1,7 @@
 import type { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { withTransaction } from '@repo/pg-kit';
 import type pg from 'pg';
-import { threadHistoryMigration } from '../threads/postgres-thread-history.js';
+import { threadHistoryMigration } from '../threads/postgres-thread-store.js';
 import { serviceTablesMigration } from './tables.js';
 import { threadChangeMigration } from '../changes/postgres-changes.js';
 import { webhookTablesMigration } from '@repo/webhooks';

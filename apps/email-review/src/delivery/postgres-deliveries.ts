@@ -19,7 +19,7 @@ import type {
 } from './delivery-store.js';
 import type { Transaction } from '../persistence/transaction.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
-import type { PostgresThreadHistory } from '../threads/postgres-thread-history.js';
+import type { PostgresThreadHistory } from '../threads/postgres-thread-store.js';
 import type { Thread } from '../threads/thread.js';
 import type { JobRunner } from '../jobs/job-runner.js';
 import type { QueueWorkers } from '../jobs/queue-workers.js';
