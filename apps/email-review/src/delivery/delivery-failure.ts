@@ -1,5 +1,5 @@
 /** Why an attempt failed, and whether trying again later can help. */
-export interface DeliveryFailure {
+interface DeliveryFailure {
   permanent: boolean;
   /** For `last_error`: the SMTP reply or the connection error, never the message. */
   message: string;

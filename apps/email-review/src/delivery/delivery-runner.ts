@@ -1,35 +1,69 @@
 import type { Logger } from 'pino';
-import { deliverMessage, type DeliveryWorkerDeps } from './deliver-message.js';
-import { DeliveryDeferred } from './delivery-store.js';
+import type { Delivery } from './delivery.js';
+import { classifyDeliveryFailure } from './delivery-failure.js';
+import { DeliveryDeferred, type DeliveryOutcome, type DeliveryStore } from './delivery-store.js';
+import type { MailTransport } from './mail-transport.js';
 
-export interface DeliveryRunnerDeps extends DeliveryWorkerDeps {
+interface DeliveryRunnerDeps {
+  store: DeliveryStore;
+  transport: MailTransport;
   logger: Logger;
+  clock?: () => Date;
 }
 
 /**
- * The instance's delivery worker: takes jobs from the queue. Nothing else is needed after a crash:
- * each message's job is committed with it, and the queue hands a dead worker's job out again.
+ * One attempt: accepted → delivered (`logged` without SMTP); transient → queued for the queue's
+ * retry, or failed on the last try; permanent → failed.
+ */
+async function attemptDelivery(
+  deps: DeliveryRunnerDeps,
+  delivery: Delivery,
+  lastTry: boolean,
+): Promise<DeliveryOutcome> {
+  const now = deps.clock?.() ?? new Date();
+  const log = {
+    thread_id: delivery.thread_id,
+    message_id: delivery.message_id,
+    attempt: delivery.attempts + 1,
+  };
+  try {
+    const reply = await deps.transport.send(delivery);
+    if (deps.transport.kind === 'log')
+      return { status: 'logged', last_response: null, delivered_at: now.toISOString() };
+    deps.logger.info(log, 'email delivered');
+    return { status: 'delivered', last_response: reply, delivered_at: now.toISOString() };
+  } catch (error) {
+    const failure = classifyDeliveryFailure(error);
+    const outcome = { last_error: failure.message, last_response: failure.response };
+    if (failure.permanent || lastTry) {
+      deps.logger.warn({ ...log, reason: failure.message }, 'email delivery failed');
+      return { status: 'failed', ...outcome };
+    }
+    deps.logger.warn({ ...log, reason: failure.message }, 'email delivery deferred');
+    return { status: 'queued', ...outcome };
+  }
+}
+
+/**
+ * The instance's delivery worker: one attempt per job the store's queue hands out. A deferred
+ * attempt throws DeliveryDeferred once recorded, so that the queue retries the job; nothing else is
+ * needed after a crash, since the queue hands a dead worker's job out again.
  */
 export function createDeliveryRunner(deps: DeliveryRunnerDeps) {
-  const deliver = deliverMessage(deps);
   return {
-    async start() {
-      await deps.store.start(async (threadId, lastTry) => {
-        try {
-          await deliver(threadId, lastTry);
-        } catch (error) {
-          // Either way the queue runs the job again after its backoff.
-          if (!(error instanceof DeliveryDeferred))
+    start: () =>
+      deps.store.start(async (threadId, lastTry) => {
+        const outcome = await deps.store
+          .attempt(threadId, (delivery) => attemptDelivery(deps, delivery, lastTry))
+          .catch((error: unknown) => {
             deps.logger.warn({ err: error, thread_id: threadId }, 'delivery attempt not recorded');
-          throw error;
-        }
-      });
-    },
+            throw error;
+          });
+        if (outcome?.status === 'queued') throw new DeliveryDeferred(threadId);
+      }),
     async stop() {
       await deps.store.stop();
       await deps.transport.close();
     },
   };
 }
-
-export type DeliveryRunner = ReturnType<typeof createDeliveryRunner>;

@@ -1,20 +1,22 @@
 import type { Transaction } from '../persistence/transaction.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
-import type { Delivery, OutgoingMessage } from './delivery.js';
+import {
+  deliveryEvent,
+  deliveryView,
+  newDelivery,
+  type Delivery,
+  type OutgoingMessage,
+} from './delivery.js';
 
-/**
- * What one attempt came to; the store writes it in one write. `queued`: deferred, the queue retries
- * the job (the handler throws DeliveryDeferred after the write).
- */
+/** What one attempt came to. `queued`: deferred, the queue retries the job. */
 export type DeliveryOutcome =
   | { status: 'delivered' | 'logged'; last_response: string | null; delivered_at: string }
   | { status: 'queued' | 'failed'; last_error: string; last_response: string | null };
 
 /**
- * Called by the queue for each job: one attempt at the thread's message. `lastTry`: the queue will
- * not retry this job again (a transient failure then fails the delivery). Throws to have the job
- * retried (DeliveryDeferred, or any failure to record the attempt).
+ * The queue's handler of one job: one attempt at the thread's message. `lastTry`: a transient
+ * failure now fails the delivery. Throws to have the job retried.
  */
 export type DeliveryHandler = (threadId: string, lastTry: boolean) => Promise<void>;
 
@@ -34,32 +36,47 @@ export interface Approval {
 
 /**
  * The delivery records and their queue (PostgreSQL + pg-boss, or memory + timers). Each change to a
- * record also writes the thread's view of it and its history event (deliveryEvent), in the same
- * transaction.
+ * record also writes the thread's view of it and its history event, in the same transaction.
  */
 export interface DeliveryStore {
   /**
-   * Approve's writes, in the decision's transaction: the thread's view (now `sent`), its message,
-   * the job that will deliver it, and the history: `events` then `queued`. Throws ThreadMovedOn
-   * unless the thread is still awaiting review at `view.revision` (the transaction then rolls back).
+   * Approve's writes in `tx` (see approvalWrites) and the job that will deliver. Throws
+   * ThreadMovedOn unless the thread still awaits review at `view.revision`.
    */
   commitApproval(tx: Transaction, approval: Approval): Promise<Delivery>;
   get(threadId: string): Promise<Delivery | undefined>;
   /**
-   * Runs `attempt` holding the thread's message (no other worker can take it meanwhile), then records
-   * its outcome and returns it. Does nothing (undefined) when another worker holds it, or it is not
-   * queued.
+   * Runs `attempt` holding the thread's queued message, then records its outcome (applyOutcome) and
+   * returns it; undefined when the message is not queued or another worker holds it.
    */
   attempt(
     threadId: string,
     attempt: (delivery: Delivery) => Promise<DeliveryOutcome>,
   ): Promise<DeliveryOutcome | undefined>;
-  /**
-   * A `failed` or `no_recipient` delivery queued again (attempts from 0), to `to` when given;
-   * undefined when it is neither.
-   */
+  /** A `failed` or `no_recipient` delivery queued again (see requeued); undefined otherwise. */
   redeliver(threadId: string, to: string | undefined): Promise<Delivery | undefined>;
   /** Starts taking jobs. */
   start(handler: DeliveryHandler): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** What an approval writes: the record, the thread's view of it, and the history then `queued`. */
+export function approvalWrites({ view, message, events }: Approval) {
+  const delivery = newDelivery(message);
+  const queued = deliveryEvent(delivery, 'approved', view.sent_at ?? view.updated_at);
+  return {
+    delivery,
+    view: { ...view, delivery: deliveryView(delivery) },
+    events: [...events, queued],
+  };
+}
+
+/** The record after an attempt: attempts + 1, and the outcome's fields. */
+export function applyOutcome(delivery: Delivery, outcome: DeliveryOutcome): Delivery {
+  return { ...delivery, ...outcome, attempts: delivery.attempts + 1 };
+}
+
+/** A failed (or recipient-less) delivery queued again, to `to` when given, its attempts counted from 0. */
+export function requeued(delivery: Delivery, to: string | undefined): Delivery {
+  return { ...delivery, status: 'queued', attempts: 0, to: to ?? delivery.to };
 }

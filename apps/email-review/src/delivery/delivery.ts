@@ -8,14 +8,13 @@ import type { Thread } from '../threads/thread.js';
  * `no_recipient`: approved with no address to reply to, nothing queued (redeliver with `to` sends it);
  * `logged`: written to the service's log instead of SMTP (no SMTP_URL).
  */
-export const DELIVERY_STATUSES = [
+export const deliveryStatusSchema = z.enum([
   'queued',
   'delivered',
   'logged',
   'failed',
   'no_recipient',
-] as const;
-export const deliveryStatusSchema = z.enum(DELIVERY_STATUSES);
+]);
 export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
 
 /** The reply as it leaves: the same on every attempt (its Message-ID above all). */
@@ -115,7 +114,7 @@ export const deliveryViewSchema = z.object({
     ),
   delivered_at: z.iso.datetime().nullable(),
 });
-export type DeliveryView = z.infer<typeof deliveryViewSchema>;
+type DeliveryView = z.infer<typeof deliveryViewSchema>;
 
 export function deliveryView(delivery: Delivery): DeliveryView {
   return {

@@ -1,25 +1,20 @@
 import { ThreadMovedOn } from '../threads/thread-errors.js';
 import type { MemoryThreadStore } from '../threads/memory-thread-store.js';
+import { deliveryEvent, deliveryView, type Delivery, type DeliveryChange } from './delivery.js';
 import {
-  deliveryEvent,
-  deliveryView,
-  newDelivery,
-  type Delivery,
-  type DeliveryChange,
-} from './delivery.js';
-import { applyOutcome, requeued } from './delivery-outcome.js';
-import type {
-  Approval,
-  DeliveryHandler,
-  DeliveryOutcome,
-  DeliveryStore,
+  applyOutcome,
+  approvalWrites,
+  requeued,
+  type Approval,
+  type DeliveryHandler,
+  type DeliveryOutcome,
+  type DeliveryStore,
 } from './delivery-store.js';
 import { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-policy.js';
 
 /**
- * Memory mode's records and queue: a map and a timer per job, lost with the process like
- * everything else in this mode. Same policy as pg-boss in PostgreSQL mode: one attempt at a time per
- * message, a job that throws is run again after the policy's wait, up to its attempts.
+ * Memory mode's records and queue: a map and a timer per job, lost with the process. The same policy
+ * as pg-boss's: one attempt at a time per message, a job that throws runs again after the policy's wait.
  */
 export class MemoryDeliveries implements DeliveryStore {
   private readonly deliveries = new Map<string, Delivery>();
@@ -34,16 +29,14 @@ export class MemoryDeliveries implements DeliveryStore {
     private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
   ) {}
 
-  async commitApproval(_tx: unknown, { view, message, events }: Approval): Promise<Delivery> {
-    const current = await this.threads.get(view.thread_id);
-    const reviewable = current?.status === 'awaiting_review' && current.revision === view.revision;
-    if (!reviewable || this.deliveries.has(view.thread_id)) throw new ThreadMovedOn(view.thread_id);
-    const delivery = newDelivery(message);
+  async commitApproval(_tx: unknown, approval: Approval): Promise<Delivery> {
+    const { thread_id, revision } = approval.view;
+    const current = await this.threads.get(thread_id);
+    const reviewable = current?.status === 'awaiting_review' && current.revision === revision;
+    if (!reviewable || this.deliveries.has(thread_id)) throw new ThreadMovedOn(thread_id);
+    const { delivery, view, events } = approvalWrites(approval);
     this.deliveries.set(delivery.thread_id, delivery);
-    await this.threads.save({ ...view, delivery: deliveryView(delivery) }, [
-      ...events,
-      deliveryEvent(delivery, 'approved', view.sent_at ?? view.updated_at),
-    ]);
+    await this.threads.save(view, events);
     if (delivery.status === 'queued') this.enqueue(delivery.thread_id);
     return { ...delivery };
   }

@@ -2,20 +2,16 @@ import { withTransaction } from '@repo/pg-kit';
 import type PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import {
-  deliveryEvent,
-  deliveryView,
-  newDelivery,
-  type Delivery,
-  type DeliveryChange,
-} from './delivery.js';
-import { applyOutcome, requeued } from './delivery-outcome.js';
+import { deliveryEvent, deliveryView, type Delivery, type DeliveryChange } from './delivery.js';
 import type { RetryPolicy } from './retry-policy.js';
-import type {
-  Approval,
-  DeliveryHandler,
-  DeliveryOutcome,
-  DeliveryStore,
+import {
+  applyOutcome,
+  approvalWrites,
+  requeued,
+  type Approval,
+  type DeliveryHandler,
+  type DeliveryOutcome,
+  type DeliveryStore,
 } from './delivery-store.js';
 import type { Transaction } from '../persistence/transaction.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
@@ -27,19 +23,17 @@ import { table } from '../db/tables.js';
 
 const QUEUE = 'email-delivery';
 /**
- * pg-boss's dead letter queue of QUEUE: a copy of each delivery job that failed for good. A job
- * whose handler records its outcome never ends there queued; one whose last attempt died (its
- * instance killed, its lease run out, its outcome not written) left its record `queued` with no job.
+ * QUEUE's dead letters: a job that failed for good. Its record is still `queued` only when its last
+ * attempt died (instance killed, lease run out, outcome not written).
  */
 const GIVEN_UP_QUEUE = 'email-delivery-given-up';
-/** How often an idle worker looks at the queue again. */
+/** How often an idle worker looks at the queue again (given-up jobs are rare: less often). */
 const POLL_MS = 500;
-/** Given-up jobs are rare: their worker looks less often. */
 const GIVEN_UP_POLL_MS = 5_000;
 const DIED_MID_ATTEMPT =
   'the last attempt did not finish (its instance stopped, or its outcome could not be recorded)';
 
-export interface QueueSettings {
+interface QueueSettings {
   schema: string;
   /** The process's job runner: the delivery jobs and their dead letters are its queues. */
   jobs: JobRunner;
@@ -54,100 +48,69 @@ export interface QueueSettings {
   retry: RetryPolicy;
 }
 
-interface DeliveryRow {
-  thread_id: string;
-  message_id: string;
-  to_address: string | null;
-  from_address: string | null;
-  subject: string;
-  in_reply_to: string | null;
-  refs: string[];
-  body: string;
-  status: Delivery['status'];
-  attempts: number;
-  last_error: string | null;
-  delivered_at: Date | null;
-  server_reply: string | null;
-}
+/** A row as `Delivery` names its fields (see COLUMNS), but for the timestamp. */
+type DeliveryRow = Omit<Delivery, 'delivered_at'> & { delivered_at: Date | null };
 
-function fromRow(row: DeliveryRow): Delivery {
+const fromRow = (row: DeliveryRow): Delivery => ({
+  ...row,
+  delivered_at: row.delivered_at?.toISOString() ?? null,
+});
+
+const COLUMNS = `thread_id, message_id, to_address AS "to", from_address AS "from", subject,
+  in_reply_to, refs AS "references", body, status, attempts, last_error, delivered_at,
+  server_reply AS last_response`;
+
+function deliverySql(schema: string) {
+  const deliveries = table(schema, 'email_deliveries');
+  const threads = table(schema, 'email_threads');
   return {
-    thread_id: row.thread_id,
-    message_id: row.message_id,
-    to: row.to_address,
-    from: row.from_address,
-    subject: row.subject,
-    in_reply_to: row.in_reply_to,
-    references: row.refs,
-    body: row.body,
-    status: row.status,
-    attempts: row.attempts,
-    last_error: row.last_error,
-    delivered_at: row.delivered_at?.toISOString() ?? null,
-    last_response: row.server_reply,
+    // Compare-and-set: only the revision the approval read, still awaiting review.
+    approve: `UPDATE ${threads} SET status = 'sent', view = $2, delivery_status = $4
+              WHERE thread_id = $1 AND status = 'awaiting_review' AND (view->>'revision')::int = $3`,
+    insert: `INSERT INTO ${deliveries} (thread_id, message_id, to_address, from_address, subject,
+               in_reply_to, refs, body, status, attempts)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0)`,
+    get: `SELECT ${COLUMNS} FROM ${deliveries} WHERE thread_id = $1`,
+    // Waits for the row (not SKIP LOCKED): the job is the message's only one, and a job that skipped
+    // a row another transaction held for a moment would end with the message unsent.
+    take: `SELECT ${COLUMNS} FROM ${deliveries} WHERE thread_id = $1 AND status = 'queued' FOR UPDATE`,
+    takeUnsent: `SELECT ${COLUMNS} FROM ${deliveries} WHERE thread_id = $1
+                 AND status IN ('failed', 'no_recipient') FOR UPDATE`,
+    update: `UPDATE ${deliveries} SET status = $2, attempts = $3, last_error = $4,
+               delivered_at = $5, server_reply = $6, to_address = $7, updated_at = now()
+             WHERE thread_id = $1`,
+    updateView: `UPDATE ${threads} SET view = jsonb_set(view, '{delivery}', $2), delivery_status = $3
+                 WHERE thread_id = $1 RETURNING view`,
   };
 }
 
 /**
- * Delivery records in `email_deliveries` (one per sent thread) and their jobs in pg-boss (its own
- * schema, `<schema>_pgboss`). A job only says "look at this thread's message"; the record says where
- * its delivery stands. pg-boss schedules the retries (the job's retryLimit, retryDelay,
- * retryBackoff) and hands a dead worker's job out again (expireInSeconds). The record's row lock
- * (held through the SMTP exchange) lets one worker at a time hold a message, whichever job woke it
- * (a job handed out again while its first worker still hangs waits, then finds it settled); a
+ * Delivery records in `email_deliveries` (one per sent thread) and their jobs in pg-boss. A job only
+ * says "look at this thread's message"; the record says where its delivery stands. pg-boss schedules
+ * the retries and hands a dead worker's job out again (expireInSeconds). The record's row lock, held
+ * through the SMTP exchange, lets one worker at a time hold a message, whichever job woke it; a
  * worker that dies loses its session and with it the lock.
  */
 export class PostgresDeliveries implements DeliveryStore {
-  private readonly sql: Record<
-    'approve' | 'insert' | 'get' | 'take' | 'takeUnsent' | 'update' | 'updateView',
-    string
-  >;
+  private readonly sql: ReturnType<typeof deliverySql>;
   private workers: QueueWorkers[] = [];
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly settings: QueueSettings,
   ) {
-    const deliveries = table(settings.schema, 'email_deliveries');
-    const threads = table(settings.schema, 'email_threads');
+    this.sql = deliverySql(settings.schema);
     // The dead letter queue first: a job names it.
     void settings.jobs.register(GIVEN_UP_QUEUE);
     void settings.jobs.register(QUEUE);
-    const columns = `thread_id, message_id, to_address, from_address, subject, in_reply_to, refs, body,
-      status, attempts, last_error, delivered_at, server_reply`;
-    this.sql = {
-      // Compare-and-set: only the revision the approval read, still awaiting review.
-      approve: `UPDATE ${threads} SET status = 'sent', view = $2, delivery_status = $4
-                WHERE thread_id = $1 AND status = 'awaiting_review' AND (view->>'revision')::int = $3`,
-      insert: `INSERT INTO ${deliveries} (thread_id, message_id, to_address, from_address, subject,
-                 in_reply_to, refs, body, status, attempts)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0)`,
-      get: `SELECT ${columns} FROM ${deliveries} WHERE thread_id = $1`,
-      // Waits for the row (not SKIP LOCKED): the job is the message's only one, and a job that skipped
-      // a row another transaction held for a moment would end with the message unsent.
-      take: `SELECT ${columns} FROM ${deliveries} WHERE thread_id = $1
-             AND status = 'queued' FOR UPDATE`,
-      takeUnsent: `SELECT ${columns} FROM ${deliveries} WHERE thread_id = $1
-                   AND status IN ('failed', 'no_recipient') FOR UPDATE`,
-      update: `UPDATE ${deliveries} SET status = $2, attempts = $3, last_error = $4,
-                 delivered_at = $5, server_reply = $6, to_address = $7, updated_at = now()
-               WHERE thread_id = $1`,
-      updateView: `UPDATE ${threads} SET view = jsonb_set(view, '{delivery}', $2), delivery_status = $3
-                   WHERE thread_id = $1 RETURNING view`,
-    };
   }
 
-  async commitApproval(tx: Transaction, { view, message, events }: Approval): Promise<Delivery> {
+  async commitApproval(tx: Transaction, approval: Approval): Promise<Delivery> {
     const client = tx.client!;
-    const delivery = newDelivery(message);
-    const approved = { ...view, delivery: deliveryView(delivery) };
-    const cas = await client.query(this.sql.approve, [
-      view.thread_id,
-      approved,
-      view.revision,
-      delivery.status,
-    ]);
-    if (cas.rowCount !== 1) throw new ThreadMovedOn(view.thread_id);
+    const { delivery, view, events } = approvalWrites(approval);
+    const { thread_id, revision } = approval.view;
+    const cas = await client.query(this.sql.approve, [thread_id, view, revision, delivery.status]);
+    if (cas.rowCount !== 1) throw new ThreadMovedOn(thread_id);
     await client.query(this.sql.insert, [
       delivery.thread_id,
       delivery.message_id,
@@ -159,8 +122,7 @@ export class PostgresDeliveries implements DeliveryStore {
       delivery.body,
       delivery.status,
     ]);
-    const queued = deliveryEvent(delivery, 'approved', view.sent_at ?? view.updated_at);
-    await this.settings.history.appendIn(client, view.thread_id, [...events, queued], approved);
+    await this.settings.history.appendIn(client, thread_id, events, view);
     if (delivery.status === 'queued') await this.enqueue(client, delivery);
     return delivery;
   }
@@ -171,7 +133,7 @@ export class PostgresDeliveries implements DeliveryStore {
   }
 
   async attempt(threadId: string, attempt: (delivery: Delivery) => Promise<DeliveryOutcome>) {
-    return this.transaction(async (client) => {
+    return withTransaction(this.pool, async (client) => {
       const taken = await client.query<DeliveryRow>(this.sql.take, [threadId]);
       if (!taken.rows[0]) return undefined;
       const delivery = fromRow(taken.rows[0]);
@@ -182,36 +144,24 @@ export class PostgresDeliveries implements DeliveryStore {
   }
 
   /**
-   * A delivery whose job failed for good while its record was still queued (its last attempt died):
-   * recorded `failed`, so that it shows as such and `POST /threads/{id}/redeliver` can send it.
-   * Anything else (delivered, failed, queued again by a redeliver that came first) is left alone.
+   * A dead letter whose record is still queued (its last attempt died) is recorded `failed`, so
+   * that it shows as such and can be redelivered; any other record is left alone.
    */
   private async giveUp(threadId: string) {
-    await this.transaction(async (client) => {
-      const taken = await client.query<DeliveryRow>(this.sql.take, [threadId]);
-      if (!taken.rows[0]) return;
-      const outcome = {
-        status: 'failed' as const,
-        last_error: DIED_MID_ATTEMPT,
-        last_response: null,
-      };
-      await this.record(client, applyOutcome(fromRow(taken.rows[0]), outcome), 'attempted');
+    const failed = { status: 'failed' as const, last_error: DIED_MID_ATTEMPT, last_response: null };
+    if (await this.attempt(threadId, async () => failed))
       this.settings.logger.warn(
         { thread_id: threadId, reason: DIED_MID_ATTEMPT },
         'email delivery failed',
       );
-    });
   }
 
   async redeliver(threadId: string, to: string | undefined) {
-    return this.transaction(async (client) => {
+    return withTransaction(this.pool, async (client) => {
       const unsent = await client.query<DeliveryRow>(this.sql.takeUnsent, [threadId]);
       if (!unsent.rows[0]) return undefined;
-      const delivery = await this.record(
-        client,
-        requeued(fromRow(unsent.rows[0]), to),
-        'redelivered',
-      );
+      const delivery = requeued(fromRow(unsent.rows[0]), to);
+      await this.record(client, delivery, 'redelivered');
       await this.enqueue(client, delivery);
       return delivery;
     });
@@ -239,11 +189,7 @@ export class PostgresDeliveries implements DeliveryStore {
     this.workers = [];
   }
 
-  private async record(
-    client: pg.PoolClient,
-    delivery: Delivery,
-    change: DeliveryChange,
-  ): Promise<Delivery> {
+  private async record(client: pg.PoolClient, delivery: Delivery, change: DeliveryChange) {
     await client.query(this.sql.update, [
       delivery.thread_id,
       delivery.status,
@@ -258,34 +204,28 @@ export class PostgresDeliveries implements DeliveryStore {
       deliveryView(delivery),
       delivery.status,
     ]);
-    await this.settings.history.appendIn(
-      client,
-      delivery.thread_id,
-      [deliveryEvent(delivery, change)],
-      updated.rows[0]?.view,
-    );
-    return delivery;
+    const event = deliveryEvent(delivery, change);
+    await this.settings.history.appendIn(client, delivery.thread_id, [event], updated.rows[0]?.view);
   }
 
   /**
-   * The job that will make the attempts, inside the caller's transaction. Its retries are the
-   * delivery's: a deferred attempt fails the job and pg-boss runs it again after its backoff; a
-   * worker that died holding it loses it after `leaseSeconds` (expiry counts as a retry too).
+   * The job that will make the attempts, in the caller's transaction. A deferred attempt fails the
+   * job and pg-boss runs it again after its backoff; a dead worker's job expires after
+   * `leaseSeconds` (which counts as a retry too).
    */
   private async enqueue(client: pg.PoolClient, delivery: Delivery) {
     const { retry, leaseSeconds } = this.settings;
-    const options = {
-      retryLimit: retry.maxAttempts - 1,
-      retryDelay: retry.delaySeconds,
-      retryBackoff: retry.backoff,
-      expireInSeconds: leaseSeconds,
-      deadLetter: GIVEN_UP_QUEUE,
-    };
-    const job = { thread_id: delivery.thread_id };
-    await this.settings.jobs.send(QUEUE, job, options, client);
-  }
-
-  private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    return withTransaction(this.pool, work);
+    await this.settings.jobs.send(
+      QUEUE,
+      { thread_id: delivery.thread_id },
+      {
+        retryLimit: retry.maxAttempts - 1,
+        retryDelay: retry.delaySeconds,
+        retryBackoff: retry.backoff,
+        expireInSeconds: leaseSeconds,
+        deadLetter: GIVEN_UP_QUEUE,
+      },
+      client,
+    );
   }
 }

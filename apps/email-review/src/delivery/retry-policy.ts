@@ -1,9 +1,8 @@
 import { backoffMs } from '@repo/http-kit';
 
 /**
- * How transient delivery failures are retried. In PostgreSQL mode these are pg-boss's own job
- * options (retryLimit, retryDelay, retryBackoff): the queue schedules each retry. Memory mode
- * schedules the same waits in process (retryDelayMs).
+ * How transient delivery failures are retried: pg-boss's job options (retryLimit, retryDelay,
+ * retryBackoff) in PostgreSQL mode; memory mode waits the same in process (retryDelayMs).
  */
 export interface RetryPolicy {
   /** Attempts in all, the first included; a transient failure on the last one fails the delivery. */
@@ -21,10 +20,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   backoff: true,
 };
 
-/**
- * The wait before retry number `retryCount + 1`, as pg-boss 10.4.2 computes it (plans.js,
- * failJobs): with backoff between d·2ⁿ and d·2ⁿ⁺¹ seconds (n up to 15).
- */
+/** The wait before retry `retryCount + 1` as pg-boss computes it: d·2ⁿ to d·2ⁿ⁺¹ s (n ≤ 15). */
 export function retryDelayMs(policy: RetryPolicy, retryCount: number, random = Math.random) {
   const firstMs = policy.delaySeconds * 1000;
   if (!policy.backoff) return firstMs;
