@@ -6,8 +6,9 @@ import {
   type ExecutionEventBus,
   type RequestContext,
 } from '@a2a-js/sdk/server';
-import { HttpError, problemBody, type Logger, type Problem } from '@repo/http-kit';
+import type { Logger } from '@repo/http-kit';
 import type { AgentReply, ChatService, ChatReply } from '../chat/chat-service.js';
+import { problemOf } from '../chat/turn-errors.js';
 import { turnEventReader, type TurnEvent } from '../chat/turn-events.js';
 import { textOf } from './message-input.js';
 
@@ -27,13 +28,6 @@ type TurnState = 'waiting' | 'running' | 'cancelled';
 
 /** The task an event belongs to, and its context (the helpdesk session). */
 type TaskRef = { taskId: string; contextId: string };
-
-function problemOf(error: unknown): Problem {
-  if (error instanceof HttpError) {
-    return problemBody(error.status, error.code, error.detail, error.extra);
-  }
-  return problemBody(500, 'internal_error', 'An unexpected error occurred.');
-}
 
 /**
  * Runs each A2A message as one helpdesk turn through the chat service of POST /chat, its contextId

@@ -70,6 +70,7 @@ export async function runTurn(
   let ticketId: string | undefined;
   const retrieved = new RetrievedArticles();
   let modelError: { code: ModelErrorCode; reason: string } | undefined;
+  const failure = (reason?: string) => ({ sessionId: input.sessionId, ticketId, reason });
   try {
     const events = runner.runAsync({
       userId: input.userId,
@@ -95,25 +96,11 @@ export async function runTurn(
     }
   } catch (error) {
     // e.g. the model transferred to an agent that does not exist, or called an unknown tool.
-    throw new TurnFailedError('agent_error', {
-      sessionId: input.sessionId,
-      ticketId,
-      reason: error instanceof Error ? error.message : String(error),
-    });
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TurnFailedError('agent_error', failure(reason));
   }
-  if (modelError) {
-    throw new TurnFailedError(modelError.code, {
-      sessionId: input.sessionId,
-      ticketId,
-      reason: modelError.reason,
-    });
-  }
-  if (!outcome) {
-    throw new TurnFailedError('empty_reply', {
-      sessionId: input.sessionId,
-      ticketId,
-    });
-  }
+  if (modelError) throw new TurnFailedError(modelError.code, failure(modelError.reason));
+  if (!outcome) throw new TurnFailedError('empty_reply', failure());
   const checked = checkReplyCitations(outcome.reply, retrieved);
   return {
     agent: outcome.agent,

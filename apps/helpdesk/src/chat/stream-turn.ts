@@ -1,5 +1,6 @@
-import { HttpError, problemBody, type Logger, type Problem } from '@repo/http-kit';
+import type { Logger } from '@repo/http-kit';
 import type { ChatReply, ChatService, SessionAccess } from './chat-service.js';
+import { problemOf } from './turn-errors.js';
 import { turnEventReader, type TurnEvent } from './turn-events.js';
 
 /** Where a streamed turn's events go (an SSE response): opened once the turn starts. */
@@ -7,13 +8,6 @@ export interface TurnEventSink {
   open(): void;
   send(event: TurnEvent['event'] | 'done' | 'error', data: unknown): void;
   end(): void;
-}
-
-function problemOf(error: unknown): Problem {
-  if (error instanceof HttpError) {
-    return problemBody(error.status, error.code, error.detail, error.extra);
-  }
-  return problemBody(500, 'internal_error', 'An unexpected error occurred.');
 }
 
 /**

@@ -9,42 +9,44 @@ export interface TurnWebhooks {
   includeContent: boolean;
 }
 
-const links = (sessionId: string) => ({ session: `/sessions/${encodeURIComponent(sessionId)}` });
+/** A turn's event: its session, who asked, and the message when payloads may carry it. */
+function turnEvent(
+  type: WebhookEvent['type'],
+  webhooks: TurnWebhooks,
+  turn: { sessionId: string; message: string },
+  data: Record<string, unknown>,
+): WebhookEvent {
+  const { sessionId, message } = turn;
+  return {
+    type,
+    subject: sessionId,
+    data: {
+      ...data,
+      actor: currentActor(),
+      links: { session: `/sessions/${encodeURIComponent(sessionId)}` },
+      ...(webhooks.includeContent ? { message } : {}),
+    },
+  };
+}
 
 /** `ticket.created`: the escalation agent opened a ticket in a turn of this session. */
-export function ticketCreated(
+export const ticketCreated = (
   webhooks: TurnWebhooks,
   turn: { sessionId: string; ticketId: string; message: string },
-): WebhookEvent {
-  return {
-    type: 'ticket.created',
-    subject: turn.sessionId,
-    data: {
-      ticket_id: turn.ticketId,
-      session_id: turn.sessionId,
-      status: 'open',
-      actor: currentActor(),
-      links: links(turn.sessionId),
-      ...(webhooks.includeContent ? { message: turn.message } : {}),
-    },
-  };
-}
+): WebhookEvent =>
+  turnEvent('ticket.created', webhooks, turn, {
+    ticket_id: turn.ticketId,
+    session_id: turn.sessionId,
+    status: 'open',
+  });
 
 /** `turn.failed`: a message of this session got no reply (the 502/504 its client got). */
-export function turnFailed(
+export const turnFailed = (
   webhooks: TurnWebhooks,
   turn: { sessionId: string; code: TurnErrorCode; ticketId?: string | undefined; message: string },
-): WebhookEvent {
-  return {
-    type: 'turn.failed',
-    subject: turn.sessionId,
-    data: {
-      session_id: turn.sessionId,
-      code: turn.code,
-      ...(turn.ticketId ? { ticket_id: turn.ticketId } : {}),
-      actor: currentActor(),
-      links: links(turn.sessionId),
-      ...(webhooks.includeContent ? { message: turn.message } : {}),
-    },
-  };
-}
+): WebhookEvent =>
+  turnEvent('turn.failed', webhooks, turn, {
+    session_id: turn.sessionId,
+    code: turn.code,
+    ...(turn.ticketId ? { ticket_id: turn.ticketId } : {}),
+  });
