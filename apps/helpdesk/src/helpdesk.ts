@@ -7,7 +7,7 @@ import {
   sessionSettings,
   type ChatServiceOptions,
 } from './chat/chat-service.js';
-import { openPostgresSessions } from './db/postgres-sessions.js';
+import { openPostgresSessions, type PostgresSessionsOptions } from './db/postgres-sessions.js';
 import type { ModelSettings } from './llm/model.js';
 import { handoffMetrics } from './operator/handoff-metrics.js';
 import { LiveFeed } from './operator/live-feed.js';
@@ -21,22 +21,10 @@ import { helpCenterMetrics } from './help-center/help-center-metrics.js';
 import { deliveryMetrics, MemoryOutbox, noWebhooks, type WebhookSettings } from '@repo/webhooks';
 
 /** Sessions in PostgreSQL (DATABASE_URL): where, and how turns share them. */
-export interface HelpdeskDatabase {
-  connectionString: string;
-  schema: string;
-  poolMax: number;
-  /** Statements prepared once per connection (PG_PREPARED_STATEMENTS; default true). */
-  preparedStatements?: boolean;
-  /** SESSION_LEASE_MS (default 30 s). */
-  leaseMs?: number;
-  /** How long a turn waits for another instance's turn of its session (default 60 s). */
-  leaseWaitMs?: number;
-  /** First delay of the start-up retries while the database is away (default 500 ms). */
-  retryBaseMs?: number;
-  /** PG_CONNECT_TIMEOUT_MS and PG_QUERY_TIMEOUT_MS (defaults 5 s and 10 s). */
-  connectTimeoutMs?: number;
-  queryTimeoutMs?: number;
-}
+export type HelpdeskDatabase = Omit<
+  PostgresSessionsOptions,
+  'settings' | 'logger' | 'knowledgeSchema' | 'webhooks'
+>;
 
 /** What the HTTP app takes goes to it as given (documented in app.ts and http-kit). */
 export interface HelpdeskDeps extends Pick<
@@ -107,16 +95,18 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     settings: deps.webhooks ?? noWebhooks(),
     metrics: deliveryMetrics(deps.metrics?.registry),
   };
+  const sessionOptions = {
+    appName: deps.appName ?? 'helpdesk',
+    sessionTtlMs: DEFAULT_TTL_MS,
+    maxSessions: DEFAULT_MAX_SESSIONS,
+    ...deps.chat,
+  };
   const postgres =
     deps.database &&
     openPostgresSessions({
       ...deps.database,
       knowledgeSchema: deps.helpCenter?.schema ?? DEFAULT_KB_SCHEMA,
-      settings: sessionSettings({
-        appName: deps.appName ?? 'helpdesk',
-        sessionTtlMs: DEFAULT_TTL_MS,
-        ...deps.chat,
-      }),
+      settings: sessionSettings(sessionOptions),
       logger: deps.logger,
       webhooks,
     });
@@ -137,27 +127,24 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     },
     prompts: deps.prompts,
   });
-  const chatOptions: ChatServiceOptions = {
-    agent,
-    appName: deps.appName ?? 'helpdesk',
-    sessionTtlMs: DEFAULT_TTL_MS,
-    maxSessions: DEFAULT_MAX_SESSIONS,
-    ...deps.chat,
-    plugins: telemetry.plugins,
-    onAnswer: kbMetrics.observeAnswer,
-    ...(deps.runner ? { runner: deps.runner(agent) } : {}),
-  };
   const outbox = postgres?.outbox ?? new MemoryOutbox({ ...webhooks, logger: deps.logger });
   let observeTakeover: ((waitedMs: number) => void) | undefined;
   const chat = telemetry.chat(
     createChatService({
-      ...chatOptions,
-      ...(postgres ? { handoffs: postgres.handoffs } : {}),
+      ...sessionOptions,
+      agent,
+      plugins: telemetry.plugins,
+      onAnswer: kbMetrics.observeAnswer,
+      ...(deps.runner ? { runner: deps.runner(agent) } : {}),
+      ...(postgres
+        ? {
+            handoffs: postgres.handoffs,
+            sessionService: postgres.sessionService,
+            sessionTurns: postgres.turns,
+          }
+        : {}),
       onTakeover: (waitedMs) => observeTakeover?.(waitedMs),
       webhooks: { outbox, includeContent: webhooks.settings.includeContent },
-      ...(postgres
-        ? { sessionService: postgres.sessionService, sessionTurns: postgres.turns }
-        : {}),
     }),
   );
   if (deps.metrics) {
@@ -209,7 +196,7 @@ export function createHelpdesk(deps: HelpdeskDeps) {
      * PostgreSQL, one instance at a time), every TTL or minute, whichever is shorter.
      */
     startSweep: () => {
-      sweep ??= repeat(Math.min(chatOptions.sessionTtlMs, MAX_SWEEP_EVERY_MS), {
+      sweep ??= repeat(Math.min(sessionOptions.sessionTtlMs, MAX_SWEEP_EVERY_MS), {
         task: () => chat.evictExpired(),
         failed: 'session sweep failed',
         logger: deps.logger,
@@ -229,11 +216,9 @@ export function createHelpdesk(deps: HelpdeskDeps) {
 }
 
 /**
- * Runs `task` every `everyMs` on this instance. Timers, not jobs on a pg-boss: helpdesk runs none
- * (its webhooks have their own leased table), pg-boss's cron ticks once a minute at most while the
- * wait check runs every few seconds, and each task is safe on every instance at once (the overdue
- * handoffs are claimed in the database, the sweep takes an advisory lock). A failure is one warn
- * line, but not the database being away: that outage is logged once, where it is known (pg-kit).
+ * Runs `task` every `everyMs` on this instance: timers, since helpdesk runs no pg-boss, whose cron
+ * ticks once a minute at most, and each task is safe on every instance at once. A failure is one
+ * warn line, except the database being away (pg-kit logs that outage once).
  */
 function repeat(
   everyMs: number,
