@@ -2,63 +2,54 @@ import type { WebhookEvent } from '@repo/webhooks';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 
-/** The webhook event types email-review sends, and the history events each reports. */
-export const THREAD_WEBHOOK_TYPES = [
-  'thread.awaiting_review',
-  'thread.approved',
-  'thread.rejected',
-  'thread.failed',
-  'delivery.delivered',
-  'delivery.failed',
-] as const;
+/** The webhook event type each reported history event sends; the others send nothing. */
+const WEBHOOK_TYPE = {
+  drafted: 'thread.awaiting_review',
+  redrafted: 'thread.awaiting_review',
+  approved: 'thread.approved',
+  rejected: 'thread.rejected',
+  failed: 'thread.failed',
+  delivered: 'delivery.delivered',
+  logged: 'delivery.delivered',
+  delivery_failed: 'delivery.failed',
+  no_recipient: 'delivery.failed',
+} as const satisfies Partial<Record<HistoryEvent['type'], string>>;
+
+/** Whether a history event is one a webhook reports. */
+export const isReported = (event: HistoryEvent) => Object.hasOwn(WEBHOOK_TYPE, event.type);
 
 const links = (threadId: string) => {
   const thread = `/threads/${encodeURIComponent(threadId)}`;
   return { thread, history: `${thread}/history` };
 };
 
-/** What a history event tells the outside world, if anything (a type and its own fields). */
-function reported(
+/** A reported event's own fields; undefined when the view says it reports nothing after all. */
+function fieldsOf(
   event: HistoryEvent,
   view: Thread,
   includeContent: boolean,
-): { type: (typeof THREAD_WEBHOOK_TYPES)[number]; fields: Record<string, unknown> } | undefined {
+): Record<string, unknown> | undefined {
   switch (event.type) {
     case 'drafted':
     case 'redrafted':
       if (view.status !== 'awaiting_review') return undefined;
-      return {
-        type: 'thread.awaiting_review',
-        fields: { revision: event.revision, ...(includeContent ? { draft: view.draft } : {}) },
-      };
+      return { revision: event.revision, ...(includeContent ? { draft: view.draft } : {}) };
     case 'approved':
-      return {
-        type: 'thread.approved',
-        fields: { revision: event.revision, delivery: view.delivery?.status ?? null },
-      };
+      return { revision: event.revision, delivery: view.delivery?.status ?? null };
     case 'rejected':
-      return {
-        type: 'thread.rejected',
-        fields: includeContent ? { reason: event.reason } : {},
-      };
+      return includeContent ? { reason: event.reason } : {};
     case 'failed':
-      return { type: 'thread.failed', fields: { code: event.code } };
+      return { code: event.code };
     case 'delivered':
     case 'logged':
     case 'delivery_failed':
     case 'no_recipient':
       return {
-        type:
-          event.type === 'delivered' || event.type === 'logged'
-            ? 'delivery.delivered'
-            : 'delivery.failed',
-        fields: {
-          delivery: {
-            status: view.delivery?.status ?? null,
-            attempts: event.attempts,
-            last_error: event.last_error,
-            ...(includeContent ? { to: view.delivery?.to ?? null } : {}),
-          },
+        delivery: {
+          status: view.delivery?.status ?? null,
+          attempts: event.attempts,
+          last_error: event.last_error,
+          ...(includeContent ? { to: view.delivery?.to ?? null } : {}),
         },
       };
     default:
@@ -78,10 +69,10 @@ export function threadWebhookEvents(
 ): WebhookEvent[] {
   const events: WebhookEvent[] = [];
   for (const event of history) {
-    const found = reported(event, view, includeContent);
-    if (!found) continue;
+    const fields = fieldsOf(event, view, includeContent);
+    if (!fields) continue;
     events.push({
-      type: found.type,
+      type: WEBHOOK_TYPE[event.type as keyof typeof WEBHOOK_TYPE],
       subject: view.thread_id,
       timestamp: new Date(event.at),
       data: {
@@ -89,7 +80,7 @@ export function threadWebhookEvents(
         status: view.status,
         revision: view.revision,
         actor: event.actor,
-        ...found.fields,
+        ...fields,
         links: links(view.thread_id),
       },
     });

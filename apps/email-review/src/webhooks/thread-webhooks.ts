@@ -9,7 +9,7 @@ import {
 import type { Logger } from 'pino';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
-import { threadWebhookEvents } from './thread-webhook-events.js';
+import { isReported, threadWebhookEvents } from './thread-webhook-events.js';
 
 /**
  * Where the thread index and the deliveries hand what they write: the history events become the
@@ -25,18 +25,6 @@ export interface ThreadWebhooks {
   ): Promise<void>;
 }
 
-const REPORTED = new Set<HistoryEvent['type']>([
-  'drafted',
-  'redrafted',
-  'approved',
-  'rejected',
-  'failed',
-  'delivered',
-  'logged',
-  'delivery_failed',
-  'no_recipient',
-]);
-
 /**
  * What the thread index and the deliveries hand their writes' history to; none when the outbox has
  * no endpoints (WEBHOOK_*), so that a write then builds and calls nothing for webhooks.
@@ -47,7 +35,7 @@ export function threadWebhooks(
 ): ThreadWebhooks | undefined {
   if (!outbox.enabled) return undefined;
   return {
-    reports: (history) => history.some((event) => REPORTED.has(event.type)),
+    reports: (history) => history.some(isReported),
     publish: async (view, history, transaction) => {
       const events = threadWebhookEvents(view, history, includeContent);
       if (events.length > 0) await outbox.publish(events, transaction);
