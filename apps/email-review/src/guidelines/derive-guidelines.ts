@@ -30,7 +30,7 @@ export interface DerivationInput {
   instructions?: string | undefined;
 }
 
-export const DERIVATION_SYSTEM_PROMPT = `Derive reviewer guidelines for drafting customer-support email replies.
+const DERIVATION_SYSTEM_PROMPT = `Derive reviewer guidelines for drafting customer-support email replies.
 You are given a draft the assistant wrote and either the text a human reviewer approved instead or the reviewer's instructions for a new draft.
 Write each lasting lesson the reviewer taught as one short imperative rule that will improve future drafts (a greeting, a line to include, a sign-off, a tone), with its scope:
 "sender" (only this customer), "domain" (every customer of this company), "category" (emails of this kind) or "global" (every draft).
@@ -57,7 +57,7 @@ function customerSentences(inbound: string | undefined): string[] {
     .filter((sentence) => sentence.length >= MIN_CUSTOMER_SENTENCE);
 }
 
-export function withoutCustomerText(text: string, inbound: string | undefined): string {
+function withoutCustomerText(text: string, inbound: string | undefined): string {
   return customerSentences(inbound).reduce(
     (stripped, sentence) => stripped.split(sentence).join('[customer text]'),
     text,
@@ -67,7 +67,7 @@ export function withoutCustomerText(text: string, inbound: string | undefined): 
 const words = (text: string) => new Set(text.toLowerCase().match(/\p{L}{4,}/gu) ?? []);
 
 /** A rule most of whose words come from the customer's email is the customer's, not the reviewer's. */
-export function echoesCustomer(rule: string, inbound: string | undefined): boolean {
+function echoesCustomer(rule: string, inbound: string | undefined): boolean {
   if (!inbound) return false;
   const ruleWords = [...words(rule)];
   if (ruleWords.length === 0) return false;
@@ -76,7 +76,7 @@ export function echoesCustomer(rule: string, inbound: string | undefined): boole
   return shared / ruleWords.length >= 0.5;
 }
 
-export function derivationMessages(input: DerivationInput, inbound: string | undefined) {
+function derivationMessages(input: DerivationInput, inbound: string | undefined) {
   const draft = withoutCustomerText(input.draft, inbound);
   const action =
     input.approved !== undefined

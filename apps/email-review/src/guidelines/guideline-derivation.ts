@@ -29,7 +29,7 @@ export type RunDerivation = (
 
 const QUEUE = 'guideline-derivation';
 /** Reruns of a derivation whose model call failed (after its own retries) or whose worker died. */
-export const DERIVATION_RETRIES = 3;
+const DERIVATION_RETRIES = 3;
 /** Memory mode's waits before those reruns: a second, then two, then four. */
 const DERIVATION_BACKOFF = { firstMs: 1_000, maxMs: 4_000 };
 const POLL_MS = 500;

@@ -1,9 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type { Guideline, GuidelineScope, GuidelineSource, ScopeKind } from './guideline.js';
+import { similarGuideline } from './similar-guideline.js';
 
 /** A rule one derivation learned, before it is merged or added. */
 export interface LearnedRule {
   rule: string;
   scope: GuidelineScope;
+}
+
+/** A reviewer's change to a guideline (PATCH /guidelines/{id}). */
+export interface GuidelineChange {
+  rule?: string | undefined;
+  enabled?: boolean | undefined;
 }
 
 export interface GuidelineFilter {
@@ -17,11 +25,7 @@ export interface GuidelineStore {
   forDraft(scopes: readonly GuidelineScope[], limit: number): Promise<Guideline[]>;
   /** Newest first. */
   list(filter: GuidelineFilter): Promise<Guideline[]>;
-  update(
-    id: string,
-    change: { rule?: string | undefined; enabled?: boolean | undefined },
-    at: string,
-  ): Promise<Guideline | undefined>;
+  update(id: string, change: GuidelineChange, at: string): Promise<Guideline | undefined>;
   delete(id: string): Promise<boolean>;
   /**
    * Records what derivation `jobId` learned: each rule joins a similar guideline of its scope or
@@ -33,4 +37,28 @@ export interface GuidelineStore {
     source: GuidelineSource,
     at: string,
   ): Promise<Guideline[]>;
+}
+
+/**
+ * What `learned` makes of the guidelines of its scope: the most similar one with `source` added, or
+ * a new guideline.
+ */
+export function learnedGuideline(
+  sameScope: readonly Guideline[],
+  learned: LearnedRule,
+  source: GuidelineSource,
+  at: string,
+): Guideline {
+  const similar = similarGuideline(sameScope, learned.rule);
+  if (similar) return { ...similar, sources: [...similar.sources, source], updated_at: at };
+  const { rule, scope } = learned;
+  return {
+    id: randomUUID(),
+    rule,
+    scope,
+    enabled: true,
+    sources: [source],
+    created_at: at,
+    updated_at: at,
+  };
 }

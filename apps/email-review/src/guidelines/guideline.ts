@@ -1,13 +1,12 @@
 import { z } from 'zod';
 
 /** Who a guideline applies to: one sender, a sender's domain, a category, or every draft. */
-export const SCOPE_KINDS = ['sender', 'domain', 'category', 'global'] as const;
-export const scopeKindSchema = z.enum(SCOPE_KINDS);
+export const scopeKindSchema = z.enum(['sender', 'domain', 'category', 'global']);
 export type ScopeKind = z.infer<typeof scopeKindSchema>;
 
 export const GUIDELINE_MAX_CHARS = 300;
 
-export const guidelineScopeSchema = z.object({
+const guidelineScopeSchema = z.object({
   kind: scopeKindSchema,
   value: z
     .string()
@@ -17,7 +16,7 @@ export const guidelineScopeSchema = z.object({
 export type GuidelineScope = z.infer<typeof guidelineScopeSchema>;
 
 /** One reviewer action a guideline was learned from (kept when retention deletes the thread). */
-export const guidelineSourceSchema = z.object({
+const guidelineSourceSchema = z.object({
   thread_id: z.string(),
   revision: z.number().int().describe('The revision the reviewer approved or redrafted.'),
   actor: z.string().describe('The reviewer.'),

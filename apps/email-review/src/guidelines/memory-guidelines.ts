@@ -1,12 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import {
   scopeKey,
   type Guideline,
   type GuidelineScope,
   type GuidelineSource,
 } from './guideline.js';
-import type { GuidelineFilter, GuidelineStore, LearnedRule } from './guideline-store.js';
-import { draftOrder, similarGuideline } from './similar-guideline.js';
+import {
+  learnedGuideline,
+  type GuidelineChange,
+  type GuidelineFilter,
+  type GuidelineStore,
+  type LearnedRule,
+} from './guideline-store.js';
+import { draftOrder } from './similar-guideline.js';
 
 /** Memory mode: guidelines indexed by scope, so choosing a draft's reads four small lists. */
 export class MemoryGuidelines implements GuidelineStore {
@@ -30,7 +35,7 @@ export class MemoryGuidelines implements GuidelineStore {
       .sort((a, b) => b.created_at.localeCompare(a.created_at));
   }
 
-  async update(id: string, change: { rule?: string; enabled?: boolean }, at: string) {
+  async update(id: string, change: GuidelineChange, at: string) {
     const current = this.byId.get(id);
     if (!current) return undefined;
     const updated = {
@@ -60,18 +65,7 @@ export class MemoryGuidelines implements GuidelineStore {
     if (this.jobs.has(jobId)) return [];
     this.jobs.add(jobId);
     return rules.map((learned) => {
-      const similar = similarGuideline(this.ofScope(learned.scope), learned.rule);
-      const guideline: Guideline = similar
-        ? { ...similar, sources: [...similar.sources, source], updated_at: at }
-        : {
-            id: randomUUID(),
-            rule: learned.rule,
-            scope: learned.scope,
-            enabled: true,
-            sources: [source],
-            created_at: at,
-            updated_at: at,
-          };
+      const guideline = learnedGuideline(this.ofScope(learned.scope), learned, source, at);
       this.byId.set(guideline.id, guideline);
       const key = scopeKey(guideline.scope);
       if (!this.byScope.has(key)) this.byScope.set(key, new Set());

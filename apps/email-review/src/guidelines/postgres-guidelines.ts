@@ -1,11 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { withTransaction } from '@repo/pg-kit';
 import type pg from 'pg';
 import { table } from '../db/tables.js';
 import type { Guideline, GuidelineScope, GuidelineSource, ScopeKind } from './guideline.js';
 import { scopeKey } from './guideline.js';
-import type { GuidelineFilter, GuidelineStore, LearnedRule } from './guideline-store.js';
-import { similarGuideline } from './similar-guideline.js';
+import {
+  learnedGuideline,
+  type GuidelineChange,
+  type GuidelineFilter,
+  type GuidelineStore,
+  type LearnedRule,
+} from './guideline-store.js';
 
 /**
  * The guidelines and the derivations already recorded (a rerun of a job finds its id there). Global
@@ -56,10 +60,7 @@ const guidelineOf = (row: GuidelineRow): Guideline => ({
 });
 
 export class PostgresGuidelines implements GuidelineStore {
-  private readonly sql: Record<
-    'forDraft' | 'list' | 'update' | 'delete' | 'job' | 'ofScope' | 'merge' | 'insert',
-    string
-  >;
+  private readonly sql;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -81,7 +82,7 @@ export class PostgresGuidelines implements GuidelineStore {
       job: `INSERT INTO ${table(schema, 'email_guideline_derivations')} (job_id, thread_id) VALUES ($1, $2)
             ON CONFLICT (job_id) DO NOTHING`,
       ofScope: `SELECT ${COLUMNS} FROM ${guidelines} WHERE scope_kind = $1 AND scope_value = $2`,
-      merge: `UPDATE ${guidelines} SET sources = sources || $2::jsonb, updated_at = $3
+      merge: `UPDATE ${guidelines} SET sources = $2::jsonb, updated_at = $3
               WHERE id = $1 RETURNING ${COLUMNS}`,
       insert: `INSERT INTO ${guidelines} (id, scope_kind, scope_value, rule, sources, created_at, updated_at)
                VALUES ($1, $2, $3, $4, $5::jsonb, $6, $6) RETURNING ${COLUMNS}`,
@@ -105,7 +106,7 @@ export class PostgresGuidelines implements GuidelineStore {
     return rows.map(guidelineOf);
   }
 
-  async update(id: string, change: { rule?: string; enabled?: boolean }, at: string) {
+  async update(id: string, change: GuidelineChange, at: string) {
     const { rows } = await this.pool.query<GuidelineRow>(this.sql.update, [
       id,
       change.rule ?? null,
@@ -134,7 +135,8 @@ export class PostgresGuidelines implements GuidelineStore {
       const recorded = await client.query(this.sql.job, [jobId, source.thread_id]);
       if (recorded.rowCount === 0) return [];
       const learned: Guideline[] = [];
-      for (const { rule, scope } of rules) {
+      for (const learnedRule of rules) {
+        const { scope } = learnedRule;
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
           `email-guidelines:${scopeKey(scope)}`,
         ]);
@@ -142,19 +144,20 @@ export class PostgresGuidelines implements GuidelineStore {
           scope.kind,
           scope.value ?? '',
         ]);
-        const similar = similarGuideline(rows.map(guidelineOf), rule);
-        const written = similar
-          ? await client.query<GuidelineRow>(this.sql.merge, [
-              similar.id,
-              JSON.stringify([source]),
-              at,
-            ])
+        const { id, rule, sources } = learnedGuideline(
+          rows.map(guidelineOf),
+          learnedRule,
+          source,
+          at,
+        );
+        const written = rows.some((row) => row.id === id)
+          ? await client.query<GuidelineRow>(this.sql.merge, [id, JSON.stringify(sources), at])
           : await client.query<GuidelineRow>(this.sql.insert, [
-              randomUUID(),
+              id,
               scope.kind,
               scope.value ?? '',
               rule,
-              JSON.stringify([source]),
+              JSON.stringify(sources),
               at,
             ]);
         learned.push(guidelineOf(written.rows[0]!));

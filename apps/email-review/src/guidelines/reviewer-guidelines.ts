@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { JobRunner } from '../jobs/job-runner.js';
+import { DEFAULT_RETRY_BUDGET_MS } from '../llm/model-call.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import { deriveGuidelines, type DerivationInput } from './derive-guidelines.js';
 import { draftGuidelines, GUIDELINES_PER_DRAFT } from './draft-guidelines.js';
@@ -26,7 +27,6 @@ export interface DerivationSettings {
 }
 
 const DEFAULT_LEASE_SECONDS = 120;
-const DEFAULT_BUDGET_MS = 20_000;
 
 /** How guidelines are chosen for a draft (part of the pipeline version). */
 export const GUIDELINE_SELECTION = {
@@ -56,7 +56,7 @@ export function openReviewerGuidelines(deps: {
   clock?: (() => Date) | undefined;
   settings?: DerivationSettings | undefined;
 }) {
-  const budgetMs = deps.settings?.modelBudgetMs ?? DEFAULT_BUDGET_MS;
+  const budgetMs = deps.settings?.modelBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
   const clock = deps.clock ?? (() => new Date());
   const store = deps.database
     ? new PostgresGuidelines(deps.database.pool, deps.database.schema)

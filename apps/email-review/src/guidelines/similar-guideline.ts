@@ -1,8 +1,8 @@
-import { normalizedEditDistance } from '../quality/edit-distance.js';
+import { normalizedEditDistance } from '../quality/learn-from-decision.js';
 import type { Guideline } from './guideline.js';
 
 /** Rules at least this similar (1 − normalized edit distance of their folded text) are one guideline. */
-export const MERGE_SIMILARITY = 0.8;
+const MERGE_SIMILARITY = 0.8;
 
 const folded = (rule: string) =>
   rule
