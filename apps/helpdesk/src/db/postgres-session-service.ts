@@ -14,7 +14,7 @@ import type pg from 'pg';
 import { condenseHistory, type HistoryLimits } from '../sessions/condense-history.js';
 import { applyGetConfig, onePage, sessionKey as keyOf } from '../sessions/session-service-parts.js';
 import { storableJson } from './storable-json.js';
-import { sessionsTable } from './tables.js';
+import { SESSION_KEY, sessionsTable } from './tables.js';
 
 /** A session's row as the service reads it. */
 export interface SessionRow {
@@ -37,6 +37,18 @@ export function sessionFromRow(
   };
 }
 
+function statements(schema: string) {
+  const sessions = sessionsTable(schema);
+  return {
+    insert: `INSERT INTO ${sessions} (app_name, user_id, session_id, state, events, transcript, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, '[]', '[]', $5, $5) ON CONFLICT DO NOTHING`,
+    get: `SELECT state, events, updated_at FROM ${sessions} WHERE ${SESSION_KEY}`,
+    list: `SELECT session_id, updated_at FROM ${sessions} WHERE app_name = $1 AND user_id = $2 ORDER BY updated_at DESC`,
+    delete: `DELETE FROM ${sessions} WHERE ${SESSION_KEY}`,
+    update: `UPDATE ${sessions} SET state = $4, events = $5, updated_at = $6 WHERE ${SESSION_KEY}`,
+  };
+}
+
 /**
  * ADK's BaseSessionService on PostgreSQL (`pg`), condensing history as CondensingSessionService
  * does. Built for turns that the chat service runs under a session lock
@@ -49,7 +61,7 @@ export function sessionFromRow(
  */
 export class PostgresSessionService extends BaseSessionService {
   private readonly checkedOut = new Map<string, Session>();
-  private readonly sql: Record<'insert' | 'get' | 'list' | 'delete' | 'update', string>;
+  private readonly sql: ReturnType<typeof statements>;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -58,16 +70,7 @@ export class PostgresSessionService extends BaseSessionService {
     private readonly clock: () => number = Date.now,
   ) {
     super();
-    const sessions = sessionsTable(schema);
-    const key = 'app_name = $1 AND user_id = $2 AND session_id = $3';
-    this.sql = {
-      insert: `INSERT INTO ${sessions} (app_name, user_id, session_id, state, events, transcript, created_at, updated_at)
-               VALUES ($1, $2, $3, $4, '[]', '[]', $5, $5) ON CONFLICT DO NOTHING`,
-      get: `SELECT state, events, updated_at FROM ${sessions} WHERE ${key}`,
-      list: `SELECT session_id, updated_at FROM ${sessions} WHERE app_name = $1 AND user_id = $2 ORDER BY updated_at DESC`,
-      delete: `DELETE FROM ${sessions} WHERE ${key}`,
-      update: `UPDATE ${sessions} SET state = $4, events = $5, updated_at = $6 WHERE ${key}`,
-    };
+    this.sql = statements(schema);
   }
 
   /** Until `checkIn`, getSession answers `session` itself for its id: the turn's session. */

@@ -19,7 +19,7 @@ import {
 import { releasing, type SessionLease, type SessionLeases } from './session-leases.js';
 import { storableJson } from './storable-json.js';
 import { sweepIdleSessions } from './sweep-idle-sessions.js';
-import { sessionsTable } from './tables.js';
+import { SESSION_KEY, sessionsTable } from './tables.js';
 
 export interface PostgresSessionTurnsOptions {
   pool: pg.Pool;
@@ -45,6 +45,32 @@ type StoredRow = SessionRow & {
   widget_token_sha256: string | null;
 };
 
+function statements(schema: string) {
+  const sessions = sessionsTable(schema);
+  // $1–$4: the session and the lease's owner (LeaseKey).
+  const released = releasing(schema);
+  return {
+    read: `SELECT state, events, transcript, created_at, updated_at, widget_token_sha256 FROM ${sessions} WHERE ${SESSION_KEY} AND updated_at >= $4`,
+    // The secret's hash as the turn read it: an expired row a new session replaces loses its own.
+    saveAndRelease: `${released}
+      INSERT INTO ${sessions} (app_name, user_id, session_id, state, events, transcript, created_at, updated_at, widget_token_sha256)
+      SELECT $1, $2, $3, $5::jsonb, $6::jsonb, $7::jsonb, $8::timestamptz, $9::timestamptz, $10::text FROM released
+      ON CONFLICT (app_name, user_id, session_id) DO UPDATE SET state = EXCLUDED.state,
+        events = EXCLUDED.events, transcript = EXCLUDED.transcript,
+        created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
+        widget_token_sha256 = EXCLUDED.widget_token_sha256`,
+    touchAndRelease: `${released}
+      UPDATE ${sessions} SET updated_at = $5 WHERE ${SESSION_KEY} AND EXISTS (SELECT 1 FROM released)`,
+    deleteAndRelease: `${released}, deleted AS (
+        DELETE FROM ${sessions} WHERE ${SESSION_KEY} AND EXISTS (SELECT 1 FROM released))
+      SELECT EXISTS (SELECT 1 FROM released) AS held`,
+    transcript: `SELECT transcript, widget_token_sha256 FROM ${sessions} WHERE ${SESSION_KEY} AND updated_at >= $4`,
+    openWidget: `INSERT INTO ${sessions} (app_name, user_id, session_id, state, events, transcript, created_at, updated_at, widget_token_sha256)
+      VALUES ($1, $2, $3, '{}', '[]', '[]', $4, $4, $5) ON CONFLICT DO NOTHING`,
+    count: `SELECT count(*)::int AS n FROM ${sessions} WHERE app_name = $1 AND user_id = $2 AND updated_at >= $3`,
+  };
+}
+
 /**
  * Sessions in PostgreSQL, any number of instances serving them. A turn runs in three steps:
  * 1. its place in this process's queue for the session (one request per session per instance
@@ -57,43 +83,11 @@ type StoredRow = SessionRow & {
  */
 export class PostgresSessionTurns implements SessionTurns {
   private readonly queues: SessionQueues;
-  private readonly sql: Record<
-    | 'read'
-    | 'saveAndRelease'
-    | 'touchAndRelease'
-    | 'deleteAndRelease'
-    | 'transcript'
-    | 'count'
-    | 'openWidget',
-    string
-  >;
+  private readonly sql: ReturnType<typeof statements>;
 
   constructor(private readonly options: PostgresSessionTurnsOptions) {
     this.queues = new SessionQueues(options.maxQueuedPerSession);
-    const sessions = sessionsTable(options.schema);
-    const key = 'app_name = $1 AND user_id = $2 AND session_id = $3';
-    // $1–$4: the session and the lease's owner (LeaseKey).
-    const released = releasing(options.schema);
-    this.sql = {
-      read: `SELECT state, events, transcript, created_at, updated_at, widget_token_sha256 FROM ${sessions} WHERE ${key} AND updated_at >= $4`,
-      // The secret's hash as the turn read it: an expired row a new session replaces loses its own.
-      saveAndRelease: `${released}
-        INSERT INTO ${sessions} (app_name, user_id, session_id, state, events, transcript, created_at, updated_at, widget_token_sha256)
-        SELECT $1, $2, $3, $5::jsonb, $6::jsonb, $7::jsonb, $8::timestamptz, $9::timestamptz, $10::text FROM released
-        ON CONFLICT (app_name, user_id, session_id) DO UPDATE SET state = EXCLUDED.state,
-          events = EXCLUDED.events, transcript = EXCLUDED.transcript,
-          created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
-          widget_token_sha256 = EXCLUDED.widget_token_sha256`,
-      touchAndRelease: `${released}
-        UPDATE ${sessions} SET updated_at = $5 WHERE ${key} AND EXISTS (SELECT 1 FROM released)`,
-      deleteAndRelease: `${released}, deleted AS (
-          DELETE FROM ${sessions} WHERE ${key} AND EXISTS (SELECT 1 FROM released))
-        SELECT EXISTS (SELECT 1 FROM released) AS held`,
-      transcript: `SELECT transcript, widget_token_sha256 FROM ${sessions} WHERE ${key} AND updated_at >= $4`,
-      openWidget: `INSERT INTO ${sessions} (app_name, user_id, session_id, state, events, transcript, created_at, updated_at, widget_token_sha256)
-        VALUES ($1, $2, $3, '{}', '[]', '[]', $4, $4, $5) ON CONFLICT DO NOTHING`,
-      count: `SELECT count(*)::int AS n FROM ${sessions} WHERE app_name = $1 AND user_id = $2 AND updated_at >= $3`,
-    };
+    this.sql = statements(options.schema);
   }
 
   /** Live sessions in the table (expired rows the sweep has not reached yet are not counted). */

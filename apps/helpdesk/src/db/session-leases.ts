@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs, type Backoff, type Logger } from '@repo/http-kit';
 import type pg from 'pg';
 import { sessionBusy } from '../sessions/session-busy.js';
-import { sessionLeasesTable } from './tables.js';
+import { SESSION_KEY, sessionLeasesTable } from './tables.js';
 
 export interface LeaseSettings {
   /** How long a lease lasts unless renewed: a dead holder's session is free again after it. */
@@ -25,7 +25,6 @@ export interface SessionLease {
   stop(): void;
 }
 
-const KEY = 'app_name = $1 AND user_id = $2 AND session_id = $3';
 /** A claim's polls of a session another turn holds. */
 const CLAIM_POLLS: Backoff = { firstMs: 10, maxMs: 250, jitter: [0.5, 1.5] };
 
@@ -37,7 +36,22 @@ const CLAIM_POLLS: Backoff = { firstMs: 10, maxMs: 250, jitter: [0.5, 1.5] };
  * new holder then reads what was written).
  */
 export const releasing = (schema: string) =>
-  `WITH released AS (DELETE FROM ${sessionLeasesTable(schema)} WHERE ${KEY} AND owner = $4 RETURNING 1)`;
+  `WITH released AS (DELETE FROM ${sessionLeasesTable(schema)} WHERE ${SESSION_KEY} AND owner = $4 RETURNING 1)`;
+
+function statements(schema: string) {
+  const leases = sessionLeasesTable(schema);
+  const expiry = 'now() + make_interval(secs => $5::double precision / 1000)';
+  return {
+    // Free or expired: taken, in one statement. Someone else's live lease: left alone.
+    claim: `INSERT INTO ${leases} AS l (app_name, user_id, session_id, owner, expires_at)
+            VALUES ($1, $2, $3, $4, ${expiry})
+            ON CONFLICT (app_name, user_id, session_id) DO UPDATE
+              SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+              WHERE l.expires_at <= now()`,
+    renew: `UPDATE ${leases} SET expires_at = ${expiry} WHERE ${SESSION_KEY} AND owner = $4`,
+    give: `DELETE FROM ${leases} WHERE ${SESSION_KEY} AND owner = $4`,
+  };
+}
 
 /**
  * Leases on sessions, one row per session with a turn running (`helpdesk_session_leases`), so
@@ -47,7 +61,7 @@ export const releasing = (schema: string) =>
  * the lease expires (on the database's clock, so instances' clocks do not matter).
  */
 export class SessionLeases {
-  private readonly sql: Record<'claim' | 'renew' | 'give', string>;
+  private readonly sql: ReturnType<typeof statements>;
   private readonly renewEveryMs: number;
 
   constructor(
@@ -56,19 +70,8 @@ export class SessionLeases {
     private readonly settings: LeaseSettings,
     private readonly logger: Logger,
   ) {
-    const leases = sessionLeasesTable(schema);
-    const expiry = 'now() + make_interval(secs => $5::double precision / 1000)';
     this.renewEveryMs = settings.renewEveryMs ?? Math.max(50, Math.floor(settings.ttlMs / 3));
-    this.sql = {
-      // Free or expired: taken, in one statement. Someone else's live lease: left alone.
-      claim: `INSERT INTO ${leases} AS l (app_name, user_id, session_id, owner, expires_at)
-              VALUES ($1, $2, $3, $4, ${expiry})
-              ON CONFLICT (app_name, user_id, session_id) DO UPDATE
-                SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
-                WHERE l.expires_at <= now()`,
-      renew: `UPDATE ${leases} SET expires_at = ${expiry} WHERE ${KEY} AND owner = $4`,
-      give: `DELETE FROM ${leases} WHERE ${KEY} AND owner = $4`,
-    };
+    this.sql = statements(schema);
   }
 
   /**

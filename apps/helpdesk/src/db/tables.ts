@@ -4,6 +4,8 @@ export function table(schema: string, name: string): string {
 }
 
 export const sessionsTable = (schema: string) => table(schema, 'helpdesk_sessions');
+/** A session's row (or its lease's), by $1–$3. */
+export const SESSION_KEY = 'app_name = $1 AND user_id = $2 AND session_id = $3';
 export const sessionLeasesTable = (schema: string) => table(schema, 'helpdesk_session_leases');
 
 /**

@@ -49,24 +49,37 @@ const eventOf = (row: EventRow): ConversationEvent => ({
 const COLUMNS =
   'session_id, state, operator, reason, ticket_id, summary, requested_at, taken_at, wait_notified_at';
 
+function statements(schema: string, sessionsTable: string) {
+  const handoffs = `"${schema}"."helpdesk_handoffs"`;
+  const events = `"${schema}"."helpdesk_conversation_events"`;
+  return {
+    get: `SELECT ${COLUMNS} FROM ${handoffs} WHERE session_id = $1`,
+    lock: `SELECT ${COLUMNS} FROM ${handoffs} WHERE session_id = $1 FOR UPDATE`,
+    list: `SELECT ${COLUMNS} FROM ${handoffs} ORDER BY requested_at, session_id`,
+    insert: `INSERT INTO ${handoffs} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+      ON CONFLICT (session_id) DO NOTHING`,
+    upsert: `UPDATE ${handoffs} SET state = $2, operator = $3, taken_at = $4, wait_notified_at = $5
+      WHERE session_id = $1`,
+    remove: `DELETE FROM ${handoffs} WHERE session_id = $1`,
+    orphans: `DELETE FROM ${events} e WHERE NOT EXISTS (SELECT 1 FROM ${sessionsTable} s
+      WHERE s.app_name = $1 AND s.user_id = $2 AND s.session_id = e.session_id)`,
+    forget: `WITH gone AS (DELETE FROM ${handoffs} WHERE session_id = $1)
+      DELETE FROM ${events} WHERE session_id = $1`,
+    record: `INSERT INTO ${events} (session_id, type, data, at) VALUES ($1, $2, $3::jsonb, $4)
+      RETURNING id, session_id, type, data, at`,
+    after: `SELECT id, session_id, type, data, at FROM ${events} WHERE id > $1 ORDER BY id LIMIT $2`,
+    afterIn: `SELECT id, session_id, type, data, at FROM ${events}
+      WHERE session_id = $3 AND id > $1 ORDER BY id LIMIT $2`,
+    cursor: `SELECT coalesce(max(id), 0) AS id FROM ${events}`,
+    overdue: `UPDATE ${handoffs} SET wait_notified_at = $2
+      WHERE state = 'waiting' AND wait_notified_at IS NULL AND requested_at <= $1
+      RETURNING ${COLUMNS}`,
+  };
+}
+
 /** The queue and the live events in PostgreSQL: every instance sees the same, in one order. */
 export class PostgresHandoffs implements Handoffs {
-  private readonly sql: Record<
-    | 'get'
-    | 'lock'
-    | 'list'
-    | 'insert'
-    | 'upsert'
-    | 'remove'
-    | 'forget'
-    | 'orphans'
-    | 'record'
-    | 'after'
-    | 'afterIn'
-    | 'cursor'
-    | 'overdue',
-    string
-  >;
+  private readonly sql: ReturnType<typeof statements>;
 
   constructor(
     private readonly options: {
@@ -78,31 +91,7 @@ export class PostgresHandoffs implements Handoffs {
       sessions: { table: string; appName: string; userId: string };
     },
   ) {
-    const handoffs = `"${options.schema}"."helpdesk_handoffs"`;
-    const events = `"${options.schema}"."helpdesk_conversation_events"`;
-    this.sql = {
-      get: `SELECT ${COLUMNS} FROM ${handoffs} WHERE session_id = $1`,
-      lock: `SELECT ${COLUMNS} FROM ${handoffs} WHERE session_id = $1 FOR UPDATE`,
-      list: `SELECT ${COLUMNS} FROM ${handoffs} ORDER BY requested_at, session_id`,
-      insert: `INSERT INTO ${handoffs} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-        ON CONFLICT (session_id) DO NOTHING`,
-      upsert: `UPDATE ${handoffs} SET state = $2, operator = $3, taken_at = $4, wait_notified_at = $5
-        WHERE session_id = $1`,
-      remove: `DELETE FROM ${handoffs} WHERE session_id = $1`,
-      orphans: `DELETE FROM ${events} e WHERE NOT EXISTS (SELECT 1 FROM ${options.sessions.table} s
-        WHERE s.app_name = $1 AND s.user_id = $2 AND s.session_id = e.session_id)`,
-      forget: `WITH gone AS (DELETE FROM ${handoffs} WHERE session_id = $1)
-        DELETE FROM ${events} WHERE session_id = $1`,
-      record: `INSERT INTO ${events} (session_id, type, data, at) VALUES ($1, $2, $3::jsonb, $4)
-        RETURNING id, session_id, type, data, at`,
-      after: `SELECT id, session_id, type, data, at FROM ${events} WHERE id > $1 ORDER BY id LIMIT $2`,
-      afterIn: `SELECT id, session_id, type, data, at FROM ${events}
-        WHERE session_id = $3 AND id > $1 ORDER BY id LIMIT $2`,
-      cursor: `SELECT coalesce(max(id), 0) AS id FROM ${events}`,
-      overdue: `UPDATE ${handoffs} SET wait_notified_at = $2
-        WHERE state = 'waiting' AND wait_notified_at IS NULL AND requested_at <= $1
-        RETURNING ${COLUMNS}`,
-    };
+    this.sql = statements(options.schema, options.sessions.table);
   }
 
   async get(sessionId: string): Promise<Handoff | undefined> {
