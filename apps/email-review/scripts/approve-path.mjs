@@ -117,7 +117,7 @@ async function measure(mode, emulator) {
     if (approved.status !== 200 || body.delivery?.status !== 'queued')
       throw new Error(`approve answered ${approved.status} ${JSON.stringify(body)}`);
     const files = filesRun(atAnswer);
-    if (!files.includes('src/operations/approve-thread.ts'))
+    if (!files.includes('src/operations/decide-thread.ts'))
       throw new Error(`the coverage did not name the app's files: ${files.join(', ')}`);
     return files;
   } finally {

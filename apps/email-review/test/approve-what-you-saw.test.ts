@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import request from 'supertest';
-import { stateConfig } from '../src/operations/operation-deps.js';
+import { stateConfig } from '../src/operations/thread-service.js';
 import type { Thread } from '../src/threads/thread.js';
 import { dropSchema, freshSchema, testModes } from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';

@@ -5,7 +5,7 @@ import type { ThreadStore } from '../src/threads/thread-store.js';
 import { dropSchema, freshSchema, testModes, until } from './support/database.js';
 import { BILLING_EMAIL } from './support/emails.js';
 import { startInstance, type Instance } from './support/harness.js';
-import { stateConfig } from '../src/operations/operation-deps.js';
+import { stateConfig } from '../src/operations/thread-service.js';
 
 const modes = await testModes();
 

@@ -4,7 +4,7 @@ import type { InboundEmail } from '../email/raw-email.js';
 import type { Thread } from '../threads/thread.js';
 import { IdempotencyKeyReused } from '../threads/thread-errors.js';
 import { answeredThreadId } from './earlier-exchange.js';
-import { log, now, type OperationDeps } from './operation-deps.js';
+import { log, now, type OperationDeps } from './thread-service.js';
 import { runModelJob } from './run-model-job.js';
 
 export interface CreatedThread {

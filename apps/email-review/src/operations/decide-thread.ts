@@ -1,3 +1,6 @@
+import { currentActor } from '@repo/http-kit';
+import { createHash } from 'node:crypto';
+import { deliveryView, replyMessage } from '../delivery/delivery.js';
 import type { Transaction } from '../persistence/transaction.js';
 import type { Thread } from '../threads/thread.js';
 import type { ThreadChange } from '../threads/thread-store.js';
@@ -9,7 +12,8 @@ import {
 } from '../threads/thread-errors.js';
 import type { EmailGraph } from '../workflow/graph.js';
 import { getThread } from './get-thread.js';
-import type { OperationDeps } from './operation-deps.js';
+import { learnFromApproval } from '../quality/learn-from-decision.js';
+import { now, stateConfig, type OperationDeps } from './thread-service.js';
 
 /** The revision a reviewer saw, as the request named it; none: the change applies to the current one. */
 export interface RevisionCondition {
@@ -77,4 +81,44 @@ export async function saveDecision(
 ): Promise<void> {
   const saved = await deps.threads.saveDecision(decision, { ...change, from: 'awaiting_review' });
   if (!saved) throw new ThreadMovedOn(change.view.thread_id);
+}
+
+export interface Approval {
+  /** Sets or overrides the recipient (the thread's `from` by default). */
+  to?: string | undefined;
+}
+
+/**
+ * Approves the draft the reviewer was shown, in one decision: the thread `sent`, its reply queued,
+ * `approved` in the history, and `sent` recorded as the `send` step's output (the step never runs
+ * in the service), so what is sent is the checkpoint's draft. A worker delivers it later.
+ */
+export function approveThread(
+  deps: OperationDeps,
+  threadId: string,
+  approval: Approval = {},
+  condition?: RevisionCondition,
+): Promise<Thread> {
+  const recipient = (thread: Thread) => approval.to ?? thread.email.from;
+  return decideThread(deps, threadId, condition, async (thread, decision) => {
+    const draft = thread.draft!;
+    const at = now(deps);
+    const sent: Thread = { ...thread, status: 'sent', sent_at: at, updated_at: at };
+    const approved = {
+      type: 'approved' as const,
+      at,
+      actor: currentActor(),
+      revision: thread.revision,
+      text_sha256: createHash('sha256').update(draft).digest('hex'),
+    };
+    const message = replyMessage(thread, draft, recipient(thread), deps.outbound);
+    await decision.graph.updateState(stateConfig(threadId), { sent: { at, text: draft } }, 'send');
+    const delivery = await deps.deliveries.commitApproval(decision, {
+      view: sent,
+      message,
+      events: [approved],
+    });
+    await learnFromApproval(deps, decision, thread, approved);
+    return { ...sent, delivery: deliveryView(delivery) };
+  });
 }

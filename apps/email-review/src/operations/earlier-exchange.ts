@@ -2,7 +2,7 @@ import { threadIdOfReply } from '../delivery/delivery.js';
 import type { ThreadEmail } from '../email/thread-email.js';
 import type { Thread } from '../threads/thread.js';
 import type { EarlierExchange, EmailStateUpdate } from '../workflow/state.js';
-import type { OperationDeps } from './operation-deps.js';
+import type { OperationDeps } from './thread-service.js';
 
 /**
  * The thread whose sent reply this email answers: the newest of its In-Reply-To / References that

@@ -1,7 +1,7 @@
 import { currentActor } from '@repo/http-kit';
 import type { Thread } from '../threads/thread.js';
 import { decideThread, saveDecision, type RevisionCondition } from './decide-thread.js';
-import { now, stateConfig, type OperationDeps } from './operation-deps.js';
+import { now, stateConfig, type OperationDeps } from './thread-service.js';
 import { runModelJob } from './run-model-job.js';
 
 export type ThreadEdit = { draft: string } | { instructions: string };

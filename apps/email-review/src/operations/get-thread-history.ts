@@ -1,6 +1,6 @@
 import type { ThreadHistoryView } from '../threads/thread-history.js';
 import { getThread } from './get-thread.js';
-import type { OperationDeps } from './operation-deps.js';
+import type { OperationDeps } from './thread-service.js';
 
 /** The thread's history, oldest first; 404 when no thread has this id. */
 export async function getThreadHistory(

@@ -1,6 +1,6 @@
 import type { Thread } from '../threads/thread.js';
 import { ThreadNotFound } from '../threads/thread-errors.js';
-import type { OperationDeps } from './operation-deps.js';
+import type { OperationDeps } from './thread-service.js';
 
 /** The thread as the index shows it; 404 when no thread has this id. */
 export async function getThread(

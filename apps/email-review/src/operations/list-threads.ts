@@ -1,7 +1,7 @@
 import { decodeCursor, encodeCursor } from '../threads/cursor.js';
 import type { DeliveryStatus } from '../delivery/delivery.js';
 import type { Thread, ThreadStatus } from '../threads/thread.js';
-import type { OperationDeps } from './operation-deps.js';
+import type { OperationDeps } from './thread-service.js';
 
 export interface ThreadListRequest {
   status?: ThreadStatus;

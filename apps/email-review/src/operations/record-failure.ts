@@ -4,7 +4,7 @@ import { describeFailure } from '../threads/failure.js';
 import { projectThread } from '../threads/thread-projection.js';
 import type { EmailStateValues } from '../workflow/state.js';
 import { stepEvents } from './history-events.js';
-import { log, now, stateConfig, type OperationDeps } from './operation-deps.js';
+import { log, now, stateConfig, type OperationDeps } from './thread-service.js';
 
 /**
  * Marks a failed model job's thread `failed` (retryable), keeping the steps its run completed, and

@@ -1,7 +1,7 @@
 import type { Thread } from '../threads/thread.js';
 import { DeliveryNotFailed, RecipientRequired } from '../threads/thread-errors.js';
 import { getThread } from './get-thread.js';
-import { log, type OperationDeps } from './operation-deps.js';
+import { log, type OperationDeps } from './thread-service.js';
 
 /**
  * Queues a `failed` delivery again (after the cause was fixed), or sends a `no_recipient` one, to

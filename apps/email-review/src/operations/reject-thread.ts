@@ -1,8 +1,8 @@
 import { currentActor } from '@repo/http-kit';
 import type { Thread } from '../threads/thread.js';
 import { decideThread, saveDecision, type RevisionCondition } from './decide-thread.js';
-import { learnFromRejection, rejectReasonOf } from './learn-from-decision.js';
-import { now, stateConfig, type OperationDeps } from './operation-deps.js';
+import { learnFromRejection, rejectReasonOf } from '../quality/learn-from-decision.js';
+import { now, stateConfig, type OperationDeps } from './thread-service.js';
 
 export interface Rejection {
   /** Why: one of REJECT_REASONS (older clients: free text, counted as `other` with it as the note). */

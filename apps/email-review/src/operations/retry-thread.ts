@@ -2,7 +2,7 @@ import { currentActor } from '@repo/http-kit';
 import type { Thread } from '../threads/thread.js';
 import { ThreadMovedOn, ThreadNotRetryable } from '../threads/thread-errors.js';
 import { getThread } from './get-thread.js';
-import { now, type OperationDeps } from './operation-deps.js';
+import { now, type OperationDeps } from './thread-service.js';
 import { runModelJob } from './run-model-job.js';
 
 /**

@@ -9,9 +9,9 @@ import { WorkflowStepFailed } from '../threads/thread-errors.js';
 import { projectThread } from '../threads/thread-projection.js';
 import type { EmailStateValues } from '../workflow/state.js';
 import { firstRunInput } from './earlier-exchange.js';
-import { learnFromInstructions } from './learn-from-decision.js';
+import { learnFromInstructions } from '../quality/learn-from-decision.js';
 import { stepEvents } from './history-events.js';
-import { now, runConfig, stateConfig, type OperationDeps } from './operation-deps.js';
+import { now, runConfig, stateConfig, type OperationDeps } from './thread-service.js';
 import { recordFailure } from './record-failure.js';
 
 /**

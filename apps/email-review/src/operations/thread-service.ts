@@ -1,20 +1,71 @@
+import { currentLogger } from '@repo/http-kit';
+import type { Logger } from 'pino';
+import type { DeliveryStore } from '../delivery/delivery-store.js';
+import type { ReplySender } from '../delivery/delivery.js';
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import type { ModelJobs } from '../jobs/model-jobs.js';
+import type { Persistence } from '../persistence/persistence.js';
+import type { ThreadHistory } from '../threads/thread-history.js';
+import type { ThreadStore } from '../threads/thread-store.js';
+import type { EmailGraph } from '../workflow/graph.js';
+import type { GuidelineDerivation } from '../guidelines/guideline-derivation.js';
+import type { QualityLedger } from '../quality/quality-ledger.js';
 import type { InboundEmail } from '../email/raw-email.js';
-import { approveThread, type Approval } from './approve-thread.js';
 import { createThread, type EmailSource } from './create-thread.js';
 import { editThread, type ThreadEdit } from './edit-thread.js';
 import { getThread } from './get-thread.js';
 import { getThreadHistory } from './get-thread-history.js';
 import { listThreads, type ThreadListRequest } from './list-threads.js';
-import type { OperationDeps } from './operation-deps.js';
 import { redeliverThread } from './redeliver-thread.js';
 import { rejectThread, type Rejection } from './reject-thread.js';
 import { retryThread } from './retry-thread.js';
-import type { RevisionCondition } from './decide-thread.js';
+import { approveThread, type Approval, type RevisionCondition } from './decide-thread.js';
 
-export type ThreadServiceDeps = OperationDeps;
+/** What the operations work with; passed in so that the server and the tests choose. */
+export interface OperationDeps {
+  graph: EmailGraph;
+  threads: ThreadStore;
+  history: ThreadHistory;
+  deliveries: DeliveryStore;
+  /** The model work's queue (create, redraft, retry send; the result's transaction finishes). */
+  modelJobs: ModelJobs;
+  /** One transaction: a create, a reviewer's decision (see decideThread), a model job's result. */
+  transaction: Persistence['transaction'];
+  /** The graph over a transaction's saver (a decision's). */
+  graphOn: (checkpointer: BaseCheckpointSaver) => EmailGraph;
+  outbound: ReplySender;
+  logger: Logger;
+  clock?: () => Date;
+  /** Where approvals and rejections are counted (GET /quality), in their transaction. */
+  quality?: QualityLedger;
+  /** Queues the derivation of guidelines from a reviewer's edit or instructions. */
+  guidelines?: GuidelineDerivation;
+}
+
+export function now(deps: Pick<OperationDeps, 'clock'>): string {
+  return (deps.clock ? deps.clock() : new Date()).toISOString();
+}
+
+/** The current request's logger (it carries the request id), or the service's. */
+export function log(deps: Pick<OperationDeps, 'logger'>): Logger {
+  return currentLogger(deps.logger);
+}
+
+/**
+ * How a model job runs the graph: `durability: 'exit'` writes one checkpoint when the run stops
+ * (paused for review, or failed: a retry skips the steps that finished). Why not per step: see
+ * docs/design.md (Checkpoints).
+ */
+export const runConfig = (threadId: string) => ({
+  configurable: { thread_id: threadId },
+  durability: 'exit' as const,
+});
+
+/** How operations read or record a thread's state (getState, updateState). */
+export const stateConfig = (threadId: string) => ({ configurable: { thread_id: threadId } });
 
 /** The review workflow's operations (one file each) over one set of dependencies: what routes call. */
-export function createThreadService(deps: ThreadServiceDeps) {
+export function createThreadService(deps: OperationDeps) {
   return {
     createThread: (received: InboundEmail, idempotencyKey?: string, source?: EmailSource) =>
       createThread(deps, received, idempotencyKey, source),

@@ -1,8 +1,14 @@
+import { distance } from 'fastest-levenshtein';
+import type { GuidelineDerivation } from '../guidelines/guideline-derivation.js';
 import type { Transaction } from '../persistence/transaction.js';
-import { normalizedEditDistance } from '../quality/edit-distance.js';
-import { REJECT_REASONS, type RejectReason } from '../quality/quality-ledger.js';
 import type { Thread } from '../threads/thread.js';
-import type { OperationDeps } from './operation-deps.js';
+import { REJECT_REASONS, type QualityLedger, type RejectReason } from './quality-ledger.js';
+
+/** Where a decision's lessons go: its quality record, and the guidelines derived from it. */
+interface Learning {
+  quality?: QualityLedger | undefined;
+  guidelines?: GuidelineDerivation | undefined;
+}
 
 /** What the quality ledger and the guideline derivation take from a decided thread. */
 function recordBase(thread: Thread) {
@@ -24,7 +30,7 @@ const sinceDraft = (thread: Thread, at: string) =>
  * queued, so the approve never waits for a model.
  */
 export async function learnFromApproval(
-  deps: Pick<OperationDeps, 'quality' | 'guidelines'>,
+  deps: Learning,
   tx: Transaction,
   thread: Thread,
   decision: { at: string; actor: string },
@@ -52,7 +58,7 @@ export async function learnFromApproval(
 
 /** Inside the transaction that commits a redraft: the reviewer's instructions are a lesson too (queued). */
 export async function learnFromInstructions(
-  deps: Pick<OperationDeps, 'guidelines'>,
+  deps: Pick<Learning, 'guidelines'>,
   tx: Transaction,
   thread: Thread,
   decision: { at: string; actor: string; instructions: string },
@@ -70,7 +76,7 @@ export async function learnFromInstructions(
 
 /** Inside a rejection's transaction: its reason (one of REJECT_REASONS; `other` when none). */
 export async function learnFromRejection(
-  deps: Pick<OperationDeps, 'quality'>,
+  deps: Pick<Learning, 'quality'>,
   tx: Transaction,
   thread: Thread,
   decision: { at: string; reason: RejectReason | null; note: string | null },
@@ -106,3 +112,20 @@ function derivationBase(thread: Thread, decision: { at: string; actor: string })
     category: thread.classification?.category ?? null,
   };
 }
+
+/**
+ * Levenshtein distance over the longer text's length: 0 for equal texts, 1 for nothing in common.
+ * Line endings and runs of spaces are folded first, so an editor's re-wrapping counts for nothing.
+ */
+export function normalizedEditDistance(from: string, to: string): number {
+  const a = foldSpaces(from);
+  const b = foldSpaces(to);
+  const longest = Math.max(a.length, b.length);
+  return longest === 0 ? 0 : distance(a, b) / longest;
+}
+
+const foldSpaces = (text: string) =>
+  text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+/g, ' ')
+    .trim();
