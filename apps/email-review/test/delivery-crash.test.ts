@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
-import { createCheckpointer } from '../src/db/checkpointer.js';
+import { OneRowPostgresSaver } from '../src/patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import pg from 'pg';
 import {
@@ -96,7 +96,7 @@ async function threadStates(
        WHERE t.thread_id = ANY($1)`,
       [ids],
     );
-    const saver = createCheckpointer(pool, schema);
+    const saver = new OneRowPostgresSaver(pool, schema);
     const states = new Map<string, ThreadState>();
     for (const row of rows.rows) {
       const tuple = await saver.getTuple({ configurable: { thread_id: row.thread_id } });

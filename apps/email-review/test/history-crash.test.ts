@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createCheckpointer } from '../src/db/checkpointer.js';
+import { OneRowPostgresSaver } from '../src/patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import pg from 'pg';
 import {
@@ -119,7 +119,7 @@ describePg('history through a crash (real service processes, PostgreSQL)', () =>
   async function checkpointRevisions(ids: string[]): Promise<Map<string, number | undefined>> {
     const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
     try {
-      const saver = createCheckpointer(pool, schema);
+      const saver = new OneRowPostgresSaver(pool, schema);
       const revisions = new Map<string, number | undefined>();
       for (const id of ids) {
         const tuple = await saver.getTuple({ configurable: { thread_id: id } });

@@ -4,8 +4,8 @@ import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type { Logger } from 'pino';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../delivery/retry-policy.js';
 import type { Persistence } from './persistence.js';
-import { createCheckpointer } from '../db/checkpointer.js';
 import { PostgresDeliveries } from '../delivery/postgres-deliveries.js';
+import { OneRowPostgresSaver } from '../patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
 import { JobRunner } from '../jobs/job-runner.js';
 import { PostgresModelJobs } from '../jobs/postgres-model-jobs.js';
 import { PostgresThreadHistory, PostgresThreadStore } from '../threads/postgres-thread-store.js';
@@ -71,7 +71,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   const checkpointer =
     options.oneRowCheckpoints === false
       ? new PostgresSaver(pool, undefined, { schema: options.schema })
-      : createCheckpointer(pool, options.schema);
+      : new OneRowPostgresSaver(pool, options.schema);
   const outbox = new PostgresOutbox({
     ...outboxDeps(options.webhooks, logger),
     pool,
@@ -113,7 +113,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   const modelJobs = new PostgresModelJobs(jobs, { ...modelWork, retryLimit: MODEL_JOB_RETRIES });
   const setUp = async () => {
     // On the lock pool, which the readiness gate does not cover.
-    await setupDatabase(lockPool, options.schema, createCheckpointer(lockPool, options.schema));
+    await setupDatabase(lockPool, options.schema, new OneRowPostgresSaver(lockPool, options.schema));
     if (!listening) {
       listening = true;
       await listener.start();
@@ -129,10 +129,11 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     kind: 'postgres',
     database: { pool, schema: options.schema, connectionString: options.connectionString, jobs },
     checkpointer,
-    // BEGIN; the stores' writes and the graph's checkpoint on one client; COMMIT.
+    // BEGIN; the stores' writes and the graph's checkpoint on one client (a saver on the client
+    // joins its transaction); COMMIT.
     transaction: (work) =>
       withTransaction(pool, (client) =>
-        work({ client, checkpointer: createCheckpointer(client, options.schema) }),
+        work({ client, checkpointer: new OneRowPostgresSaver(client, options.schema) }),
       ),
     threads: new PostgresThreadStore(pool, options.schema, history),
     history,
