@@ -1,5 +1,4 @@
 import { withTransaction } from '@repo/pg-kit';
-import type PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { deliveryEvent, deliveryView, type Delivery, type DeliveryChange } from './delivery.js';
@@ -175,11 +174,8 @@ export class PostgresDeliveries implements DeliveryStore {
         { concurrency: 1, pollMs: GIVEN_UP_POLL_MS },
         (job) => this.giveUp(job.data.thread_id),
       ),
-      jobs.work(
-        QUEUE,
-        { concurrency, pollMs: POLL_MS },
-        (job: PgBoss.JobWithMetadata<{ thread_id: string }>) =>
-          handler(job.data.thread_id, job.retryCount >= job.retryLimit),
+      jobs.work<{ thread_id: string }>(QUEUE, { concurrency, pollMs: POLL_MS }, (job, lastTry) =>
+        handler(job.data.thread_id, lastTry),
       ),
     ];
   }
@@ -205,7 +201,12 @@ export class PostgresDeliveries implements DeliveryStore {
       delivery.status,
     ]);
     const event = deliveryEvent(delivery, change);
-    await this.settings.history.appendIn(client, delivery.thread_id, [event], updated.rows[0]?.view);
+    await this.settings.history.appendIn(
+      client,
+      delivery.thread_id,
+      [event],
+      updated.rows[0]?.view,
+    );
   }
 
   /**

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs } from '@repo/http-kit';
-import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { JobRunner } from '../jobs/job-runner.js';
 import type { QueueWorkers } from '../jobs/queue-workers.js';
@@ -63,11 +62,10 @@ export function queuedDerivation(
     },
     async start() {
       await registered;
-      workers ??= jobs.work(
+      workers ??= jobs.work<DerivationInput>(
         QUEUE,
         { concurrency: 1, pollMs: POLL_MS },
-        (job: PgBoss.JobWithMetadata<DerivationInput>) =>
-          run(job.data, job.id, job.retryCount >= job.retryLimit),
+        (job, lastTry) => run(job.data, job.id, lastTry),
       );
     },
     async stop() {

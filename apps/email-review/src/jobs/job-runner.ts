@@ -1,12 +1,17 @@
-import type { DatabaseHealth } from '@repo/pg-kit';
+import { isDatabaseUnreachable, type DatabaseHealth } from '@repo/pg-kit';
 import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { withQueueSetupLock } from '../db/setup-database.js';
 import { queueSchema } from '../db/tables.js';
-import { reportQueueError, startQueueWorkers, type QueueWorkers } from './queue-workers.js';
+import {
+  startQueueWorkers,
+  type JobHandler,
+  type QueueWorkers,
+  type WorkOptions,
+} from './queue-workers.js';
 
-export interface JobRunnerSettings {
+interface JobRunnerSettings {
   connectionString: string;
   schema: string;
   /** Connections of pg-boss's pool (its fetches, completions and maintenance). */
@@ -18,17 +23,10 @@ export interface JobRunnerSettings {
   health?: DatabaseHealth;
 }
 
-/** One queue's workers: `concurrency` loops, each looking again `pollMs` after finding nothing. */
-export interface WorkOptions {
-  concurrency: number;
-  pollMs: number;
-}
-
 /**
- * The process's one pg-boss (its README: one instance, many queues), in `<schema>_pgboss`: the
- * features register their queues (model work, deliveries and their dead letters, retention) and
- * their workers on it. Jobs are sent inside the caller's transaction (pg-boss's `db` option on its
- * client), so a job exists exactly when the change that asked for it committed.
+ * The process's one pg-boss, in `<schema>_pgboss`: the features register their queues and workers
+ * on it. Jobs are sent inside the caller's transaction (pg-boss's `db` option), so a job exists
+ * exactly when the change that asked for it committed.
  */
 export class JobRunner {
   private readonly boss: PgBoss;
@@ -90,7 +88,7 @@ export class JobRunner {
   work<T extends object>(
     queue: string,
     options: WorkOptions,
-    handler: (job: PgBoss.JobWithMetadata<T>) => Promise<void>,
+    handler: JobHandler<T>,
   ): QueueWorkers {
     const workers = startQueueWorkers<T>({
       boss: this.boss,
@@ -125,8 +123,11 @@ export class JobRunner {
     });
   }
 
+  /** pg-boss polls on its own: an outage would log on every beat, so it counts as one outage. */
   private onError(error: unknown) {
-    reportQueueError(this.settings, 'job queue', error);
+    const { health, logger } = this.settings;
+    if (health && isDatabaseUnreachable(error)) health.markDown(error);
+    else logger.warn({ err: error }, 'job queue error');
   }
 }
 

@@ -13,11 +13,8 @@ export interface ModelJob {
 }
 
 /**
- * The model work's queue. PostgreSQL: pg-boss jobs, one at a time per thread (singleton key), sent in
- * the transaction of the change that asks for them, and deleted in the transaction that commits
- * their result; the instance that took the request runs its job at once, and another instance takes
- * it only once that one is presumed dead (see src/jobs/postgres-model-jobs.ts). Memory: nothing
- * outlives the process, so the job is only its in-process run.
+ * The model work's queue: sent in the transaction of the change that asks for it, finished in the
+ * one that commits its result (PostgreSQL: postgres-model-jobs.ts; memory: only the in-process run).
  */
 export interface ModelJobs {
   /** Queues `job` inside `tx`; returns its id. */

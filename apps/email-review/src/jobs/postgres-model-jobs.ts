@@ -1,4 +1,3 @@
-import type PgBoss from 'pg-boss';
 import type { Transaction } from '../persistence/transaction.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
 import type { JobRunner } from './job-runner.js';
@@ -9,12 +8,8 @@ const QUEUE = 'email-model-work';
 /** How often an idle worker looks for a job whose instance died. */
 const POLL_MS = 1_000;
 
-export interface ModelJobSettings {
-  /**
-   * The longest a run may take (both model steps with their retry budget): the sending instance
-   * runs the job at once, and it becomes anyone's only after this long (`startAfter`); a worker
-   * that takes it holds it this long (`expireInSeconds`) before pg-boss hands it out again.
-   */
+interface ModelJobSettings {
+  /** The longest a run may take: the job is anyone's after this (`startAfter`, `expireInSeconds`). */
   leaseSeconds: number;
   /** Jobs of dead instances taken at once by this one. */
   concurrency: number;
@@ -23,14 +18,11 @@ export interface ModelJobSettings {
 }
 
 /**
- * The model work as pg-boss jobs (queue policy `stately`, singleton key = thread id: one waiting
- * and one running per thread at most). pg-boss 10 cannot fetch a job by id, so the sending
- * instance claims its job by time: the job is sent with `startAfter` = the lease, the sender runs
- * it at once, and the transaction that commits the result (compare-and-set on the thread) deletes
- * the job. Only when the sender died (or its run outlived the lease) does the job become due, and
- * any instance's worker takes it, runs it (resuming from the checkpoint) and commits the same way;
- * pg-boss's expiry and retryLimit cover a worker that dies in turn. Two runs of one job can only
- * overlap past the lease, and then the compare-and-set lets one result in.
+ * The model work as pg-boss jobs (policy `stately`, singleton key = thread id). pg-boss 10 cannot
+ * fetch a job by id, so the sender claims its job by time: sent with `startAfter` = the lease, run
+ * at once by the sender, deleted by the transaction that commits the result. Only if the sender died
+ * does the job become due for any instance's worker, which resumes from the checkpoint; past the
+ * lease two runs may overlap, and the thread's compare-and-set lets one result in.
  */
 export class PostgresModelJobs implements ModelJobs {
   private workers: QueueWorkers | undefined;
@@ -64,9 +56,7 @@ export class PostgresModelJobs implements ModelJobs {
 
   async work(run: (job: ModelJob, jobId: string) => Promise<void>) {
     const options = { concurrency: this.settings.concurrency, pollMs: POLL_MS };
-    this.workers = this.jobs.work(QUEUE, options, (job: PgBoss.JobWithMetadata<ModelJob>) =>
-      run(job.data, job.id),
-    );
+    this.workers = this.jobs.work<ModelJob>(QUEUE, options, (job) => run(job.data, job.id));
   }
 
   async stop() {

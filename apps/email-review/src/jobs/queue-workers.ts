@@ -1,20 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isDatabaseUnreachable, type DatabaseHealth } from '@repo/pg-kit';
 import type PgBoss from 'pg-boss';
-import type { Logger } from 'pino';
 
-export interface QueueWorkerOptions<T extends object> {
-  boss: PgBoss;
-  queue: string;
-  /** Loops taking one job each. */
+/** One queue's workers: `concurrency` loops, each looking again `pollMs` after finding nothing. */
+export interface WorkOptions {
   concurrency: number;
-  /** The pause before looking again when the queue had nothing due. */
   pollMs: number;
-  /** One job's work (with its retry count and limit); a throw fails the job (pg-boss retries it). */
-  handler: (job: PgBoss.JobWithMetadata<T>) => Promise<void>;
-  /** A fetch, complete or fail the database refused (a taken job is handed out again after its lease). */
-  onQueueError: (error: unknown) => void;
 }
+
+/** One job's work; `lastTry` when pg-boss will not retry it. A throw fails the job. */
+export type JobHandler<T> = (job: PgBoss.JobWithMetadata<T>, lastTry: boolean) => Promise<void>;
 
 export interface QueueWorkers {
   /** Lets each worker finish the job it holds, then ends them. */
@@ -22,14 +16,18 @@ export interface QueueWorkers {
 }
 
 /**
- * The queue's workers, on pg-boss's public fetch/complete/fail, each awaited and caught. pg-boss
- * 10's own `work()` neither awaits nor catches the complete/fail that follow a job (manager.js
- * `onFetch`; fixed in pg-boss 11, which needs Node 22): a database outage in the middle of a
- * delivery or a retention pass made an unhandled rejection, and the process stopped. Here a complete
- * or fail that cannot be written is reported, and the job is handed out again once its lease
- * expires (for deliveries, the record's row lock and status keep a retaken job from sending twice).
+ * The queue's workers on pg-boss's public fetch, complete and fail, each awaited and caught (why
+ * not pg-boss 10's `work()`: the register's `pg-boss-queue-workers`). A fetch, complete or fail the
+ * database refused goes to `onQueueError`; a taken job is handed out again once its lease expires.
  */
-export function startQueueWorkers<T extends object>(options: QueueWorkerOptions<T>): QueueWorkers {
+export function startQueueWorkers<T extends object>(
+  options: WorkOptions & {
+    boss: PgBoss;
+    queue: string;
+    handler: JobHandler<T>;
+    onQueueError: (error: unknown) => void;
+  },
+): QueueWorkers {
   const stopping = new AbortController();
   const settle = async (write: () => Promise<unknown>) => {
     try {
@@ -52,7 +50,7 @@ export function startQueueWorkers<T extends object>(options: QueueWorkerOptions<
       let failure: unknown;
       const taken = job;
       try {
-        await options.handler(taken);
+        await options.handler(taken, taken.retryCount >= taken.retryLimit);
       } catch (error) {
         failure = error;
       }
@@ -72,14 +70,4 @@ export function startQueueWorkers<T extends object>(options: QueueWorkerOptions<
       await Promise.all(loops);
     },
   };
-}
-
-/** pg-boss polls on its own: an outage would log on every beat, so it counts as one outage. */
-export function reportQueueError(
-  settings: { health?: DatabaseHealth; logger: Logger },
-  what: string,
-  error: unknown,
-): void {
-  if (settings.health && isDatabaseUnreachable(error)) settings.health.markDown(error);
-  else settings.logger.warn({ err: error }, `${what} error`);
 }
