@@ -97,6 +97,33 @@ describe.each(modes)('the help center (%s)', (mode) => {
     expect(res.body.grounding.articles[0].passage).toContain('within **30 days** of delivery');
   });
 
+  test('when a new thread is drafted, then its help center search runs while the classification’s model call is still unanswered, and the draft is given what it found', async () => {
+    const searches = async () =>
+      Number(
+        /^email_review_kb_search_seconds_count (\d+)$/m.exec(
+          (await api().get('/metrics')).text,
+        )?.[1] ?? 0,
+      );
+    const before = await searches();
+    emulator.faults.add({ provider: 'openai', kind: 'delay', delayMs: 3_000, count: 1 });
+
+    const created = ask('Refunds', 'Hello, what is your refund window?').then((res) => res); // sent now
+    await until(async () => (await searches()) > before, 'the help center search');
+    const calls = () => emulator.requests.list().filter((r) => r.provider === 'openai');
+    await until(() => calls().length > 0, 'the classification’s request');
+
+    expect(calls()).toHaveLength(1);
+    expect((calls()[0]!.body as ChatBody).response_format).toBeDefined(); // the classification
+    expect(calls()[0]!.status).toBe(0); // not answered yet
+    const res = await created;
+    expect(res.status).toBe(201);
+    expect(lastDraftPrompt(emulator)).toContain('[kb:refund-policy] Refund policy › Refund window');
+    expect(res.body.grounding.articles.map((a: { slug: string }) => a.slug)).toEqual([
+      'refund-policy',
+    ]);
+    expect(await searches()).toBe(before + 1);
+  });
+
   test('when the model cites a slug that was not retrieved, then the citation is removed from the draft and recorded, and counted', async () => {
     emulator.faults.add(PASS_ONE);
     emulator.faults.add({

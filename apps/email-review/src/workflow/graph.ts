@@ -2,20 +2,27 @@ import { END, START, StateGraph, type BaseCheckpointSaver } from '@langchain/lan
 import type { WorkflowDeps } from './deps.js';
 import { classifyNode } from './nodes/classify.js';
 import { draftNode } from './nodes/draft.js';
+import { retrieveNode } from './nodes/retrieve.js';
 import { sendNode } from './nodes/send.js';
 import { EmailState } from './state.js';
 
 /** The human review happens here: every run stops before `send` until someone approves. */
 export const PAUSE_BEFORE = ['send'] as const;
 
-/** classify → draft → (pause for review) → send. */
+/**
+ * classify (and, with a help center, retrieve beside it) → draft → (pause for review) → send. A
+ * redraft starts again at draft, which then retrieves for itself.
+ */
 export function buildEmailGraph(deps: WorkflowDeps) {
+  const firstSteps = deps.helpCenter ? ['classify', 'retrieve'] : ['classify'];
   return new StateGraph(EmailState)
     .addNode('classify', classifyNode(deps))
+    .addNode('retrieve', retrieveNode(deps))
     .addNode('draft', draftNode(deps))
     .addNode('send', sendNode(deps))
-    .addEdge(START, 'classify')
+    .addConditionalEdges(START, () => firstSteps, ['classify', 'retrieve'])
     .addEdge('classify', 'draft')
+    .addEdge('retrieve', 'draft')
     .addEdge('draft', 'send')
     .addEdge('send', END);
 }

@@ -1,4 +1,5 @@
 import { Annotation } from '@langchain/langgraph';
+import type { SearchHit } from '@repo/knowledge';
 import type { Grounding } from '../knowledge/grounding.js';
 import type { DraftStamp } from '../quality/draft-stamp.js';
 import type { Classification } from './classification.js';
@@ -38,6 +39,14 @@ export const EmailState = Annotation.Root({
   reply: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
   /** Drafts so far; writers send increments (1), so an edit counts from the checkpoint's value. */
   revision: Annotation<number>({ reducer: (total, step) => total + step, default: () => 0 }),
+  /**
+   * The help center passages `retrieve` found for the next draft (`passages` null: the help center
+   * holds no article), consumed (reset to null) by it; null: the draft retrieves its own.
+   */
+  retrieved: Annotation<{ passages: SearchHit[] | null } | null>({
+    reducer: (_, next) => next,
+    default: () => null,
+  }),
   /** The help center articles the latest model draft cites (null without a help center). */
   grounding: Annotation<Grounding | null>({ reducer: (_, next) => next, default: () => null }),
   /** What made the latest model draft (model, pipeline version, its text, the guidelines given). */

@@ -7,10 +7,10 @@ import { callModel, DEFAULT_RETRY_BUDGET_MS } from '../../llm/model-call.js';
 import { storableText } from '../model-text.js';
 
 /**
- * draft — reads `inbound`, `subject`, `from`, `earlier`, `classification` (a redraft: `reply`,
- * `instructions`); writes `reply`, one more `revision`, `grounding`, `drafted_with`, and clears
- * `instructions`. Each draft retrieves the help center's passages anew and keeps only its
- * citations of those (groundDraft).
+ * draft — reads `inbound`, `subject`, `from`, `earlier`, `classification`, `retrieved` (a redraft:
+ * `reply`, `instructions`); writes `reply`, one more `revision`, `grounding`, `drafted_with`, clears
+ * `instructions` and `retrieved`. A new thread's draft takes the passages `retrieve` found, a
+ * redraft retrieves them anew; either keeps only its citations of those (groundDraft).
  */
 export function draftNode(
   deps: Pick<
@@ -28,11 +28,15 @@ export function draftNode(
   const policy = deps.retry ?? { budgetMs: DEFAULT_RETRY_BUDGET_MS };
   const prompts = deps.prompts ?? DEFAULT_PROMPTS;
   return async (state: EmailStateValues): Promise<EmailStateUpdate> => {
-    const passages = await deps.helpCenter?.passagesFor(state);
-    const guidelines = await deps.guidelines?.forDraft({
-      from: state.from,
-      category: state.classification?.category ?? null,
-    });
+    const [passages, guidelines] = await Promise.all([
+      state.retrieved
+        ? (state.retrieved.passages ?? undefined)
+        : deps.helpCenter?.passagesFor(state),
+      deps.guidelines?.forDraft({
+        from: state.from,
+        category: state.classification?.category ?? null,
+      }),
+    ]);
     const completion = await callModel(deps.llm, policy, (options) =>
       deps.llm.chat.completions.create(
         {
@@ -70,6 +74,7 @@ export function draftNode(
         reply: text,
         revision: 1,
         instructions: null,
+        retrieved: null,
         grounding: null,
         drafted_with: stamp(text),
       };
@@ -79,6 +84,7 @@ export function draftNode(
       reply: checked.draft,
       revision: 1,
       instructions: null,
+      retrieved: null,
       grounding: checked.grounding,
       drafted_with: stamp(checked.draft),
     };
