@@ -6,8 +6,8 @@ import type { HistoryLimits } from '../sessions/condense-history.js';
 import { CondensingSessionService } from '../sessions/condensing-session-service.js';
 import type { WidgetProof } from '../sessions/session-access.js';
 import { SessionStore } from '../sessions/session-store.js';
-import type { SessionTurns } from '../sessions/session-turns.js';
-import type { TranscriptLimits, Turn } from '../sessions/transcript.js';
+import type { SessionSettings, SessionTurns } from '../sessions/session-turns.js';
+import type { Turn } from '../sessions/transcript.js';
 import { runTurn, type TurnInput, type TurnObserver, type TurnOutcome } from './run-turn.js';
 import {
   newWidgetSessionId,
@@ -144,17 +144,6 @@ export interface ChatService {
 
 // Client-chosen session ids are unique per app, so one ADK user holds them all.
 const USER_ID = 'helpdesk';
-
-/** How sessions are kept, with the defaults applied: what any place sessions live must honour. */
-export interface SessionSettings {
-  appName: string;
-  userId: string;
-  ttlMs: number;
-  maxQueuedPerSession: number;
-  history: HistoryLimits;
-  transcript: TranscriptLimits;
-  clock: () => number;
-}
 
 export function sessionSettings(
   options: Omit<ChatServiceOptions, 'agent' | 'maxSessions'>,

@@ -5,11 +5,12 @@ import { SessionQueues } from '../sessions/session-queues.js';
 import type { Outbox, WebhookEvent } from '@repo/webhooks';
 import {
   turnTranscript,
+  type SessionSettings,
   type SessionTurns,
   type TurnTranscript,
 } from '../sessions/session-turns.js';
 import { mayReach, sessionNotFound, type WidgetProof } from '../sessions/session-access.js';
-import { Transcript, type TranscriptLimits, type Turn } from '../sessions/transcript.js';
+import { Transcript, type Turn } from '../sessions/transcript.js';
 import { withTransaction } from '@repo/pg-kit';
 import {
   sessionFromRow,
@@ -21,20 +22,12 @@ import { storableJson } from './storable-json.js';
 import { sweepIdleSessions } from './sweep-idle-sessions.js';
 import { SESSION_KEY, sessionsTable } from './tables.js';
 
-export interface PostgresSessionTurnsOptions {
+export interface PostgresSessionTurnsOptions extends Omit<SessionSettings, 'history'> {
   pool: pg.Pool;
   /** Turns of one session one at a time across instances. */
   leases: SessionLeases;
   schema: string;
   sessionService: PostgresSessionService;
-  appName: string;
-  userId: string;
-  /** Sessions unused for longer are gone: not read, and deleted by the sweep. */
-  ttlMs: number;
-  /** Messages of one session waiting or running in this process before 429. */
-  maxQueuedPerSession: number;
-  transcript: TranscriptLimits;
-  clock: () => number;
   /** Where the events a turn announces are committed, in the transaction of the turn's write. */
   outbox?: Outbox;
 }

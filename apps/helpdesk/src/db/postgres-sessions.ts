@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from '@repo/http-kit';
 import { redactSecrets } from '@repo/llm-config';
-import type { SessionSettings } from '../chat/chat-service.js';
 import { openPools, setUpWithRetry } from '@repo/pg-kit';
 import { PostgresHandoffs } from '../operator/postgres-handoffs.js';
 import { PostgresSessionService } from './postgres-session-service.js';
@@ -9,6 +8,7 @@ import { PostgresSessionTurns } from './postgres-session-turns.js';
 import { SessionLeases } from './session-leases.js';
 import { setupDatabase } from './setup-database.js';
 import { sessionsTable } from './tables.js';
+import type { SessionSettings } from '../sessions/session-turns.js';
 import { PostgresOutbox, type DeliveryMetrics, type WebhookSettings } from '@repo/webhooks';
 
 export interface PostgresSessionsOptions {

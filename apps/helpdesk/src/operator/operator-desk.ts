@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createEvent, type BaseSessionService } from '@google/adk';
-import type { SessionSettings } from '../chat/chat-service.js';
 import type { TurnWebhooks } from '../chat/turn-webhooks.js';
 import { sessionNotFound } from '../sessions/session-access.js';
-import type { SessionTurns, TurnTranscript } from '../sessions/session-turns.js';
+import type { SessionSettings, SessionTurns, TurnTranscript } from '../sessions/session-turns.js';
 import type { Turn } from '../sessions/transcript.js';
 import { conversationSummary } from './conversation-summary.js';
 import { handoffWebhook, type HandoffWebhookType } from './handoff-webhooks.js';

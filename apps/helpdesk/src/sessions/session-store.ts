@@ -3,23 +3,20 @@ import { Mutex } from 'async-mutex';
 import { LRUCache } from 'lru-cache';
 import { tooManyWaiting } from './session-busy.js';
 import type { Outbox, WebhookEvent } from '@repo/webhooks';
-import { turnTranscript, type SessionTurns, type TurnTranscript } from './session-turns.js';
+import {
+  turnTranscript,
+  type SessionSettings,
+  type SessionTurns,
+  type TurnTranscript,
+} from './session-turns.js';
 import { mayReach, sessionNotFound, type WidgetProof } from './session-access.js';
-import { Transcript, type TranscriptLimits, type Turn } from './transcript.js';
+import { Transcript, type Turn } from './transcript.js';
 
-export interface SessionStoreOptions {
+export interface SessionStoreOptions extends Omit<SessionSettings, 'history'> {
   /** Where the sessions' ADK side lives; the store creates and deletes them there. */
   sessionService: BaseSessionService;
-  appName: string;
-  userId: string;
   /** Most sessions kept; beyond it the least recently used idle session goes. */
   maxSessions: number;
-  /** Idle sessions unused for longer are forgotten. */
-  ttlMs: number;
-  /** Turns of one session running or waiting before more are refused with 429. */
-  maxQueuedPerSession: number;
-  transcript: TranscriptLimits;
-  clock: () => number;
   /** Where the events a turn announces go once it has finished (in process, like the sessions). */
   outbox?: Outbox;
 }

@@ -1,6 +1,20 @@
 import type { WebhookEvent } from '@repo/webhooks';
+import type { HistoryLimits } from './condense-history.js';
 import type { WidgetProof } from './session-access.js';
-import type { Turn } from './transcript.js';
+import type { Turn, TranscriptLimits } from './transcript.js';
+
+/** How sessions are kept, with the defaults applied: what any place sessions live must honour. */
+export interface SessionSettings {
+  appName: string;
+  userId: string;
+  /** Sessions unused for longer are gone. */
+  ttlMs: number;
+  /** Messages of one session waiting or running in this process before 429. */
+  maxQueuedPerSession: number;
+  history: HistoryLimits;
+  transcript: TranscriptLimits;
+  clock: () => number;
+}
 
 /** What a turn may do to its session's transcript. */
 export interface TurnTranscript {
