@@ -5,7 +5,7 @@ import { createDeliveryRunner } from './delivery/delivery-runner.js';
 import { createLogTransport, type MailTransport } from './delivery/mail-transport.js';
 import type { Persistence } from './persistence/persistence.js';
 import { createThreadService } from './operations/thread-service.js';
-import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import { graphOnEachSaver } from './operations/decide-thread.js';
 import { runModelJob } from './operations/run-model-job.js';
 import { DatabaseUnavailable } from '@repo/pg-kit';
 import { mailboxService, type MailboxSettings } from './mailbox/mailbox-service.js';
@@ -137,18 +137,9 @@ export function createEmailReview(deps: EmailReviewDeps) {
   });
   const { checkpointer } = deps.persistence;
   const graph = telemetry.graph(compileEmailGraph(builder, checkpointer));
-  // The graph over each transaction's saver (memory mode: one for all).
-  const graphs = new WeakMap<BaseCheckpointSaver, typeof graph>();
   const operationDeps = {
     graph,
-    // Compiling costs about 0.4 ms.
-    graphOn: (saver: BaseCheckpointSaver) => {
-      if (saver === checkpointer) return graph;
-      let compiled = graphs.get(saver);
-      if (!compiled)
-        graphs.set(saver, (compiled = telemetry.graph(compileEmailGraph(builder, saver))));
-      return compiled;
-    },
+    graphOn: graphOnEachSaver({ graph, checkpointer, builder, withTelemetry: telemetry.graph }),
     transaction: deps.persistence.transaction.bind(deps.persistence),
     threads: deps.persistence.threads,
     history: deps.persistence.history,

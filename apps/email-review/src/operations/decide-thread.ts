@@ -1,3 +1,4 @@
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { currentActor } from '@repo/http-kit';
 import { createHash } from 'node:crypto';
 import { deliveryView, replyMessage } from '../delivery/delivery.js';
@@ -10,7 +11,7 @@ import {
   ThreadNotAwaitingReview,
   ThreadNotFound,
 } from '../threads/thread-errors.js';
-import type { EmailGraph } from '../workflow/graph.js';
+import { compileEmailGraph, type buildEmailGraph, type EmailGraph } from '../workflow/graph.js';
 import { getThread } from './get-thread.js';
 import { learnFromApproval } from '../quality/learn-from-decision.js';
 import { now, stateConfig, type OperationDeps } from './thread-service.js';
@@ -39,6 +40,30 @@ function requireAwaitingReview(thread: Thread): void {
 /** What a decision writes with: its transaction, and the graph over the transaction's saver. */
 export interface Decision extends Transaction {
   graph: EmailGraph;
+}
+
+/**
+ * The graph over a transaction's saver, for the decisions (OperationDeps' `graphOn`): compiled once
+ * per saver (about 0.4 ms), with the telemetry's callbacks; the service's own saver has `graph`, and
+ * memory mode's transactions share one saver.
+ */
+export function graphOnEachSaver(service: {
+  graph: EmailGraph;
+  checkpointer: BaseCheckpointSaver;
+  builder: ReturnType<typeof buildEmailGraph>;
+  withTelemetry: (graph: EmailGraph) => EmailGraph;
+}): (saver: BaseCheckpointSaver) => EmailGraph {
+  const graphs = new WeakMap<BaseCheckpointSaver, EmailGraph>();
+  return (saver) => {
+    if (saver === service.checkpointer) return service.graph;
+    let compiled = graphs.get(saver);
+    if (!compiled)
+      graphs.set(
+        saver,
+        (compiled = service.withTelemetry(compileEmailGraph(service.builder, saver))),
+      );
+    return compiled;
+  };
 }
 
 /**

@@ -113,7 +113,11 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   const modelJobs = new PostgresModelJobs(jobs, { ...modelWork, retryLimit: MODEL_JOB_RETRIES });
   const setUp = async () => {
     // On the lock pool, which the readiness gate does not cover.
-    await setupDatabase(lockPool, options.schema, new OneRowPostgresSaver(lockPool, options.schema));
+    await setupDatabase(
+      lockPool,
+      options.schema,
+      new OneRowPostgresSaver(lockPool, options.schema),
+    );
     if (!listening) {
       listening = true;
       await listener.start();
