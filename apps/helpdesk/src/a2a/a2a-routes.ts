@@ -7,7 +7,7 @@ import { ChatTurnExecutor } from './chat-turn-executor.js';
 import { CheckedRequestHandler } from './checked-request-handler.js';
 import { jsonRpcEndpoint, jsonRpcParseErrors } from './json-rpc-endpoint.js';
 
-export interface A2aOptions {
+interface A2aOptions {
   chat: ChatService;
   logger: Logger;
   version: string;

@@ -3,11 +3,11 @@ import type { TaskStore } from '@a2a-js/sdk/server';
 import { LRUCache } from 'lru-cache';
 
 /** Tasks kept per instance at most; beyond it the least recently used one goes. */
-export const A2A_TASKS_KEPT = 10_000;
+const A2A_TASKS_KEPT = 10_000;
 /** Bytes of tasks (as JSON) kept per instance at most; beyond it the least recently used go. */
-export const A2A_TASK_BYTES = 32 * 1024 * 1024;
+const A2A_TASK_BYTES = 32 * 1024 * 1024;
 /** How long a task stays answerable by tasks/get after its last change. */
-export const A2A_TASK_TTL_MS = 24 * 60 * 60 * 1000;
+const A2A_TASK_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * A caller's message as a task keeps it: its ids and text parts, what the turn read (textOf). Data

@@ -13,7 +13,7 @@ import { turnEventReader, type TurnEvent } from '../chat/turn-events.js';
 import { textOf } from './message-input.js';
 
 /** The artifact a task's reply streams into: text deltas appended, replaced whole at the end. */
-export const REPLY_ARTIFACT_ID = 'reply';
+const REPLY_ARTIFACT_ID = 'reply';
 
 /** Thrown into a turn that was cancelled before it started: it ends before any model call. */
 class TurnCancelled extends Error {
@@ -192,7 +192,7 @@ function heldParts(reply: Extract<ChatReply, { mode: 'human' }>): Part[] {
 }
 
 /** The reply as POST /chat gives it: the text, who answered (and the ticket), and any citations. */
-export function replyParts(reply: AgentReply): Part[] {
+function replyParts(reply: AgentReply): Part[] {
   return [
     { kind: 'text', text: reply.reply },
     {

@@ -51,7 +51,7 @@ const SSE_HEADERS = {
  * A caller's value (JSON-RPC id or method) as a log field: control, bidi and line separator
  * characters made spaces, at most 64 characters, so a caller cannot write log lines of its own.
  */
-export function logSafe(value: unknown): string {
+function logSafe(value: unknown): string {
   return String(value)
     .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' ')
     .slice(0, 64);

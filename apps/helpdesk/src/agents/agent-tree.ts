@@ -14,9 +14,9 @@ export type AgentPrompts = Pick<
 >;
 
 /** The default prompts, rendered without a profile. */
-export const defaultAgentPrompts = (): AgentPrompts => loadPrompts(DEFAULT_PROFILE);
+const defaultAgentPrompts = (): AgentPrompts => loadPrompts(DEFAULT_PROFILE);
 
-export interface RootAgentOptions {
+interface RootAgentOptions {
   patches?: AgentTreePatches | undefined;
   /** Wraps the shared model, e.g. to observe each call (src/telemetry). */
   observeModel?: (model: BaseLlm) => BaseLlm;

@@ -24,7 +24,7 @@ import { TurnFailedError, type TurnErrorCode } from './turn-errors.js';
 import { ticketCreated, turnFailed, type TurnWebhooks } from './turn-webhooks.js';
 
 /** What POST /chat answers when the agents answer. */
-export const agentReplySchema = z.object({
+const agentReplySchema = z.object({
   session_id: z.string(),
   agent: agentNameSchema,
   reply: z.string(),
@@ -39,7 +39,7 @@ export const agentReplySchema = z.object({
 });
 
 /** What POST /chat answers while a person holds the conversation: the message went to them. */
-export const humanHeldSchema = z.object({
+const humanHeldSchema = z.object({
   session_id: z.string(),
   mode: z.literal('human'),
   operator: z

@@ -4,7 +4,7 @@ import { problemOf } from './turn-errors.js';
 import { turnEventReader, type TurnEvent } from './turn-events.js';
 
 /** Where a streamed turn's events go (an SSE response): opened once the turn starts. */
-export interface TurnEventSink {
+interface TurnEventSink {
   open(): void;
   send(event: TurnEvent['event'] | 'done' | 'error', data: unknown): void;
   end(): void;

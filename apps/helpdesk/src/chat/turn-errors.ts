@@ -11,7 +11,7 @@ const TURN_ERRORS: Record<TurnErrorCode, { status: 502 | 504; detail: string }> 
   empty_reply: { status: 502, detail: 'The agents ended the turn without a reply.' },
 };
 
-export interface TurnFailureContext {
+interface TurnFailureContext {
   sessionId: string;
   /** A ticket `create_ticket` opened before the turn failed: the client should know it exists. */
   ticketId?: string | undefined;

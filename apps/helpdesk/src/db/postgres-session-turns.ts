@@ -22,7 +22,7 @@ import { storableJson } from './storable-json.js';
 import { sweepIdleSessions } from './sweep-idle-sessions.js';
 import { SESSION_KEY, sessionsTable } from './tables.js';
 
-export interface PostgresSessionTurnsOptions extends Omit<SessionSettings, 'history'> {
+interface PostgresSessionTurnsOptions extends Omit<SessionSettings, 'history'> {
   pool: pg.Pool;
   /** Turns of one session one at a time across instances. */
   leases: SessionLeases;

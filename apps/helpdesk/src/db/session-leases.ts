@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { sessionBusy } from '../sessions/session-busy.js';
 import { SESSION_KEY, sessionLeasesTable } from './tables.js';
 
-export interface LeaseSettings {
+interface LeaseSettings {
   /** How long a lease lasts unless renewed: a dead holder's session is free again after it. */
   ttlMs: number;
   /** How long a turn waits for another instance's turn of the same session before 429. */

@@ -47,7 +47,7 @@ export class RetrievedArticles {
   }
 }
 
-export interface CheckedReply {
+interface CheckedReply {
   reply: string;
   /** The articles cited that the turn retrieved, in the order first cited. */
   sources: Source[];

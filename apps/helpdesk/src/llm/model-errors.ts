@@ -4,7 +4,7 @@ import type { LlmResponse } from '@google/adk';
  * What went wrong with a model call, as far as retrying and answering the client are concerned.
  * `status` is the provider's HTTP status; `network` a refused, reset or cut connection.
  */
-export type ModelFailure =
+type ModelFailure =
   | { kind: 'timeout'; detail: string }
   | { kind: 'status'; status: number; detail: string }
   | { kind: 'network'; detail: string }

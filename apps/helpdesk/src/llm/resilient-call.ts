@@ -17,7 +17,7 @@ export interface CallPolicy {
  * One attempt at the model call, aborted through `signal`. `progress`: a chunk read but not yielded
  * (OpenAI's tool-call arguments, gathered into one response) restarts the deadline too.
  */
-export type ModelAttempt = (
+type ModelAttempt = (
   signal: AbortSignal,
   progress: () => void,
 ) => AsyncGenerator<LlmResponse, void>;

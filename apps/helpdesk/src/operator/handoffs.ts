@@ -20,16 +20,13 @@ export const handoffSchema = z.object({
 
 export type Handoff = z.infer<typeof handoffSchema>;
 
-export const CONVERSATION_EVENT_TYPES = [
-  'handoff_requested',
-  'taken_over',
-  'handed_back',
-  'customer_message',
-  'operator_message',
-  'wait_timeout',
-] as const;
-
-export type ConversationEventType = (typeof CONVERSATION_EVENT_TYPES)[number];
+type ConversationEventType =
+  | 'handoff_requested'
+  | 'taken_over'
+  | 'handed_back'
+  | 'customer_message'
+  | 'operator_message'
+  | 'wait_timeout';
 
 /**
  * One thing that happened in a conversation an operator may follow, in one order for all of them:

@@ -14,7 +14,7 @@ import {
   type Handoffs,
 } from './handoffs.js';
 
-export interface OperatorDeskDeps {
+interface OperatorDeskDeps {
   store: SessionTurns;
   sessionService: BaseSessionService;
   handoffs: Handoffs;
@@ -25,7 +25,7 @@ export interface OperatorDeskDeps {
 }
 
 /** What the customer hears when nobody took the conversation over in time. */
-export const waitTimeoutText = (ticketId: string | null) =>
+const waitTimeoutText = (ticketId: string | null) =>
   'Nobody from our team is free right now. ' +
   (ticketId ? `Your ticket ${ticketId} stays open, and you ` : 'You ') +
   'stay in the queue: a person will join this conversation as soon as one is free. ' +

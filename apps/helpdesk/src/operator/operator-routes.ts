@@ -8,7 +8,7 @@ import type { LiveFeed } from './live-feed.js';
 import { afterQuery, resumeAfter, streamLiveEvents } from './live-stream.js';
 import { requireOperator, type OperatorRoster } from './operator-access.js';
 
-export interface OperatorRouteOptions {
+interface OperatorRouteOptions {
   desk: OperatorDesk;
   feed: LiveFeed;
   roster: OperatorRoster;

@@ -5,7 +5,7 @@ import { CHAT_EVENT_STREAM_EXAMPLE, chatEventStreamSchema } from './chat-event-s
 import { sessionAccessOf } from '../web/public-widget.js';
 import { chatRequestSchema, turnProblemSchema, widgetTokenHeader } from './schemas.js';
 
-export interface ChatRouteOptions {
+interface ChatRouteOptions {
   /** Comment lines on an event stream this often (default 15 s); tests shorten it. */
   heartbeatMs?: number;
   /** Where a streamed turn's failure is logged when no request logger is at hand. */

@@ -12,7 +12,7 @@ import {
 import { mayReach, sessionNotFound, type WidgetProof } from './session-access.js';
 import { Transcript, type Turn } from './transcript.js';
 
-export interface SessionStoreOptions extends Omit<SessionSettings, 'history'> {
+interface SessionStoreOptions extends Omit<SessionSettings, 'history'> {
   /** Where the sessions' ADK side lives; the store creates and deletes them there. */
   sessionService: BaseSessionService;
   /** Most sessions kept; beyond it the least recently used idle session goes. */

@@ -15,7 +15,7 @@ function outcomeOf(errorCode: string | undefined): ModelCallOutcome {
 /** `gen_ai.system` of each provider, as the GenAI semantic conventions name them. */
 const GEN_AI_SYSTEM: Record<string, string> = { gemini: 'gcp.gemini', openai: 'openai' };
 
-export interface ModelObservers {
+interface ModelObservers {
   /** Told of each call (metrics). */
   report?: ((call: ModelCall) => void) | undefined;
   /** A GenAI span for each call, under ADK's `call_llm` span (tracing). */

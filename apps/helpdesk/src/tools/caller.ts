@@ -7,7 +7,7 @@ import { z } from 'zod';
  * nothing had to be proven (an open service, or work that is no request); `widget`, the public
  * widget, proven only by the secret of `session`.
  */
-export const callerSchema = z.discriminatedUnion('kind', [
+const callerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('client'), name: z.string() }),
   z.object({ kind: z.literal('operator') }),
   z.object({ kind: z.literal('widget'), session: z.string() }),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SERVICES, type ServiceStatus } from './data/services.js';
 import { SourceUnavailable, type ServiceStatusSource } from './tool-sources.js';
 
-export const checkServiceStatusParameters = z.object({
+const checkServiceStatusParameters = z.object({
   service: z
     .string()
     .min(1)

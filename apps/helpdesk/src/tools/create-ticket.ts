@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { ToolOptions } from '@google/adk';
 import { z } from 'zod';
 
-export const createTicketParameters = z.object({
+const createTicketParameters = z.object({
   summary: z.string().min(1).max(2000).describe('What the customer needs a human for.'),
   priority: z
     .enum(['low', 'normal', 'high', 'urgent'])
@@ -10,7 +10,7 @@ export const createTicketParameters = z.object({
     .describe('How urgent the request is; normal when unsure.'),
 });
 
-export interface CreatedTicket {
+interface CreatedTicket {
   ticket_id: string;
   status: 'open';
   priority: 'low' | 'normal' | 'high' | 'urgent';

@@ -3,7 +3,7 @@ import type { Invoice } from './data/invoices.js';
 import { SourceUnavailable, type InvoiceSource, type ServiceStatusSource } from './tool-sources.js';
 
 /** The invoice a source answers with: what `lookup_invoice` shows (and its access rule reads). */
-export const invoiceRecordSchema = z.object({
+const invoiceRecordSchema = z.object({
   invoice_id: z.string().min(1),
   customer: z.string(),
   billing_email: z.string(),
@@ -14,13 +14,13 @@ export const invoiceRecordSchema = z.object({
   due_on: z.string(),
 });
 
-export const serviceStatusRecordSchema = z.object({
+const serviceStatusRecordSchema = z.object({
   service: z.string().min(1),
   status: z.string().min(1),
   message: z.string(),
 });
 
-export interface HttpSourceOptions {
+interface HttpSourceOptions {
   /** The base URL; a record is `GET {url}/{id}` (the id percent-encoded). */
   url: string;
   /** Per request (default 5 s). */

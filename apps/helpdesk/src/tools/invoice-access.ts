@@ -2,7 +2,7 @@ import type { Caller } from './caller.js';
 import type { Invoice } from './data/invoices.js';
 
 /** What an invoice access rule decides on. */
-export interface InvoiceAccessRequest {
+interface InvoiceAccessRequest {
   /** Who the turn runs for; undefined when the tool runs outside the service's turns. */
   caller: Caller | undefined;
   invoice: Invoice;

@@ -12,7 +12,7 @@ export const staticInvoices: InvoiceSource = {
   find: async (invoiceId) => byId.get(invoiceId),
 };
 
-export const lookupInvoiceParameters = z.object({
+const lookupInvoiceParameters = z.object({
   invoice_id: z.string().min(1).max(64).describe('The invoice id, e.g. INV-1001.'),
   billing_email: z
     .string()
@@ -24,7 +24,7 @@ export const lookupInvoiceParameters = z.object({
     ),
 });
 
-export type InvoiceLookup =
+type InvoiceLookup =
   | ({ found: true } & Invoice)
   | { found: false; invoice_id: string; message: string; unavailable?: true };
 

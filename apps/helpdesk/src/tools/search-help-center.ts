@@ -7,7 +7,7 @@ export const SEARCH_HELP_CENTER = 'search_help_center';
 /** How the tool searches: the knowledge base's search (observed for its latency by the caller). */
 export type HelpCenterSearch = (query: string) => Promise<SearchHit[]>;
 
-export const searchHelpCenterParameters = z.object({
+const searchHelpCenterParameters = z.object({
   query: z
     .string()
     .min(1)
@@ -23,9 +23,9 @@ export const retrievedPassageSchema = z.object({
   text: z.string(),
 });
 
-export type RetrievedPassage = z.infer<typeof retrievedPassageSchema>;
+type RetrievedPassage = z.infer<typeof retrievedPassageSchema>;
 
-export interface HelpCenterResult {
+interface HelpCenterResult {
   query: string;
   passages: RetrievedPassage[];
   message?: string;
@@ -34,7 +34,7 @@ export interface HelpCenterResult {
 /** Passages the model reads per search: enough to answer, few enough to keep prompts small. */
 const PASSAGES_PER_SEARCH = 3;
 
-export async function searchHelpCenter(
+async function searchHelpCenter(
   { query }: z.infer<typeof searchHelpCenterParameters>,
   search: HelpCenterSearch,
 ): Promise<HelpCenterResult> {

@@ -16,7 +16,7 @@ export interface PublicWidgetLimits {
 }
 
 /** The header the public widget presents a conversation's secret in. */
-export const WIDGET_TOKEN_HEADER = 'X-Widget-Token';
+const WIDGET_TOKEN_HEADER = 'X-Widget-Token';
 
 /**
  * What a customer's browser needs without a token when the widget is public: starting a

@@ -4,7 +4,7 @@ import { withDeadlineAndRetry, type CallPolicy } from '../resilient-call.js';
 import { chatCompletionParams } from './chat-request.js';
 import { llmResponseOf, llmResponsesOf } from './chat-response.js';
 
-export interface OpenAiChatModelParams {
+interface OpenAiChatModelParams {
   model: string;
   apiKey: string;
   /** The SDK's base URL (`http://localhost:11434/v1`); OpenAI's own when absent. */
