@@ -1,6 +1,6 @@
 import type { ThreadChange } from './thread-change.js';
 
-export type ChangeListener = (change: ThreadChange) => void;
+type ChangeListener = (change: ThreadChange) => void;
 
 /** The answer to a resume: what came after the client's last event, or `gap` when it is too old. */
 export type Replay = { changes: ThreadChange[] } | { gap: true };

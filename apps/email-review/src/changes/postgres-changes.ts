@@ -6,7 +6,7 @@ import { threadChangeSchema } from './thread-change.js';
 import { table } from '../db/tables.js';
 
 /** The NOTIFY channel of one schema's thread changes (deployments sharing a database stay apart). */
-export const changeChannel = (schema: string) => `email_threads_${schema}`.slice(0, 63);
+const changeChannel = (schema: string) => `email_threads_${schema}`.slice(0, 63);
 
 /**
  * A trigger on the thread index NOTIFYs each change of a thread's status, revision or delivery
@@ -43,26 +43,22 @@ export function threadChangeMigration(schema: string): string {
 /** The listener connection's application_name. */
 export const listenerName = (schema: string) => `email-review-changes:${schema}`.slice(0, 63);
 
-export interface ChangeListenerOptions {
-  connectionString: string;
-  schema: string;
-  feed: ChangeFeed;
-  logger: Logger;
-  /** First wait before reconnecting; doubles up to 10 s. */
-  retryBaseMs?: number;
-  /** How often the connection is checked (default 10 s): a silently dropped one raises no error. */
-  heartbeatMs?: number;
-}
+const RECONNECTS = { firstMs: 250, maxMs: 10_000 };
+/** How often the connection is checked: a silently dropped one raises no error. */
+const HEARTBEAT_MS = 10_000;
 
 /**
  * LISTENs on a dedicated connection (a pooled one could not keep its LISTEN) and feeds each
  * notification to `feed`; a lost connection is replaced with backoff, and since what committed
  * meanwhile is not replayed, the feed is told of the gap (`ChangeFeed.gap`).
  */
-export function listenForThreadChanges(options: ChangeListenerOptions) {
+export function listenForThreadChanges(options: {
+  connectionString: string;
+  schema: string;
+  feed: ChangeFeed;
+  logger: Logger;
+}) {
   const { logger } = options;
-  const reconnects = { firstMs: options.retryBaseMs ?? 250, maxMs: 10_000 };
-  const heartbeatMs = options.heartbeatMs ?? 10_000;
   let client: pg.Client | undefined;
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -73,7 +69,7 @@ export function listenForThreadChanges(options: ChangeListenerOptions) {
     const current = client;
     if (current && listened)
       current.query('SELECT 1').catch((error: unknown) => reconnect(current, error));
-  }, heartbeatMs);
+  }, HEARTBEAT_MS);
   heartbeat.unref();
 
   const connect = async () => {
@@ -82,8 +78,8 @@ export function listenForThreadChanges(options: ChangeListenerOptions) {
       // Named in pg_stat_activity (by schema: deployments sharing a database stay apart).
       application_name: listenerName(options.schema),
       keepAlive: true,
-      connectionTimeoutMillis: heartbeatMs,
-      query_timeout: heartbeatMs,
+      connectionTimeoutMillis: HEARTBEAT_MS,
+      query_timeout: HEARTBEAT_MS,
     });
     client = next;
     next.on('notification', (message) => {
@@ -115,7 +111,7 @@ export function listenForThreadChanges(options: ChangeListenerOptions) {
       logger.warn({ err: error }, 'thread change listener lost its connection; reconnecting');
     lost = true;
     dead.end().catch(() => undefined);
-    retryTimer = setTimeout(() => void connect(), backoffMs(reconnects, (failures += 1)));
+    retryTimer = setTimeout(() => void connect(), backoffMs(RECONNECTS, (failures += 1)));
   };
 
   return {

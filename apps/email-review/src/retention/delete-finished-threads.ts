@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { queueSchema, table } from '../db/tables.js';
 
 /** Before when a thread's last change must be for it to go, by how it ended. */
-export interface RetentionCutoffs {
+interface RetentionCutoffs {
   /** Rejected, or sent and its reply delivered or logged: nothing more will happen to it. */
   finished: Date;
   /** Its reply did not go out (delivery failed, no recipient) or its draft failed: a reviewer may still redeliver or retry it. */

@@ -17,8 +17,6 @@ export interface RetentionSettings {
   batchSize?: number;
   /** Pause between two batches, so that a backlog never crowds out the service (default 50 ms). */
   pauseMs?: number;
-  /** When the job runs, in pg-boss's cron syntax (default: every hour, at minute 17). */
-  cron?: string;
 }
 
 export interface ThreadRetention {
@@ -29,6 +27,8 @@ export interface ThreadRetention {
 }
 
 const JOB = 'thread-retention';
+/** Every hour, at minute 17 (pg-boss's cron syntax). */
+const CRON = '17 * * * *';
 const DAY_MS = 86_400_000;
 /** How long, at least, a reviewer has to redeliver or retry a thread whose reply did not go out. */
 const UNSENT_DAYS_DEFAULT = 30;
@@ -54,7 +54,7 @@ export function createThreadRetention(deps: {
   clock?: () => Date;
 }): ThreadRetention {
   const { pool, schema, jobs } = deps.database;
-  const { days, batchSize = 100, pauseMs = 50, cron = '17 * * * *' } = deps.settings;
+  const { days, batchSize = 100, pauseMs = 50 } = deps.settings;
   const unsentDays = deps.settings.unsentDays ?? Math.max(days, UNSENT_DAYS_DEFAULT);
   const clock = deps.clock ?? (() => new Date());
   const deleteBatch = finishedThreadDeleter(pool, schema);
@@ -85,7 +85,7 @@ export function createThreadRetention(deps: {
     runOnce,
     async start() {
       await jobs.register(JOB, { policy: 'singleton' });
-      await jobs.schedule(JOB, cron);
+      await jobs.schedule(JOB, CRON);
       workers = jobs.work(JOB, { concurrency: 1, pollMs: POLL_MS }, async () => {
         await runOnce();
       });
