@@ -77,11 +77,13 @@ export async function disconnectImap(client: ImapFlow): Promise<void> {
   await client.logout().catch(() => client.close());
 }
 
+export const hasFolder = async (client: ImapFlow, folder: string) =>
+  (await client.list()).some((entry) => entry.path === folder);
+
 /** Creates `folder` unless it exists (a race with another creator is fine). */
 export async function ensureFolder(client: ImapFlow, folder: string): Promise<void> {
-  const listed = await client.list();
-  if (listed.some((entry) => entry.path === folder)) return;
+  if (await hasFolder(client, folder)) return;
   await client.mailboxCreate(folder).catch(async (error: unknown) => {
-    if (!(await client.list()).some((entry) => entry.path === folder)) throw error;
+    if (!(await hasFolder(client, folder))) throw error;
   });
 }

@@ -13,7 +13,7 @@ import {
 import type { HeldReaderLock, MailboxState, ReaderLock } from './mailbox-state.js';
 import { takeMessage, type CreateThread, type MailboxFolders } from './take-message.js';
 
-export interface MailboxReaderDeps {
+interface MailboxReaderDeps {
   settings: ImapSettings;
   folders: MailboxFolders;
   pollMs: number;
@@ -191,5 +191,3 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
     },
   };
 }
-
-export type MailboxReader = ReturnType<typeof createMailboxReader>;

@@ -78,5 +78,3 @@ export function mailboxService(options: {
     stop: () => reader.stop(),
   };
 }
-
-export type MailboxService = ReturnType<typeof mailboxService>;

@@ -1,9 +1,9 @@
 import { HttpError } from '@repo/http-kit';
 import { z } from 'zod';
-import { connectImap, disconnectImap, type ImapSettings } from './imap-connection.js';
+import { connectImap, disconnectImap, hasFolder, type ImapSettings } from './imap-connection.js';
 import { QUARANTINE_REASONS } from './take-message.js';
 
-export const quarantinedMessageSchema = z.object({
+const quarantinedMessageSchema = z.object({
   uid: z.number().int().describe('Its UID in the quarantine folder.'),
   message_id: z.string().nullable(),
   from: z.string().nullable(),
@@ -18,7 +18,7 @@ export const quarantinedMessageSchema = z.object({
 });
 
 /** The most messages one listing reads: the newest ones. */
-export const QUARANTINE_LIST_MAX = 500;
+const QUARANTINE_LIST_MAX = 500;
 
 export const quarantineListSchema = z.object({
   folder: z.string(),
@@ -27,7 +27,7 @@ export const quarantineListSchema = z.object({
 });
 export type QuarantineList = z.infer<typeof quarantineListSchema>;
 
-export class MailboxUnavailable extends HttpError {
+class MailboxUnavailable extends HttpError {
   constructor() {
     super(503, 'mailbox_unavailable', 'The mailbox (IMAP server) cannot be reached.', {
       headers: { 'Retry-After': '30' },
@@ -54,8 +54,7 @@ export async function listQuarantine(
     throw new MailboxUnavailable();
   });
   try {
-    if (!(await client.list()).some((entry) => entry.path === folder))
-      return { folder, total: 0, messages: [] };
+    if (!(await hasFolder(client, folder))) return { folder, total: 0, messages: [] };
     const lock = await client.getMailboxLock(folder, { readOnly: true });
     try {
       const exists = client.mailbox ? client.mailbox.exists : 0;

@@ -16,13 +16,10 @@ async function sentFolder(client: ImapFlow, named?: string) {
 }
 
 /**
- * The transport, filing each reply in the mailbox's Sent folder once the SMTP server accepted it
- * (so the team sees the exchange in its own mail client). A copy that cannot be filed (IMAP down,
- * no Sent folder) is logged and counted, NOT retried: the delivery job is done once SMTP accepted
- * the message, and running it again would send the customer a second copy. The copy is filed after
- * `send` has answered, so the delivery is recorded at once: an IMAP server that hangs no longer
- * holds the delivery's transaction open (a crash in that time sent the reply again). `close`
- * waits for the copies still being filed.
+ * The transport, filing a copy of each reply SMTP accepted in the mailbox's Sent folder, after
+ * `send` answered (a hanging IMAP server must not hold the delivery's transaction open). A copy
+ * that cannot be filed is logged and counted, not retried: retrying the job would send the reply
+ * twice. `close` waits for the copies still being filed.
  */
 export function filedInSent(
   transport: MailTransport,

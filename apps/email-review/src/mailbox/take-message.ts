@@ -16,7 +16,7 @@ export const QUARANTINE_REASONS = {
   oversized: '$EmailReviewOversized',
   unreadable: '$EmailReviewUnreadable',
 };
-export type QuarantineReason = keyof typeof QUARANTINE_REASONS;
+type QuarantineReason = keyof typeof QUARANTINE_REASONS;
 
 /**
  * The mailbox's one way into the service: a thread made from a raw message as POST /threads makes
@@ -28,7 +28,7 @@ export type CreateThread = (
   source: 'mime',
 ) => Promise<{ thread: { thread_id: string }; created: boolean; drafted?: Promise<unknown> }>;
 
-export interface TakeMessageDeps {
+interface TakeMessageDeps {
   client: ImapFlow;
   createThread: CreateThread;
   folders: MailboxFolders;
