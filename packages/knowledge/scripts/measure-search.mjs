@@ -47,7 +47,7 @@ const DRAFTS = [
   'Your API has been returning 502 errors since this morning and our checkout is down. Please fix this urgently.',
   'Thanks a lot for the quick help last week, the new dashboard is great. Do you offer an annual plan?',
   'I want to upgrade to the enterprise plan for 40 seats. Can you send me a quote?',
-].map((text, i) => `${text}\n\nRef: bench-11-on-r1-${i}`);
+].map((text, i) => `${text}\n\nRef: benchelevenonrone${'abcd'[i]}`);
 
 const sampleDir = join(import.meta.dirname, '..', 'sample-help-center');
 const samples = readdirSync(sampleDir).map((name) =>

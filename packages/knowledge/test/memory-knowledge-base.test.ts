@@ -57,4 +57,19 @@ describe('MemoryKnowledgeBase', () => {
 
     expect(after).toEqual(await fresh.search('refunds'));
   });
+
+  it('when the index changes after a word was searched (an article added, one replaced, one deleted), then the next search reads the changed index, not the postings kept for the word', async () => {
+    const kb = new MemoryKnowledgeBase();
+    await kb.upsert({ slug: 'refunds', title: 'Refunds', body: 'Refunds within 30 days.' });
+    await kb.upsert({ slug: 'returns', title: 'Returns', body: 'Returns and refunds by post.' });
+    expect((await kb.search('refunds')).map((hit) => hit.slug)).toEqual(['refunds', 'returns']);
+
+    await kb.upsert({ slug: 'money-back', title: 'Refunds, refunds', body: 'Refunds refunds.' });
+    await kb.upsert({ slug: 'refunds', title: 'Refunds', body: 'Money back within 60 days.' });
+    await kb.delete('returns');
+    const hits = await kb.search('refunds');
+
+    expect(hits.map((hit) => hit.slug).sort()).toEqual(['money-back', 'refunds']);
+    expect(hits.find((hit) => hit.slug === 'refunds')!.passage).toContain('60 days');
+  });
 });

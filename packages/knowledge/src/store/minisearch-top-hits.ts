@@ -45,7 +45,8 @@ export const MAX_QUERY_TERMS = 32;
 /**
  * What topHits keeps per index between searches: every passage's field lengths in one array (by
  * short id × field; -1: no passage, or discarded), read from MiniSearch's per-passage map once
- * after the index changed rather than twice per match in every search; and the score arrays of
+ * after the index changed rather than twice per match in every search; each query term's scored
+ * postings (the common words of a help center come back in most emails); and the score arrays of
  * one search, set back to zero at its end (only the entries it touched), so that a search does
  * not allocate and clear arrays the size of the index. An add raises `_nextId`, a discard lowers
  * `_documentCount`: either makes the tables stale.
@@ -61,7 +62,25 @@ interface ScoringTables {
   /** The short ids of the passages matched, in the order first matched: `touchedCount` of them. */
   touched: Int32Array;
   touchedCount: number;
+  /** Each query term's postings as scoreTerm reads them, made on the term's first search. */
+  terms: Map<string, TermPostings>;
+  /** The postings held in `terms`, all terms together (bounded by MAX_CACHED_POSTINGS). */
+  cachedPostings: number;
 }
+
+/**
+ * A query term's postings, ready to add: for the term and each word its prefix or near spelling
+ * reaches (one list per field), the passages' short ids and each one's score for it (BM25 with
+ * the field's boost, the match's weight and the word's idf), in arrays rather than MiniSearch's
+ * maps of maps.
+ */
+interface TermPostings {
+  ids: Int32Array;
+  scores: Float64Array;
+}
+
+/** The most postings kept between searches (about 12 bytes each); past it the cache starts again. */
+const MAX_CACHED_POSTINGS = 2_000_000;
 
 const scoringTables = new WeakMap<object, ScoringTables>();
 
@@ -83,6 +102,8 @@ function scoringTablesOf(mini: MiniSearchInternals): ScoringTables {
     matched: new Uint32Array(mini._nextId),
     touched: new Int32Array(mini._nextId),
     touchedCount: 0,
+    terms: new Map(),
+    cachedPostings: 0,
   };
   scoringTables.set(mini, tables);
   return tables;
@@ -98,7 +119,8 @@ function scoringTablesOf(mini: MiniSearchInternals): ScoringTables {
  * fields for every match and sorts them all; a draft's email matches thousands of passages at
  * 10,000 articles and keeps 5. This reads its index (the same SearchableMap lookups: get,
  * atPrefix, fuzzyGet) into one score array, with the field lengths from a table built once per
- * change of the index (scoringTablesOf). One difference: a passage discarded and not yet vacuumed
+ * change of the index, and each term's scored postings kept until the index changes
+ * (scoringTablesOf, termPostings). One difference: a passage discarded and not yet vacuumed
  * still counts in a term's document frequency (MiniSearch drops it while scoring). Measured:
  * bench scenario 11 (README). Guarded by the contract suite; without these internals (another
  * MiniSearch), `fallback` (its public search) answers.
@@ -137,13 +159,41 @@ function scoreTerms(
   terms: string[],
   options: TopHitsOptions,
 ): void {
-  const { fieldCount, lengths, scores, matched, touched } = tables;
+  const { scores, matched, touched } = tables;
+  terms.slice(0, MAX_QUERY_TERMS).forEach((term, i) => {
+    const bit = 2 ** i;
+    const { ids, scores: termScores } = termPostings(mini, tables, term, options);
+    for (let j = 0; j < ids.length; j += 1) {
+      const shortId = ids[j]!;
+      if (matched[shortId] === 0) touched[tables.touchedCount++] = shortId;
+      matched[shortId]! |= bit;
+      scores[shortId]! += termScores[j]!;
+    }
+  });
+}
+
+/**
+ * A term's postings from the tables, or read from MiniSearch's index (the term itself, the longer
+ * words its prefix reaches, the words within its fuzzy distance) and kept. `options` must answer
+ * the same for a term while the index is unchanged (the store's do: its common words change with
+ * the index).
+ */
+function termPostings(
+  mini: MiniSearchInternals,
+  tables: ScoringTables,
+  term: string,
+  options: TopHitsOptions,
+): TermPostings {
+  const cached = tables.terms.get(term);
+  if (cached) return cached;
+  const ids: number[] = [];
+  const scores: number[] = [];
+  const { fieldCount, lengths } = tables;
   const fields = Object.entries(mini._fieldIds).map(([name, id]) => ({
     id,
     boost: options.boost[name] ?? 1,
   }));
-
-  const score = (data: FieldTermData | undefined, weight: number, bit: number) => {
+  const add = (data: FieldTermData | undefined, weight: number) => {
     if (!data) return;
     for (const field of fields) {
       const frequencies = data.get(field.id);
@@ -159,38 +209,39 @@ function scoreTerms(
         const length = lengths[shortId * fieldCount + field.id]!;
         if (length < 0) return; // discarded, not yet vacuumed
         const tf = (frequency * (BM25.k + 1)) / (frequency + fixed + perLength * length);
-        if (matched[shortId] === 0) touched[tables.touchedCount++] = shortId;
-        matched[shortId]! |= bit;
-        scores[shortId]! += fieldWeight * (BM25.d + tf);
+        ids.push(shortId);
+        scores.push(fieldWeight * (BM25.d + tf));
       });
     }
   };
 
-  terms.slice(0, MAX_QUERY_TERMS).forEach((term, i) => {
-    const bit = 2 ** i;
-    score(mini._index!.get(term), 1, bit);
-    const fuzzy = options.fuzzy(term);
-    const distance =
-      fuzzy === false
-        ? 0
-        : fuzzy < 1
-          ? Math.min(MAX_FUZZY, Math.round(term.length * fuzzy))
-          : fuzzy;
-    const fuzzyMatches = distance > 0 ? mini._index!.fuzzyGet(term, distance) : undefined;
-    if (options.prefix(term)) {
-      for (const [longer, data] of mini._index!.atPrefix(term)) {
-        if (longer === term || options.skipDerived?.(longer)) continue;
-        // A prefix match is scored as one, not also as a fuzzy match.
-        fuzzyMatches?.delete(longer);
-        const extra = longer.length - term.length;
-        score(data, (PREFIX_WEIGHT * longer.length) / (longer.length + 0.3 * extra), bit);
-      }
+  add(mini._index!.get(term), 1);
+  const fuzzy = options.fuzzy(term);
+  const distance =
+    fuzzy === false ? 0 : fuzzy < 1 ? Math.min(MAX_FUZZY, Math.round(term.length * fuzzy)) : fuzzy;
+  const fuzzyMatches = distance > 0 ? mini._index!.fuzzyGet(term, distance) : undefined;
+  if (options.prefix(term)) {
+    for (const [longer, data] of mini._index!.atPrefix(term)) {
+      if (longer === term || options.skipDerived?.(longer)) continue;
+      // A prefix match is scored as one, not also as a fuzzy match.
+      fuzzyMatches?.delete(longer);
+      const extra = longer.length - term.length;
+      add(data, (PREFIX_WEIGHT * longer.length) / (longer.length + 0.3 * extra));
     }
-    for (const [near, [data, edits]] of fuzzyMatches ?? []) {
-      if (edits > 0 && !options.skipDerived?.(near))
-        score(data, (FUZZY_WEIGHT * near.length) / (near.length + edits), bit);
-    }
-  });
+  }
+  for (const [near, [data, edits]] of fuzzyMatches ?? []) {
+    if (edits > 0 && !options.skipDerived?.(near))
+      add(data, (FUZZY_WEIGHT * near.length) / (near.length + edits));
+  }
+
+  const postings = { ids: Int32Array.from(ids), scores: Float64Array.from(scores) };
+  if (tables.cachedPostings + ids.length > MAX_CACHED_POSTINGS) {
+    tables.terms.clear();
+    tables.cachedPostings = 0;
+  }
+  tables.terms.set(term, postings);
+  tables.cachedPostings += ids.length;
+  return postings;
 }
 
 /** The `limit` best of the touched passages that `keep` accepts: sum of scores × terms matched. */
