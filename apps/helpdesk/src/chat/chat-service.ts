@@ -287,9 +287,8 @@ export function createChatService(options: ChatServiceOptions): ChatService {
 
 /**
  * A failed turn writes nothing to its session, so its events (`turn.failed`, and `ticket.created`
- * when the ticket was opened before the failure) are committed on their own, while the turn still
- * holds its session: they stay in order with the session's next turn. An outbox that cannot take
- * them is logged by its caller's error answer only; the client still hears the turn's own error.
+ * if it opened one) are committed on their own while it still holds the session, in order with
+ * the next turn. If the outbox refuses them, the client still hears the turn's own error.
  */
 async function reportingFailure(
   webhooks: TurnWebhooks,

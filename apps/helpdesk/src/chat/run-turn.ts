@@ -11,6 +11,7 @@ import { CALLER_STATE_KEY, type Caller } from '../tools/caller.js';
 import { toModelErrorCode, type ModelErrorCode } from '../llm/model-errors.js';
 import { checkReplyCitations, RetrievedArticles, type Source } from '../help-center/citations.js';
 import { TurnFailedError } from './turn-errors.js';
+import { ticketIdOf } from './turn-events.js';
 
 export interface TurnOutcome {
   /** The agent whose text ended the turn. */
@@ -45,13 +46,10 @@ export interface TurnObserver {
   onEvent?: (event: Event) => void;
 }
 
-function ticketIdIn(event: Event): string | undefined {
-  for (const response of getFunctionResponses(event)) {
-    const ticketId = (response.response as { ticket_id?: unknown } | undefined)?.ticket_id;
-    if (response.name === 'create_ticket' && typeof ticketId === 'string') return ticketId;
-  }
-  return undefined;
-}
+const ticketIdIn = (event: Event) =>
+  getFunctionResponses(event)
+    .map((response) => ticketIdOf(response.name, response.response))
+    .find((ticketId) => ticketId !== undefined);
 
 /**
  * Runs one message through the agent tree and reads the outcome from ADK's events: the last

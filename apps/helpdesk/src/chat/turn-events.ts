@@ -36,7 +36,8 @@ export type TurnEvent = {
   [K in keyof Schemas]: { event: K; data: z.infer<Schemas[K]> };
 }[keyof Schemas];
 
-function ticketIdOf(name: string | undefined, result: unknown): string | undefined {
+/** The ticket a tool result carries: create_ticket's `ticket_id`. */
+export function ticketIdOf(name: string | undefined, result: unknown): string | undefined {
   const ticketId = (result as { ticket_id?: unknown } | undefined)?.ticket_id;
   return name === 'create_ticket' && typeof ticketId === 'string' ? ticketId : undefined;
 }
@@ -49,15 +50,9 @@ function toolEventsOf(event: Event): TurnEvent[] {
   }
   for (const response of getFunctionResponses(event)) {
     if (response.name === TRANSFER_TOOL) continue;
-    const ticketId = ticketIdOf(response.name, response.response);
-    events.push({
-      event: 'tool_result',
-      data: {
-        name: response.name ?? '',
-        result: response.response,
-        ticket_id: ticketId,
-      },
-    });
+    const { name, response: result } = response;
+    const data = { name: name ?? '', result, ticket_id: ticketIdOf(name, result) };
+    events.push({ event: 'tool_result', data });
   }
   return events;
 }

@@ -50,14 +50,10 @@ function statements(schema: string) {
 }
 
 /**
- * ADK's BaseSessionService on PostgreSQL (`pg`), condensing history as CondensingSessionService
- * does. Built for turns that the chat service runs under a session lock
- * (PostgresSessionTurns): the turn's session is checked out here, the Runner's getSession
- * answers that very object and appendEvent only changes it in memory; the turn's one write
- * (condensed history, state and transcript together) happens when the turn has succeeded.
- * So a turn that fails or dies with its process leaves nothing half-written, and a turn costs
- * one write instead of one per event. Outside a turn (ADK's own tooling) every call goes to the
- * database directly.
+ * ADK's BaseSessionService on PostgreSQL, condensing history as CondensingSessionService does.
+ * During a turn (PostgresSessionTurns) the session is checked out: getSession answers that object
+ * and appendEvent changes it only in memory, so the turn writes once, after it succeeded, and one
+ * that fails leaves nothing half-written. Outside a turn (ADK's tooling) calls go to the database.
  */
 export class PostgresSessionService extends BaseSessionService {
   private readonly checkedOut = new Map<string, Session>();

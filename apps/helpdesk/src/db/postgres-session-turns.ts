@@ -65,14 +65,11 @@ function statements(schema: string) {
 }
 
 /**
- * Sessions in PostgreSQL, any number of instances serving them. A turn runs in three steps:
- * 1. its place in this process's queue for the session (one request per session per instance
- *    waits on the database; more than the limit → 429);
- * 2. the session's lease (SessionLeases#claim), one statement, renewed while the turn runs;
- * 3. read the row, run the turn on it, then one statement that writes the row back and gives
- *    the lease back, only if the lease is still this turn's (`releasing`).
- * No connection is held between these statements, so the model's time costs none. A turn
- * writes once, after it succeeded: one that fails or dies leaves the row as it was.
+ * Sessions in PostgreSQL, any number of instances serving them. A turn takes its place in this
+ * process's queue for the session (beyond the limit 429), then the session's lease (renewed while
+ * it runs), reads the row, runs, and writes the row back in one statement that also gives the
+ * lease back, only if it is still this turn's (`releasing`). No connection is held meanwhile; a
+ * turn that fails or dies leaves the row as it was.
  */
 export class PostgresSessionTurns implements SessionTurns {
   private readonly queues: SessionQueues;

@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { Logger } from '@repo/http-kit';
 import { redactSecrets } from '@repo/llm-config';
 import { openPools, setUpWithRetry } from '@repo/pg-kit';
@@ -14,25 +13,18 @@ import { PostgresOutbox, type DeliveryMetrics, type WebhookSettings } from '@rep
 export interface PostgresSessionsOptions {
   connectionString: string;
   schema: string;
-  /** Connections for queries. A turn holds none while the model runs, so this bounds queries, not turns. */
+  /** Connections for queries; a turn holds none while the model runs. */
   poolMax: number;
   /** The chat service's session settings (sessionSettings), defaults applied. */
   settings: SessionSettings;
   logger: Logger;
-  /**
-   * How long a session's lease lasts unless its turn renews it (default 30 s; renewed every
-   * third of it): a turn whose process died holds its session no longer than this.
-   */
+  /** A session's lease unless renewed (default 30 s): how long a dead turn holds its session. */
   leaseMs?: number;
   /** How long a turn waits for another instance's turn of the same session (default 60 s). */
   leaseWaitMs?: number;
   /** How long to wait for a connection before 503 (PG_CONNECT_TIMEOUT_MS; default 5 s). */
   connectTimeoutMs?: number;
-  /**
-   * How long to wait for a query's answer before 503 (PG_QUERY_TIMEOUT_MS; default 10 s), client
-   * side (a frozen server answers nothing, and would hold the turn and its connection) and as the
-   * statement timeout.
-   */
+  /** PG_QUERY_TIMEOUT_MS (default 10 s): client side (a frozen server) and as statement timeout. */
   queryTimeoutMs?: number;
   /** Statements prepared once per connection (PG_PREPARED_STATEMENTS; default true). */
   preparedStatements?: boolean;
@@ -40,40 +32,22 @@ export interface PostgresSessionsOptions {
   retryBaseMs?: number;
   /** The help center's schema (KB_SCHEMA), set up with the sessions'. */
   knowledgeSchema?: string;
-  /** The webhook endpoints: their deliveries live beside the sessions, taken from there by the outbox's workers. */
+  /** The webhook endpoints; their deliveries live beside the sessions. */
   webhooks: { settings: WebhookSettings; metrics: DeliveryMetrics };
-}
-
-export interface PostgresSessions {
-  sessionService: PostgresSessionService;
-  turns: PostgresSessionTurns;
-  /** Webhook deliveries, committed with the session writes that report them. */
-  outbox: PostgresOutbox;
-  /** The operators' queue and the conversations' live events, shared by every instance. */
-  handoffs: PostgresHandoffs;
-  /**
-   * The query pool, which the help center's knowledge base shares: before set-up, or with the
-   * database unreachable, its queries fail as DatabaseUnavailable (503 `database_unavailable`).
-   */
-  pool: pg.Pool;
-  /** For /readyz: throws until the schema is set up and while the database does not answer. */
-  readiness(): Promise<void>;
-  /**
-   * Sets the schema up, trying again with backoff while the database is away (the service
-   * listens meanwhile: /healthz 200, /readyz and every session request 503). Resolves once
-   * ready; with `untilMs`, rejects with the last error once the next try would start later than
-   * that (DATABASE_STARTUP_TIMEOUT_MS). A shutdown ends the tries quietly.
-   */
-  start(retry?: { untilMs?: number }): Promise<void>;
-  close(): Promise<void>;
 }
 
 const MAX_RETRY_DELAY_MS = 30_000;
 const DEFAULT_LEASE_MS = 30_000;
 const DEFAULT_LEASE_WAIT_MS = 60_000;
 
-/** Sessions in PostgreSQL: pools, ADK's session service and the turns store over one schema. */
-export function openPostgresSessions(options: PostgresSessionsOptions): PostgresSessions {
+/**
+ * Sessions in PostgreSQL: the pool (shared with the help center; its queries fail as 503
+ * `database_unavailable` before set-up and while the database is away), ADK's session service,
+ * the turns store, the webhook outbox and the operators' handoffs over one schema. `start` sets
+ * the schema up, retrying with backoff (the service listens meanwhile, /readyz 503) until
+ * `untilMs` (DATABASE_STARTUP_TIMEOUT_MS); a shutdown ends the tries quietly.
+ */
+export function openPostgresSessions(options: PostgresSessionsOptions) {
   const { logger, settings } = options;
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
   const queryTimeoutMs = options.queryTimeoutMs ?? 10_000;

@@ -8,11 +8,9 @@ const BATCH = 200;
 const LEFTOVER_LEASE_AGE = "interval '1 hour'";
 
 /**
- * Deletes sessions unused since `cutoff`, run by one instance at a time (a session-level
- * advisory lock the others fail to take, and skip). Only idle sessions go: a session with a live
- * lease (a turn running) is skipped, and a row written after the candidates were picked is
- * re-checked by the DELETE itself. Leases left by crashed turns go too. Returns how many
- * sessions went.
+ * Deletes sessions unused since `cutoff` and leases crashed turns left, on one instance at a time
+ * (an advisory lock the others skip on). A session with a live lease is skipped, and the DELETE
+ * re-checks a row written since it was picked. Returns how many sessions went.
  */
 export async function sweepIdleSessions(
   pool: pg.Pool,
