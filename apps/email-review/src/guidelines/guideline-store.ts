@@ -39,10 +39,7 @@ export interface GuidelineStore {
   ): Promise<Guideline[]>;
 }
 
-/**
- * What `learned` makes of the guidelines of its scope: the most similar one with `source` added, or
- * a new guideline.
- */
+/** What `learned` makes of its scope's guidelines: the most similar with `source` added, or a new one. */
 export function learnedGuideline(
   sameScope: readonly Guideline[],
   learned: LearnedRule,
@@ -51,14 +48,6 @@ export function learnedGuideline(
 ): Guideline {
   const similar = similarGuideline(sameScope, learned.rule);
   if (similar) return { ...similar, sources: [...similar.sources, source], updated_at: at };
-  const { rule, scope } = learned;
-  return {
-    id: randomUUID(),
-    rule,
-    scope,
-    enabled: true,
-    sources: [source],
-    created_at: at,
-    updated_at: at,
-  };
+  const fresh = { id: randomUUID(), rule: learned.rule, scope: learned.scope, enabled: true };
+  return { ...fresh, sources: [source], created_at: at, updated_at: at };
 }

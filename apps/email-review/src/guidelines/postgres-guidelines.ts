@@ -84,8 +84,8 @@ export class PostgresGuidelines implements GuidelineStore {
       ofScope: `SELECT ${COLUMNS} FROM ${guidelines} WHERE scope_kind = $1 AND scope_value = $2`,
       merge: `UPDATE ${guidelines} SET sources = $2::jsonb, updated_at = $3
               WHERE id = $1 RETURNING ${COLUMNS}`,
-      insert: `INSERT INTO ${guidelines} (id, scope_kind, scope_value, rule, sources, created_at, updated_at)
-               VALUES ($1, $2, $3, $4, $5::jsonb, $6, $6) RETURNING ${COLUMNS}`,
+      insert: `INSERT INTO ${guidelines} (id, sources, created_at, updated_at, scope_kind, scope_value, rule)
+               VALUES ($1, $2::jsonb, $3, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
     };
   }
 
@@ -135,31 +135,17 @@ export class PostgresGuidelines implements GuidelineStore {
       const recorded = await client.query(this.sql.job, [jobId, source.thread_id]);
       if (recorded.rowCount === 0) return [];
       const learned: Guideline[] = [];
-      for (const learnedRule of rules) {
-        const { scope } = learnedRule;
+      for (const taught of rules) {
+        const { kind, value } = taught.scope;
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
-          `email-guidelines:${scopeKey(scope)}`,
+          `email-guidelines:${scopeKey(taught.scope)}`,
         ]);
-        const { rows } = await client.query<GuidelineRow>(this.sql.ofScope, [
-          scope.kind,
-          scope.value ?? '',
-        ]);
-        const { id, rule, sources } = learnedGuideline(
-          rows.map(guidelineOf),
-          learnedRule,
-          source,
-          at,
-        );
+        const { rows } = await client.query<GuidelineRow>(this.sql.ofScope, [kind, value ?? '']);
+        const { id, rule, sources } = learnedGuideline(rows.map(guidelineOf), taught, source, at);
+        const values = [id, JSON.stringify(sources), at];
         const written = rows.some((row) => row.id === id)
-          ? await client.query<GuidelineRow>(this.sql.merge, [id, JSON.stringify(sources), at])
-          : await client.query<GuidelineRow>(this.sql.insert, [
-              id,
-              scope.kind,
-              scope.value ?? '',
-              rule,
-              JSON.stringify(sources),
-              at,
-            ]);
+          ? await client.query<GuidelineRow>(this.sql.merge, values)
+          : await client.query<GuidelineRow>(this.sql.insert, [...values, kind, value ?? '', rule]);
         learned.push(guidelineOf(written.rows[0]!));
       }
       return learned;
