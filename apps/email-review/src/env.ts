@@ -12,7 +12,6 @@ import type { EmailPrompts } from './workflow/prompts.js';
 
 type Env = Record<string, string | undefined>;
 
-/** http-kit's PORT, HOST, API_TOKEN and LOG_LEVEL, and the database settings. */
 /** A URL whose parts the mailbox decodes (a stray `%` would throw at each connection). */
 function decodableUrl(value: string): boolean {
   try {
@@ -24,36 +23,24 @@ function decodableUrl(value: string): boolean {
   }
 }
 
+/** http-kit's PORT, HOST, API_TOKEN and LOG_LEVEL, the database settings, and the service's own. */
 const serviceEnvSchema = httpServiceEnv(3001)
   .extend({
-    /**
-     * With DATABASE_URL, the checkpoints, the thread index and the delivery queue live in
-     * PostgreSQL (in DATABASE_SCHEMA); PG_POOL_MAX: connections for queries (thread leases included:
-     * a lease holds no connection between its statements).
-     */
+    /** DATABASE_URL: threads, checkpoints and jobs in PostgreSQL (DATABASE_SCHEMA); unset: memory. */
     ...databaseEnv({ poolMax: 10, queryTimeoutMs: 5_000 }),
-    /**
-     * Where approved replies go; a secret (credentials in the URL). smtp:// with credentials needs
-     * STARTTLS (see MAIL_ALLOW_PLAINTEXT_AUTH). Unset: delivery to the log.
-     */
+    /** Where approved replies go (a secret: credentials in the URL); unset: delivery to the log. */
     SMTP_URL: z
       .string()
       .trim()
       .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
       .optional(),
-    /**
-     * true: an smtp:// URL with credentials, or an imap:// URL, may log in unencrypted when the
-     * server offers no STARTTLS (a server on loopback or a network you trust). Default: refused.
-     */
+    /** true: smtp:// with credentials, or imap://, may log in unencrypted without STARTTLS. */
     MAIL_ALLOW_PLAINTEXT_AUTH: flagFromEnv(false),
     /** The replies' From; required with SMTP_URL. */
     MAIL_FROM: mailboxSchema.optional(),
     /** Each of connecting to the SMTP server, its greeting, and any silence on the socket. */
     SMTP_TIMEOUT_MS: intFromEnv(20_000),
-    /**
-     * The delivery retry policy (pg-boss's retryDelay, retryBackoff and retryLimit + 1): the first
-     * wait in seconds, whether each wait doubles (jittered), attempts in all.
-     */
+    /** The delivery retries: first wait (s), whether waits double (jittered), attempts in all. */
     DELIVERY_RETRY_DELAY_SECONDS: intFromEnv(DEFAULT_RETRY_POLICY.delaySeconds),
     DELIVERY_RETRY_BACKOFF: flagFromEnv(true),
     DELIVERY_MAX_ATTEMPTS: intFromEnv(DEFAULT_RETRY_POLICY.maxAttempts),
@@ -61,10 +48,7 @@ const serviceEnvSchema = httpServiceEnv(3001)
     DELIVERY_LEASE_SECONDS: intFromEnv(120),
     /** Messages this instance delivers at once. */
     DELIVERY_CONCURRENCY: intFromEnv(4),
-    /**
-     * The most time one step spends retrying the model (waits and retries), so an answer (503 with
-     * Retry-After at worst) comes well before a proxy's typical 60 s timeout.
-     */
+    /** The most one step spends retrying the model: an answer comes before a proxy's 60 s. */
     LLM_RETRY_BUDGET_MS: intFromEnv(20_000),
     /** How long POST /threads waits for the draft; then 202 with the thread still drafting. */
     CREATE_WAIT_MS: intFromEnv(30_000),
@@ -72,20 +56,13 @@ const serviceEnvSchema = httpServiceEnv(3001)
     EVENTS_KEEPALIVE_MS: intFromEnv(15_000),
     /** WEBHOOK_*: endpoints for the thread and delivery events (packages/webhooks). */
     ...webhooksEnv(),
-    /**
-     * The longest a model job (classify and draft, or a redraft, with their retry budget) may run
-     * before another instance takes it: after a crash, the thread is finished this long after.
-     */
+    /** The longest a model job may run before another instance takes it (after a crash). */
     MODEL_JOB_LEASE_SECONDS: intFromEnv(120),
     /** Model jobs of dead instances this instance runs at once. */
     MODEL_JOB_CONCURRENCY: intFromEnv(2),
     /** How long start-up keeps trying an unreachable database (serving 503 meanwhile) before exit 1. */
     DATABASE_STARTUP_TIMEOUT_MS: intFromEnv(300_000),
-    /**
-     * The support mailbox the service reads (src/mailbox/): `imaps://user:password@host:993/INBOX`,
-     * or `imap://` (STARTTLS required, see MAIL_ALLOW_PLAINTEXT_AUTH). A secret, never logged.
-     * Unset: no mailbox reader.
-     */
+    /** The mailbox read (`imaps://user:password@host:993/INBOX`; a secret); unset: none. */
     IMAP_URL: z
       .string()
       .trim()
@@ -95,10 +72,7 @@ const serviceEnvSchema = httpServiceEnv(3001)
     /** An OAuth2 access token (XOAUTH2) instead of the URL's password; the file is re-read on each connect. */
     IMAP_XOAUTH2_TOKEN: z.string().trim().min(1).optional(),
     IMAP_XOAUTH2_TOKEN_FILE: z.string().trim().min(1).optional(),
-    /**
-     * How often the mailbox is looked at anyway (the only way when the server has no IDLE); at
-     * most 4 minutes, below the IMAP socket's 5-minute silence limit while idling.
-     */
+    /** How often the mailbox is looked at anyway; under the socket's 5-minute silence limit. */
     IMAP_POLL_MS: intFromEnv(30_000).pipe(z.number().max(240_000)),
     /** Each of connecting, the greeting and any silence on the IMAP socket. */
     IMAP_TIMEOUT_MS: intFromEnv(20_000),
@@ -154,10 +128,7 @@ export function loadSupport(env: Env = process.env): ServiceEnv['support'] {
   return { profile, prompts, labels: labelsOf(profile) };
 }
 
-/**
- * Only the model settings: what the graph needs when LangGraph's own server hosts it. Kept (not
- * inlined) so that this file stays the only reader of `process.env`.
- */
+/** Only the model settings, for LangGraph's own server (this file stays the only env reader). */
 export function loadWorkflowEnv(env: Env = process.env): OpenAiSettings {
   return loadOpenAiSettings(env);
 }

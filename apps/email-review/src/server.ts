@@ -5,7 +5,6 @@ import {
   serve,
   startTracing,
   tracingSettingsFromEnv,
-  type Logger,
 } from '@repo/http-kit';
 import { loadOrExit, redactSecrets } from '@repo/llm-config';
 import { exitDatabaseUnreachable } from '@repo/pg-kit';
@@ -99,16 +98,9 @@ const service = createEmailReview({
   auth: authSettingsFromEnv(env),
   metrics: { registry, public: env.METRICS_PUBLIC },
   tracing,
-  ...(env.THREAD_RETENTION_DAYS
-    ? {
-        retention: {
-          days: env.THREAD_RETENTION_DAYS,
-          ...(env.THREAD_RETENTION_UNSENT_DAYS
-            ? { unsentDays: env.THREAD_RETENTION_UNSENT_DAYS }
-            : {}),
-        },
-      }
-    : {}),
+  retention: env.THREAD_RETENTION_DAYS
+    ? { days: env.THREAD_RETENTION_DAYS, unsentDays: env.THREAD_RETENTION_UNSENT_DAYS }
+    : undefined,
   mailbox: mailboxOf(env),
   support: env.support,
   helpCenter: { dir: env.KB_DIR, schema: env.KB_SCHEMA },
@@ -135,11 +127,10 @@ const running = await serve(service.app, {
 // Listening, not yet serving: /healthz answers from here on, /readyz and requests once ready (below).
 logger.info({ url: running.url }, `email-review starting on ${running.url}`);
 /**
- * Listening already (/healthz 200; /readyz and every request 503 until the database answers), the
- * schema is set up, trying again with backoff while the database is away; only after
- * DATABASE_STARTUP_TIMEOUT_MS does the service give up, with one line and exit code 1.
+ * Sets the schema up, retrying while the database is away (503 meanwhile); after
+ * DATABASE_STARTUP_TIMEOUT_MS, one line and exit code 1.
  */
-async function becomeReady(logger: Logger): Promise<void> {
+async function becomeReady(): Promise<void> {
   try {
     await service.start({ untilMs: env.DATABASE_STARTUP_TIMEOUT_MS });
   } catch (error) {
@@ -171,4 +162,4 @@ async function becomeReady(logger: Logger): Promise<void> {
   );
 }
 
-await becomeReady(logger);
+await becomeReady();

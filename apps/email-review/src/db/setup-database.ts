@@ -12,12 +12,9 @@ import { qualityTablesMigration } from '../quality/postgres-quality-ledger.js';
 const SETUP_LOCK = [0x454d4c53, 0] as const;
 
 /**
- * Creates the checkpoint tables (LangGraph's migrations) and the service's own tables. Several
- * instances starting at once would race on `CREATE ... IF NOT EXISTS` (it is not atomic), so the
- * whole set-up runs under one advisory lock; late starters wait, then find everything in place.
- *
- * The lock is held on a connection of `lockPool`, not of the checkpointer's pool: `setup()` takes a
- * connection of its own from that pool, which would wait forever on a pool of one.
+ * Creates LangGraph's checkpoint tables and the service's own under one advisory lock: instances
+ * starting together would race on `CREATE ... IF NOT EXISTS`. The lock is on `lockPool`, since the
+ * checkpointer's `setup()` takes a connection of its own (a pool of one would wait forever).
  */
 export async function setupDatabase(
   lockPool: pg.Pool,
@@ -44,9 +41,8 @@ export async function setupDatabase(
 }
 
 /**
- * pg-boss's start (its migrations, queue creation) one instance at a time: instances starting
- * together would deadlock in them. A transaction-level advisory lock in the set-up's key space
- * (second key 1), taken by the delivery queue and the retention job alike.
+ * pg-boss's start and queue creation one instance at a time (instances starting together would
+ * deadlock in them), under a transaction-level lock in the set-up's key space (second key 1).
  */
 export function withQueueSetupLock(pool: pg.Pool, work: () => Promise<void>): Promise<void> {
   return withTransaction(pool, async (client) => {

@@ -9,11 +9,8 @@ export function queueSchema(schema: string): string {
 }
 
 /**
- * The service's own tables: the thread index (each thread's API view, its idempotency key, its
- * delivery status, and an insertion sequence for newest-first listing), the delivery records (one
- * per sent thread: the message exactly as it leaves, and where its delivery stands) and the mailbox
- * reader's place in each mailbox (src/mailbox/postgres-mailbox.ts). Run by the
- * database set-up under its advisory lock.
+ * The service's own tables: the thread index (API view, idempotency key, delivery status, insertion
+ * order), the delivery records and the mailbox reader's place; the drops upgrade older schemas.
  */
 export function serviceTablesMigration(schema: string): string {
   const threads = table(schema, 'email_threads');

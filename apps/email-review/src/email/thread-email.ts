@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAILBOX_MAX_CHARS } from './mailbox.js';
 
 export const SUBJECT_MAX_CHARS = 998;
-export const MESSAGE_ID_MAX_CHARS = 998;
+const MESSAGE_ID_MAX_CHARS = 998;
 export const REFERENCES_MAX = 100;
 
 /** `<local@domain>`, the form Message-ID, In-Reply-To and References carry (RFC 5322 msg-id). */

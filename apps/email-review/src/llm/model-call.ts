@@ -4,7 +4,7 @@ import { APIConnectionError, APIError, OpenAIError } from 'openai';
 import { ModelOutputInvalid, ModelUnavailable } from './llm-errors.js';
 
 /** What one attempt is given: the SDK retries nothing itself (this file does), within its timeout. */
-export interface AttemptOptions {
+interface AttemptOptions {
   maxRetries: 0;
   timeout: number;
 }

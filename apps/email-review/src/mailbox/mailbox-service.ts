@@ -71,7 +71,7 @@ export function mailboxService(options: {
         settings: settings.imap,
         folder: settings.sentFolder,
         logger,
-        ...(metrics ? { onFiled: metrics.onFiled } : {}),
+        onFiled: metrics?.onFiled,
       }),
     listQuarantine,
     start: () => reader.start(),
