@@ -119,7 +119,7 @@ export function createApp(deps: AppDeps): Express {
       roster: auth ? new Set(deps.operators ?? []) : 'open',
       ...(deps.sseHeartbeatMs ? { heartbeatMs: deps.sseHeartbeatMs } : {}),
     }),
-  ].map((route) => (deps.database ? withDatabaseAnswer(route) : route));
+  ];
   return createHttpApp({
     name: 'helpdesk',
     logger: deps.logger,
@@ -132,13 +132,13 @@ export function createApp(deps: AppDeps): Express {
       version,
       description:
         'A coordinator agent delegates each chat message to the billing, technical or escalation agent.',
-      routes: sessionRoutes
-        .map((route) => (deps.database ? withDatabaseAnswer(route) : route))
-        .map((route) =>
+      routes: [
+        ...sessionRoutes.map((route) =>
           widget.public && route.method !== 'delete' ? withRateLimitAnswer(route) : route,
-        )
-        .concat(liveRoutes)
-        .concat(kbRoutes.map((route) => (deps.database ? withDatabaseAnswer(route) : route))),
+        ),
+        ...liveRoutes,
+        ...kbRoutes,
+      ].map((route) => (deps.database ? withDatabaseAnswer(route) : route)),
     },
     readiness: deps.readiness,
     onResponse: deps.onResponse,

@@ -13,9 +13,6 @@ export type AgentPrompts = Pick<
   'coordinator' | 'billing' | 'technical' | 'escalation'
 >;
 
-/** The default prompts, rendered without a profile. */
-const defaultAgentPrompts = (): AgentPrompts => loadPrompts(DEFAULT_PROFILE);
-
 interface RootAgentOptions {
   patches?: AgentTreePatches | undefined;
   /** Wraps the shared model, e.g. to observe each call (src/telemetry). */
@@ -31,7 +28,8 @@ interface RootAgentOptions {
  */
 export function createRootAgent(settings: ModelSettings, options: RootAgentOptions = {}): LlmAgent {
   const { patches = {}, observeModel = (model) => model, tools = {} } = options;
-  const prompts = options.prompts ?? defaultAgentPrompts();
+  // Default: the package's prompts rendered without a profile.
+  const prompts = options.prompts ?? loadPrompts(DEFAULT_PROFILE);
   const model = observeModel(createModel(settings, patches));
   return createCoordinator(
     model,

@@ -29,11 +29,9 @@ export interface SessionLease {
 const CLAIM_POLLS: Backoff = { firstMs: 10, maxMs: 250, jitter: [0.5, 1.5] };
 
 /**
- * The head of a statement that gives the lease `$1…$4` back and writes only if it still held it:
- * `${releasing(schema)} INSERT … SELECT … FROM released`. Deleting the lease row locks it, so
- * the write and the release commit together, and a claim by another instance either came first
- * (the row's owner changed: nothing released, nothing written) or waits for this commit (and the
- * new holder then reads what was written).
+ * The head of a statement that gives the lease `$1…$4` back and writes only if it still held it
+ * (`… FROM released`). Deleting the lease row locks it: another instance's claim either came
+ * first (nothing released, nothing written) or waits for this commit and reads what it wrote.
  */
 export const releasing = (schema: string) =>
   `WITH released AS (DELETE FROM ${sessionLeasesTable(schema)} WHERE ${SESSION_KEY} AND owner = $4 RETURNING 1)`;

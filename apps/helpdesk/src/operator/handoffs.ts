@@ -84,22 +84,16 @@ export interface Handoffs {
   forget(sessionId: string): Promise<void>;
   /** Events of sessions that are gone (handed back before they expired): the sweep's. */
   forgetOrphanEvents(): Promise<void>;
-  close(): Promise<void>;
 }
 
 export const notInQueue = (sessionId: string) =>
   new HttpError(404, 'not_in_queue', `Conversation ${sessionId} is not waiting for a person.`, {
-    extra: {
-      session_id: sessionId,
-    },
+    extra: { session_id: sessionId },
   });
 
 export const alreadyTaken = (sessionId: string, operator: string | null) =>
   new HttpError(409, 'already_taken', `Conversation ${sessionId} is held by another operator.`, {
-    extra: {
-      session_id: sessionId,
-      operator,
-    },
+    extra: { session_id: sessionId, operator },
   });
 
 export const notTakenOver = (sessionId: string) =>

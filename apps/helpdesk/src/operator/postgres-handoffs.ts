@@ -178,8 +178,6 @@ export class PostgresHandoffs implements Handoffs {
     await this.query(this.sql.orphans, [appName, userId]);
   }
 
-  async close(): Promise<void> {}
-
   private query<R extends pg.QueryResultRow>(text: string, values: unknown[]) {
     return this.options.pool.query<R>(text, values);
   }
