@@ -14,14 +14,8 @@ export function createLogTransport(logger: Logger): MailTransport {
   return {
     kind: 'log',
     async send(message) {
-      logger.info(
-        {
-          thread_id: message.thread_id,
-          message_id: message.message_id,
-          chars: message.body.length,
-        },
-        'email delivered to the log',
-      );
+      const { thread_id, message_id, body } = message;
+      logger.info({ thread_id, message_id, chars: body.length }, 'email delivered to the log');
       return 'logged';
     },
     close() {},

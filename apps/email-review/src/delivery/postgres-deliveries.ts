@@ -84,11 +84,9 @@ function deliverySql(schema: string) {
 }
 
 /**
- * Delivery records in `email_deliveries` (one per sent thread) and their jobs in pg-boss. A job only
- * says "look at this thread's message"; the record says where its delivery stands. pg-boss schedules
- * the retries and hands a dead worker's job out again (expireInSeconds). The record's row lock, held
- * through the SMTP exchange, lets one worker at a time hold a message, whichever job woke it; a
- * worker that dies loses its session and with it the lock.
+ * Delivery records in `email_deliveries` and their jobs in pg-boss, which schedules the retries and
+ * hands a dead worker's job out again. The record's row lock, held through the SMTP exchange, lets
+ * one worker at a time hold a message, whichever job woke it; a dead worker's session frees it.
  */
 export class PostgresDeliveries implements DeliveryStore {
   private readonly sql: ReturnType<typeof deliverySql>;

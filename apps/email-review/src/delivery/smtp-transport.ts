@@ -4,18 +4,12 @@ import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { OutgoingMessage } from './delivery.js';
 import type { MailTransport } from './mail-transport.js';
 
-export interface SmtpSettings {
-  /**
-   * smtps://, or smtp:// (STARTTLS when the server offers it; required when the URL has
-   * credentials), credentials in the URL.
-   */
+interface SmtpSettings {
+  /** smtps://, or smtp:// (STARTTLS when offered; required with credentials in the URL). */
   url: string;
   /** Each of connecting, the greeting and any silence on the socket. */
   timeoutMs: number;
-  /**
-   * MAIL_ALLOW_PLAINTEXT_AUTH: an smtp:// URL with credentials may send them unencrypted when the
-   * server offers no STARTTLS. Otherwise such a connection ends before AUTH.
-   */
+  /** MAIL_ALLOW_PLAINTEXT_AUTH: smtp:// credentials may go unencrypted when there is no STARTTLS. */
   allowPlaintextAuth?: boolean;
 }
 
