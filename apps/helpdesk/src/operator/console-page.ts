@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
-import { chatPageCsp } from '../web/chat-page.js';
+import { chatPageCsp, pageHeaders } from '../web/chat-page.js';
 
 // The same relative path reaches web/operator/ from src/operator (jest) and dist/operator.
 const consoleRoot = fileURLToPath(new URL('../../web/operator/', import.meta.url));
@@ -10,16 +10,11 @@ export const CONSOLE_PATHS = ['/console', '/console/'];
 
 /** Serves the operator console (web/operator/ at /console/): its own scripts only, never framed. */
 export function consolePage() {
-  const csp = chatPageCsp([]).replace(/frame-ancestors [^;]*/, "frame-ancestors 'none'");
-  const headers = (res: express.Response) => {
-    res.setHeader('Content-Security-Policy', csp);
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader('Cache-Control', 'no-cache');
-  };
+  const csp = chatPageCsp(["'none'"]);
   const assets = express.static(consoleRoot, {
     index: 'index.html',
     redirect: false,
-    setHeaders: headers,
+    setHeaders: (res) => pageHeaders(res, csp),
   });
   return (app: Express) => {
     // The page's relative URLs need the trailing slash; Express matches /console/ here too.

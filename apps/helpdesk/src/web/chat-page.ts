@@ -25,7 +25,8 @@ export function chatPageCsp(frameAncestors: readonly string[] | '*'): string {
   ].join('; ');
 }
 
-function pageHeaders(res: Response, csp: string): void {
+/** The page's (and the operator console's) security and caching headers. */
+export function pageHeaders(res: Response, csp: string): void {
   res.setHeader('Content-Security-Policy', csp);
   res.setHeader('Referrer-Policy', 'no-referrer');
   // Unversioned file names: let the browser cache, but revalidate (ETag) on every load.
