@@ -111,6 +111,36 @@ describe('PostgresKnowledgeBase', () => {
     expect(hits.map((hit) => hit.slug)).toEqual(['parcel-lockers']);
   });
 
+  it('when a passage holds the query’s two rarest words together, then it comes before passages holding commoner pairs, even when ts_rank ranks those higher', async () => {
+    const kb = await open();
+    await kb.upsert({ slug: 'apples', title: 'Fruit', body: 'Apples and oranges.' });
+    await kb.upsert({ slug: 'pears', title: 'Oranges and pears', body: 'Pears and oranges.' });
+    await kb.upsert({ slug: 'more-pears', title: 'Fruit', body: 'Pears.' });
+    await kb.upsert({ slug: 'even-more-pears', title: 'Fruit', body: 'Pears.' });
+
+    const hits = await kb.search('apple orange pear', { limit: 1 });
+
+    expect(hits.map((hit) => hit.slug)).toEqual(['apples']);
+  });
+
+  it('when fewer passages than asked hold the rarest words of an email together, then passages holding two of its words fill the answer, ranked with them', async () => {
+    const kb = await open();
+    await loadSamples(kb);
+
+    const hits = await kb.search(
+      'My order arrived broken, can I return it and get my money back?',
+      {
+        limit: 5,
+      },
+    );
+
+    expect(hits).toHaveLength(5);
+    expect(hits[0]).toMatchObject({ slug: 'refund-policy' });
+    expect(hits.map((hit) => hit.slug)).toContain('warranty-and-repairs');
+    for (let i = 1; i < hits.length; i += 1)
+      expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
+  });
+
   it('when articles are created, replaced and deleted, then each lexeme counts the passages holding it', async () => {
     const kb = await open();
     await loadSamples(kb);

@@ -8,21 +8,35 @@ const word = (lexeme: string, here: number, config = 'english'): QueryWord => ({
 });
 
 describe('anyWordQueries', () => {
-  it('when a query has common and rare words, then only the rare ones are searched, pairs of the rarest first', () => {
+  it('when a query has common and rare words, then only the rare ones are searched, the two together first', () => {
     const [query] = anyWordQueries(
       [word('acme', 5_000), word('refund', 40), word('warranty', 3), word('zeppelin', 0)],
       20_000,
     );
     expect(query).toEqual({
       config: 'english',
-      twoWords: "('warranty' & 'refund')",
+      candidates: ["'warranty' & 'refund'", "'warranty' | 'refund'"],
       anyWord: "'warranty' | 'refund'",
     });
   });
 
+  it('when a query keeps five words, then the passages holding the four rarest together are read first, then three, two, any two, any one', () => {
+    const [query] = anyWordQueries(
+      [word('e', 50), word('d', 40), word('c', 30), word('b', 20), word('a', 10)],
+      20_000,
+    );
+    expect(query?.candidates).toEqual([
+      "'a' & 'b' & 'c' & 'd'",
+      "'a' & 'b' & 'c'",
+      "'a' & 'b'",
+      "('a' & 'b') | ('a' & 'c') | ('a' & 'd') | ('a' & 'e') | ('b' & 'c') | ('b' & 'd') | ('b' & 'e') | ('c' & 'd') | ('c' & 'e') | ('d' & 'e')",
+      "'a' | 'b' | 'c' | 'd' | 'e'",
+    ]);
+  });
+
   it('when every word a passage holds is common, then the common words are searched', () => {
     const [query] = anyWordQueries([word('acme', 5_000), word('zeppelin', 0)], 20_000);
-    expect(query).toEqual({ config: 'english', twoWords: undefined, anyWord: "'acme'" });
+    expect(query).toEqual({ config: 'english', candidates: ["'acme'"], anyWord: "'acme'" });
   });
 
   it('when a small knowledge base is searched, then a word in most passages is not common', () => {

@@ -39,11 +39,16 @@ interface ArticleRow {
 
 interface HitRow {
   slug: string;
+  position: number;
   title: string;
   heading: string | null;
   text: string;
   score: number;
 }
+
+/** The statements' order: score, then slug and position. */
+const byRank = (a: HitRow, b: HitRow) =>
+  b.score - a.score || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : a.position - b.position);
 
 const articleOf = (row: ArticleRow): Article => ({
   slug: row.slug,
@@ -91,30 +96,20 @@ const queryWordsStatement = (schema: string) => `
     FROM "${schema}"."knowledge_lexemes" AS l WHERE l.lexeme = w.lexeme) AS counts`;
 
 /**
- * Each configuration's any-word search (anyWordQueries: $1 configurations, $2 their two-word
- * queries, null for one word, $3 their any-word queries): the passages holding two of the words,
- * or only when there are none, those holding one; ranked as the all-words search ranks, over the
- * words kept.
+ * Each configuration's candidates ($2: passages holding these words, see anyWordQueries), ranked
+ * as the all-words search ranks, by ts_rank over its words kept ($3, any of them).
  */
-const anyWordStatement = (schema: string) => {
-  const hits = (candidates: string) => `
-    SELECT hit.* FROM queries AS q CROSS JOIN LATERAL (
-      SELECT p.slug, p.position, p.title, p.heading, p.text, ts_rank(p.tsv, q.any_word, 1) AS score
-      FROM "${schema}"."knowledge_passages" AS p
-      WHERE p.tsv @@ q.${candidates} AND p.config = q.config
-        AND ($4::text IS NULL OR p.language = $4)
-      ORDER BY score DESC, p.slug, p.position
-      LIMIT $5) AS hit`;
-  return `
-  WITH queries AS (
-    SELECT * FROM unnest($1::regconfig[], $2::tsquery[], $3::tsquery[])
-      AS q(config, two_words, any_word)),
-  two_words AS (${hits('two_words')}),
-  any_word AS (${hits('any_word')} WHERE NOT EXISTS (SELECT FROM two_words))
-  SELECT * FROM two_words UNION ALL SELECT * FROM any_word
-  ORDER BY score DESC, slug, position
+const anyWordStatement = (schema: string) => `
+  SELECT hit.* FROM unnest($1::regconfig[], $2::tsquery[], $3::tsquery[])
+    AS q(config, candidates, any_word)
+  CROSS JOIN LATERAL (
+    SELECT p.slug, p.position, p.title, p.heading, p.text, ts_rank(p.tsv, q.any_word, 1) AS score
+    FROM "${schema}"."knowledge_passages" AS p
+    WHERE p.tsv @@ q.candidates AND p.config = q.config AND ($4::text IS NULL OR p.language = $4)
+    ORDER BY score DESC, p.slug, p.position
+    LIMIT $5) AS hit
+  ORDER BY hit.score DESC, hit.slug, hit.position
   LIMIT $5`;
-};
 
 /** Adds (`+`) or takes away (`-`) the lexemes of an article's passages from their counts. */
 const countLexemesStatement = (schema: string, change: '+' | '-') => `
@@ -293,8 +288,9 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
   }
 
   /**
-   * The passages holding some of the query's words: its distinctive ones, two of them when some
-   * passages hold two (anyWordQueries).
+   * The passages holding some of the query's words, its distinctive ones (anyWordQueries): the
+   * narrowest candidates first, one statement each, wider ones only until `limit` are found (any
+   * one word only when nothing narrower was), ranked together.
    */
   private async searchAnyWord(
     words: (QueryWord & { passages: number })[],
@@ -302,15 +298,22 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
     limit: number,
   ): Promise<HitRow[]> {
     const queries = anyWordQueries(words, words[0]?.passages ?? 0);
-    if (queries.length === 0) return [];
-    const { rows } = await this.pool.query<HitRow>(this.sql.searchAny, [
-      queries.map((q) => q.config),
-      queries.map((q) => q.twoWords ?? null),
-      queries.map((q) => q.anyWord),
-      language,
-      limit,
-    ]);
-    return rows;
+    const found = new Map<string, HitRow>();
+    for (let step = 0; found.size < limit; step += 1) {
+      const reading = queries.filter((q) => step < q.candidates.length);
+      // The last step (any word kept) reads most: only when no narrower one found anything.
+      const anyWord = reading.every((q) => step === q.candidates.length - 1);
+      if (reading.length === 0 || (anyWord && found.size > 0)) break;
+      const { rows } = await this.pool.query<HitRow>(this.sql.searchAny, [
+        reading.map((q) => q.config),
+        reading.map((q) => q.candidates[step]),
+        reading.map((q) => q.anyWord),
+        language,
+        limit,
+      ]);
+      for (const row of rows) found.set(`${row.slug}#${row.position}`, row);
+    }
+    return [...found.values()].sort(byRank).slice(0, limit);
   }
 
   private async read(slug: string, db: pg.Pool | pg.PoolClient): Promise<Article | undefined> {

@@ -11,9 +11,13 @@ export interface QueryWord {
 /** The any-word search in one configuration: the passages it reads, and the query ranking them. */
 export interface AnyWordQuery {
   config: string;
-  /** tsquery text: the passages holding two of the rarest words kept; none when one is kept. */
-  twoWords: string | undefined;
-  /** tsquery text: the passages holding one of the words kept; ranked by ts_rank over them. */
+  /**
+   * tsquery texts, narrowest first, each the passages read when the ones before it hold none: the
+   * rarest words kept together (four, then three, then two), two of the rarest (any pair), one of
+   * the words kept.
+   */
+  candidates: string[];
+  /** tsquery text: the words kept, any of them; ts_rank over it ranks the candidates. */
   anyWord: string;
 }
 
@@ -23,15 +27,16 @@ export interface AnyWordQuery {
  */
 export const COMMON_SHARE = 0.05;
 export const COMMON_MIN_PASSAGES = 500;
-/** The rarest words kept that `twoWords` pairs (28 pairs): a pair is a term of the query. */
+/** The rarest words kept that the pairs pair (28 pairs): a pair is a term of the query. */
 export const PAIRED_WORDS = 8;
+/** The most of the rarest words kept that the narrowest candidates hold together. */
+export const WORDS_TOGETHER = 4;
 
 /** A lexeme as tsquery input: quoted, so that no character of it is read as an operator. */
 const quoted = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
 /** Every pair of `lexemes`, as a tsquery that a passage holding two of them matches. */
-function twoOf(lexemes: string[]): string | undefined {
-  if (lexemes.length < 2) return undefined;
+function twoOf(lexemes: string[]): string {
   const pairs = lexemes.flatMap((first, i) =>
     lexemes.slice(i + 1).map((second) => `(${quoted(first)} & ${quoted(second)})`),
   );
@@ -41,11 +46,13 @@ function twoOf(lexemes: string[]): string | undefined {
 /**
  * The any-word search of each configuration whose passages hold the most of the query's words (the
  * query's language: another configuration reads its stop words and numbers as words), from the
- * query's words there: words no passage holds are left out; so are the common ones while a rarer word is left (when the query has only common
- * words, they are searched). A search reads first the passages holding two of the rarest words
- * kept (a ranking by ts_rank puts them first anyway), and only when there are none those holding
- * one: the GIN index says which passages hold a word, but each candidate is a heap row read and
- * ranked. A configuration whose passages hold none of the query's words has no search.
+ * query's words there: words no passage holds are left out; so are the common ones while a rarer
+ * word is left (when the query has only common words, they are searched). The GIN index says at
+ * little cost which passages hold some words together, but every candidate is a heap row read and
+ * ranked: so a search reads the passages holding the rarest words together first, dropping the
+ * commonest of them until some passage holds the rest, then any two of them, then any one (the
+ * words a ranking by ts_rank puts first anyway, as it counts the words matched). A configuration
+ * whose passages hold none of the query's words has no search.
  */
 export function anyWordQueries(words: QueryWord[], passages: number): AnyWordQuery[] {
   const common = Math.max(COMMON_MIN_PASSAGES, COMMON_SHARE * passages);
@@ -59,10 +66,12 @@ export function anyWordQueries(words: QueryWord[], passages: number): AnyWordQue
     const kept = (rare.length > 0 ? rare : held)
       .sort((a, b) => a.everywhere - b.everywhere || (a.lexeme < b.lexeme ? -1 : 1))
       .map((word) => word.lexeme);
-    return {
-      config,
-      twoWords: twoOf(kept.slice(0, PAIRED_WORDS)),
-      anyWord: kept.map(quoted).join(' | '),
-    };
+    const anyWord = kept.map(quoted).join(' | ');
+    const together: string[] = [];
+    for (let count = Math.min(kept.length, WORDS_TOGETHER); count >= 2; count -= 1)
+      together.push(kept.slice(0, count).map(quoted).join(' & '));
+    // Two words: their pair is the two together.
+    const pairs = kept.length > 2 ? [twoOf(kept.slice(0, PAIRED_WORDS))!] : [];
+    return { config, candidates: [...together, ...pairs, anyWord], anyWord };
   });
 }
