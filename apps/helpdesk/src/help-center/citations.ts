@@ -47,19 +47,12 @@ export class RetrievedArticles {
   }
 }
 
-interface CheckedReply {
-  reply: string;
-  /** The articles cited that the turn retrieved, in the order first cited. */
-  sources: Source[];
-  /** Citations of slugs the turn did not retrieve, removed from the reply. */
-  removed: string[];
-}
-
 /**
- * Keeps a reply's `[kb:slug]` citations of articles search_help_center returned in its turn and
- * removes the others (made up, or remembered from an earlier turn), so each names a passage given.
+ * Keeps a reply's `[kb:slug]` citations of articles search_help_center returned in its turn
+ * (`sources`, in the order first cited) and removes the others (`removed`: made up, or remembered
+ * from an earlier turn), so each names a passage given.
  */
-export function checkReplyCitations(reply: string, retrieved: RetrievedArticles): CheckedReply {
+export function checkReplyCitations(reply: string, retrieved: RetrievedArticles) {
   const checked = checkCitations(reply, (slug) => retrieved.source(slug));
   return { reply: checked.text, sources: checked.cited, removed: checked.removed };
 }

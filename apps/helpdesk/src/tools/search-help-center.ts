@@ -23,21 +23,17 @@ export const retrievedPassageSchema = z.object({
   text: z.string(),
 });
 
-type RetrievedPassage = z.infer<typeof retrievedPassageSchema>;
-
-interface HelpCenterResult {
-  query: string;
-  passages: RetrievedPassage[];
-  message?: string;
-}
-
 /** Passages the model reads per search: enough to answer, few enough to keep prompts small. */
 const PASSAGES_PER_SEARCH = 3;
 
 async function searchHelpCenter(
   { query }: z.infer<typeof searchHelpCenterParameters>,
   search: HelpCenterSearch,
-): Promise<HelpCenterResult> {
+): Promise<{
+  query: string;
+  passages: z.infer<typeof retrievedPassageSchema>[];
+  message?: string;
+}> {
   const hits = (await search(query)).slice(0, PASSAGES_PER_SEARCH);
   if (hits.length === 0) {
     return {
