@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Message, Part, TaskState, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import type {
+  Message,
+  Part,
+  TaskArtifactUpdateEvent,
+  TaskState,
+  TaskStatusUpdateEvent,
+} from '@a2a-js/sdk';
 import {
   A2AError,
   type AgentExecutor,
@@ -86,14 +92,7 @@ export class ChatTurnExecutor implements AgentExecutor {
         return;
       }
       const parts = replyParts(reply);
-      bus.publish({
-        kind: 'artifact-update',
-        taskId,
-        contextId,
-        artifact: { artifactId: REPLY_ARTIFACT_ID, name: 'reply', parts },
-        append: false,
-        lastChunk: true,
-      });
+      bus.publish(replyUpdate(task, parts, { append: false, lastChunk: true }));
       status('completed', agentMessage(task, parts), true);
     } catch (error) {
       if (error instanceof TurnCancelled) return;
@@ -134,17 +133,8 @@ export class ChatTurnExecutor implements AgentExecutor {
     streamed: boolean,
   ): boolean {
     if (event.event === 'delta') {
-      bus.publish({
-        kind: 'artifact-update',
-        ...task,
-        artifact: {
-          artifactId: REPLY_ARTIFACT_ID,
-          name: 'reply',
-          parts: [{ kind: 'text', text: event.data.text }],
-        },
-        append: streamed,
-        lastChunk: false,
-      });
+      const parts: Part[] = [{ kind: 'text', text: event.data.text }];
+      bus.publish(replyUpdate(task, parts, { append: streamed, lastChunk: false }));
       return true;
     }
     const data = event.event === 'tool_result' ? { ...event.data, result: undefined } : event.data;
@@ -166,6 +156,16 @@ function statusUpdate(
     status: { state, timestamp: new Date().toISOString(), ...(message ? { message } : {}) },
     final,
   };
+}
+
+/** Parts of the reply artifact: streamed deltas appended, or the whole reply at the end. */
+function replyUpdate(
+  task: TaskRef,
+  parts: Part[],
+  chunk: { append: boolean; lastChunk: boolean },
+): TaskArtifactUpdateEvent {
+  const artifact = { artifactId: REPLY_ARTIFACT_ID, name: 'reply', parts };
+  return { kind: 'artifact-update', ...task, artifact, ...chunk };
 }
 
 function agentMessage(task: TaskRef, parts: Part[]): Message {
