@@ -65,7 +65,7 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
     return created;
   };
 
-  async function readNew(client: ImapFlow, hold: { lost: boolean }): Promise<void> {
+  async function readNew(client: ImapFlow, reading: AbortSignal): Promise<void> {
     const uidValidity = String(client.mailbox && client.mailbox.uidValidity);
     const last = await deps.state.lastUid(mailbox, uidValidity);
     // `last+1:*` names at least the newest message, even when it is not newer than `last`.
@@ -81,7 +81,7 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
       status.lagSeconds = arrived ? Math.max(0, (now().getTime() - arrived) / 1000) : 0;
       while (drafting.size >= MAX_DRAFTS_IN_FLIGHT && !stopping.signal.aborted)
         await Promise.race([...drafting, stopped]);
-      if (stopping.signal.aborted || hold.lost) return;
+      if (reading.aborted) return;
       const outcome = await takeMessage(
         { client, createThread, folders: deps.folders, logger: deps.logger },
         { uid: message.uid, size: message.size ?? 0, uidValidity },
@@ -109,7 +109,7 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
     });
   }
 
-  async function readWhileConnected(held: HeldReaderLock, hold: { lost: boolean }) {
+  async function readWhileConnected(held: HeldReaderLock, reading: AbortSignal) {
     const client = await connectImap(deps.settings);
     const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
     const end = Promise.race([closed, held.lost, stopped]);
@@ -123,11 +123,10 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
           { mailbox: label, idle: client.capabilities.has('IDLE') },
           'mailbox connected',
         );
-        while (!stopping.signal.aborted && !hold.lost) {
-          await readNew(client, hold);
+        while (!reading.aborted) {
+          await readNew(client, reading);
           await nextChange(client, end);
-          if (!client.usable && !stopping.signal.aborted && !hold.lost)
-            throw new Error('the IMAP connection closed');
+          if (!client.usable && !reading.aborted) throw new Error('the IMAP connection closed');
         }
       } finally {
         lock.release();
@@ -138,25 +137,23 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
   }
 
   async function readWhileHeld(held: HeldReaderLock) {
-    const hold = { lost: false };
-    const lostOrStopped = new AbortController();
-    stopping.signal.addEventListener('abort', () => lostOrStopped.abort(), { once: true });
+    const lost = new AbortController();
+    const reading = AbortSignal.any([stopping.signal, lost.signal]);
     void held.lost.then(() => {
-      hold.lost = true;
-      lostOrStopped.abort();
+      lost.abort();
       deps.logger.warn({ mailbox: label }, 'mailbox reader lock lost; reading stops');
     });
     let failures = 0;
-    while (!stopping.signal.aborted && !hold.lost) {
+    while (!reading.aborted) {
       try {
-        await readWhileConnected(held, hold);
+        await readWhileConnected(held, reading);
         failures = 0;
       } catch (error) {
         status.state = 'disconnected';
         const reason = error instanceof Error ? error.message : String(error);
         const backoff = backoffMs(RECONNECTS, (failures += 1));
         deps.logger.warn({ mailbox: label, reason, retry_ms: backoff }, 'mailbox unavailable');
-        await sleep(backoff, undefined, { signal: lostOrStopped.signal }).catch(() => {});
+        await sleep(backoff, undefined, { signal: reading }).catch(() => {});
       }
     }
   }
