@@ -9,3 +9,6 @@ export type AgentName = z.infer<typeof agentNameSchema>;
 
 export const isAgentName = (name: string | undefined): name is AgentName =>
   agentNameSchema.safeParse(name).success;
+
+/** ADK's own tool behind every transfer between agents. */
+export const TRANSFER_TOOL = 'transfer_to_agent';

@@ -6,10 +6,7 @@ import {
   type Event,
 } from '@google/adk';
 import { z } from 'zod';
-import { agentNameSchema, isAgentName } from '../agents/agent-names.js';
-
-/** ADK's own tool for handing a message to another agent: shown as an `agent` event instead. */
-const TRANSFER_TOOL = 'transfer_to_agent';
+import { agentNameSchema, isAgentName, TRANSFER_TOOL } from '../agents/agent-names.js';
 
 /** The events of a streamed turn, one zod schema each: they type the stream and document it. */
 export const turnEventSchemas = {
@@ -45,6 +42,7 @@ export function ticketIdOf(name: string | undefined, result: unknown): string | 
 function toolEventsOf(event: Event): TurnEvent[] {
   const events: TurnEvent[] = [];
   for (const call of getFunctionCalls(event)) {
+    // A transfer is shown as an `agent` event instead.
     if (call.name === TRANSFER_TOOL) continue;
     events.push({ event: 'tool_call', data: { name: call.name ?? '', args: call.args ?? {} } });
   }

@@ -1,8 +1,6 @@
 import { BasePlugin, type BaseTool, type Event } from '@google/adk';
 import type { Counter } from 'prom-client';
-
-/** ADK's own tool behind every transfer between agents. */
-const TRANSFER_TOOL = 'transfer_to_agent';
+import { TRANSFER_TOOL } from '../agents/agent-names.js';
 
 /**
  * An ADK plugin (Runner's `plugins`) counting what the agents do: each tool call by tool and
