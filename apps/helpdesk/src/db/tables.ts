@@ -9,11 +9,9 @@ export const SESSION_KEY = 'app_name = $1 AND user_id = $2 AND session_id = $3';
 export const sessionLeasesTable = (schema: string) => table(schema, 'helpdesk_session_leases');
 
 /**
- * One row per session: ADK's side (state and the condensed history the model sees next turn)
- * and the transcript GET /sessions/{id} shows, written together once per finished turn.
- * `updated_at` is the last use, for the TTL; `widget_token_sha256` the hash of the secret the
- * public widget reaches the session with, when the widget started it. Beside it, one row per session with a turn running:
- * its lease (session-leases.ts), owner and expiry on the database's clock.
+ * One row per session: ADK's state and condensed history and the transcript, written together once
+ * per finished turn; `updated_at` the last use (TTL), `widget_token_sha256` the hash of the widget's
+ * secret. Beside it, one lease row per session with a turn running (session-leases.ts).
  */
 export function sessionTablesMigration(schema: string): string {
   const sessions = sessionsTable(schema);

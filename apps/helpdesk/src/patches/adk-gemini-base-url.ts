@@ -1,10 +1,7 @@
 /**
- * @google/adk@1.2.0 · `Gemini.getHttpOptions` (protected): the options ADK builds its GoogleGenAI
- * client from, once, lazily. Adds `baseUrl`.
- * Why: ADK's GeminiParams has no base URL, and the service must reach the emulator or a proxy
- * (AGENT_LLM_BASE_URL). A function, not speed: without it every call goes to Google.
- * Guarded by: test/startup.test.ts (the model is called with AGENT_LLM_API_KEY, through a
- * recorder at AGENT_LLM_BASE_URL), and every suite that talks to the emulator.
+ * @google/adk@1.2.0 · `Gemini.getHttpOptions` (protected) plus `baseUrl`: ADK's GeminiParams has
+ * none, and the agents must reach AGENT_LLM_BASE_URL. Register entry `adk-gemini-base-url`
+ * (packages/http-kit/src/framework-patches.ts); guarded by test/startup.test.ts.
  */
 import { Gemini, type GeminiParams } from '@google/adk';
 import type { HttpOptions } from '@google/genai';

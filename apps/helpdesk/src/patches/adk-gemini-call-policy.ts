@@ -1,10 +1,8 @@
 /**
- * @google/adk@1.2.0 · `Gemini.generateContentAsync`: each model call runs with a deadline and
- * bounded retries (src/llm/resilient-call.ts), and a call that fails for good is yielded as an
- * error response carrying a ModelErrorCode instead of thrown.
- * Why: ADK 1.2.0 has no timeout and no retry, and names a thrown failure UNKNOWN_ERROR unless its
- * message is JSON. Retrying the whole turn instead would run its tools twice (two tickets).
- * Guarded by: test/model-faults.test.ts, test/model-retry.test.ts.
+ * @google/adk@1.2.0 · `Gemini.generateContentAsync` under a deadline and bounded retries
+ * (llm/resilient-call.ts), a call that fails for good yielded as an error response: ADK has no
+ * timeout or retry, and retrying the whole turn would run its tools twice. Register entry
+ * `adk-gemini-call-policy`; guarded by test/model-faults.test.ts, test/model-retry.test.ts.
  */
 import type { GeminiParams, LlmRequest, LlmResponse } from '@google/adk';
 import { withDeadlineAndRetry, type CallPolicy } from '../llm/resilient-call.js';
