@@ -117,15 +117,8 @@ export const deliveryViewSchema = z.object({
 type DeliveryView = z.infer<typeof deliveryViewSchema>;
 
 export function deliveryView(delivery: Delivery): DeliveryView {
-  return {
-    status: delivery.status,
-    attempts: delivery.attempts,
-    message_id: delivery.message_id,
-    to: delivery.to,
-    last_error: delivery.last_error,
-    last_response: delivery.last_response,
-    delivered_at: delivery.delivered_at,
-  };
+  const { status, attempts, message_id, to, last_error, last_response, delivered_at } = delivery;
+  return { status, attempts, message_id, to, last_error, last_response, delivered_at };
 }
 
 /** Why a delivery record changed: approve queued it, a worker attempted it, a reviewer requeued it. */
