@@ -23,6 +23,23 @@ interface JobRunnerSettings {
   health?: DatabaseHealth;
 }
 
+/** One queue of the runner, for the feature that owns it: its jobs and this instance's workers. */
+export interface JobQueue<T extends object> {
+  /**
+   * Queues `data` inside the transaction on `client` (or on its own); null when a singleton key
+   * refuses it.
+   */
+  send(data: T, options: PgBoss.SendOptions, client?: pg.PoolClient): Promise<string | null>;
+  /** Deletes a job inside the transaction on `client`: the job is done when its result commits. */
+  deleteJob(id: string, client?: pg.PoolClient): Promise<void>;
+  /** Creates (or moves) the queue's schedule: one job per `cron` tick, whichever instances run. */
+  schedule(cron: string): Promise<void>;
+  /** Starts the queue's workers, once; a handler's throw fails its job (pg-boss retries it). */
+  work(options: WorkOptions, handler: JobHandler<T>): Promise<void>;
+  /** Lets each worker finish its job, then ends them. */
+  stop(): Promise<void>;
+}
+
 /**
  * The process's one pg-boss, in `<schema>_pgboss`: the features register their queues and workers
  * on it. Jobs are sent inside the caller's transaction (pg-boss's `db` option), so a job exists
@@ -32,6 +49,7 @@ export class JobRunner {
   private readonly boss: PgBoss;
   private readonly queues = new Map<string, PgBoss.Queue | undefined>();
   private readonly workers = new Set<QueueWorkers>();
+  private readonly opened = new Set<{ stop(): Promise<void> }>();
   private setupPool: pg.Pool | undefined;
 
   constructor(private readonly settings: JobRunnerSettings) {
@@ -46,9 +64,44 @@ export class JobRunner {
   }
 
   /**
-   * A queue that `send` and `work` use; created by `start`, or at once when that has run. A dead
-   * letter queue is registered before the queue that names it (a deferred foreign key).
+   * The queue `name`, created by `start`, or at once when that has run. A dead letter queue is
+   * opened before the queue that names it (a deferred foreign key).
    */
+  queue<T extends object>(name: string, options?: Omit<PgBoss.Queue, 'name'>): JobQueue<T> {
+    const registered = this.register(name, options);
+    let workers: QueueWorkers | undefined;
+    const queue: JobQueue<T> = {
+      send: async (data, sendOptions, client) => {
+        await registered;
+        return this.boss.send(name, data, { ...sendOptions, ...inTransaction(client) });
+      },
+      deleteJob: async (id, client) => {
+        await this.boss.deleteJob(name, id, inTransaction(client));
+      },
+      schedule: async (cron) => {
+        await registered;
+        await this.boss.schedule(name, cron);
+      },
+      work: async (workOptions, handler) => {
+        await registered;
+        workers ??= startQueueWorkers<T>({
+          boss: this.boss,
+          queue: name,
+          ...workOptions,
+          handler,
+          onQueueError: (error) => this.onError(error),
+        });
+      },
+      stop: async () => {
+        const stopping = workers;
+        workers = undefined;
+        await stopping?.stop();
+      },
+    };
+    this.opened.add(queue);
+    return queue;
+  }
+
   async register(name: string, options?: Omit<PgBoss.Queue, 'name'>): Promise<void> {
     this.queues.set(name, options && { name, ...options });
     if (this.setupPool) await this.createQueues(this.setupPool, [name]);
@@ -72,11 +125,6 @@ export class JobRunner {
     client?: pg.PoolClient,
   ): Promise<string | null> {
     return this.boss.send(queue, data, { ...options, ...inTransaction(client) });
-  }
-
-  /** Deletes a job inside the transaction on `client`: the job is done when its result commits. */
-  async deleteJob(queue: string, id: string, client?: pg.PoolClient): Promise<void> {
-    await this.boss.deleteJob(queue, id, inTransaction(client));
   }
 
   /** Creates (or moves) `queue`'s schedule: one job per `cron` tick, whichever instances run. */
@@ -108,7 +156,7 @@ export class JobRunner {
 
   /** Lets every worker finish its job, then stops pg-boss. */
   async stop(): Promise<void> {
-    await Promise.all([...this.workers].map((workers) => workers.stop()));
+    await Promise.all([...this.opened, ...this.workers].map((queue) => queue.stop()));
     this.workers.clear();
     if (this.setupPool) await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     this.setupPool = undefined;

@@ -1,8 +1,7 @@
 import type { Transaction } from '../persistence/transaction.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
-import type { JobRunner } from './job-runner.js';
+import type { JobQueue, JobRunner } from './job-runner.js';
 import type { ModelJob, ModelJobs } from './model-jobs.js';
-import type { QueueWorkers } from './queue-workers.js';
 
 const QUEUE = 'email-model-work';
 /** How often an idle worker looks for a job whose instance died. */
@@ -25,13 +24,13 @@ interface ModelJobSettings {
  * lease two runs may overlap, and the thread's compare-and-set lets one result in.
  */
 export class PostgresModelJobs implements ModelJobs {
-  private workers: QueueWorkers | undefined;
+  private readonly queue: JobQueue<ModelJob>;
 
   constructor(
-    private readonly jobs: JobRunner,
+    jobs: JobRunner,
     private readonly settings: ModelJobSettings,
   ) {
-    void jobs.register(QUEUE, { policy: 'stately' });
+    this.queue = jobs.queue(QUEUE, { policy: 'stately' });
   }
 
   async send(job: ModelJob, tx: Transaction): Promise<string> {
@@ -44,23 +43,22 @@ export class PostgresModelJobs implements ModelJobs {
       retryDelay: 1,
       retryBackoff: true,
     };
-    const id = await this.jobs.send(QUEUE, job, options, tx.client);
+    const id = await this.queue.send(job, options, tx.client);
     // The thread's previous job is still there: its change has not committed its result yet.
     if (!id) throw new ThreadMovedOn(job.thread_id);
     return id;
   }
 
   finish(jobId: string, tx: Transaction): Promise<void> {
-    return this.jobs.deleteJob(QUEUE, jobId, tx.client);
+    return this.queue.deleteJob(jobId, tx.client);
   }
 
   async work(run: (job: ModelJob, jobId: string) => Promise<void>) {
     const options = { concurrency: this.settings.concurrency, pollMs: POLL_MS };
-    this.workers = this.jobs.work<ModelJob>(QUEUE, options, (job) => run(job.data, job.id));
+    await this.queue.work(options, (job) => run(job.data, job.id));
   }
 
-  async stop() {
-    await this.workers?.stop();
-    this.workers = undefined;
+  stop() {
+    return this.queue.stop();
   }
 }
