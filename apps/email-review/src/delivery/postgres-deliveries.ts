@@ -16,8 +16,7 @@ import type { Transaction } from '../persistence/transaction.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
 import type { PostgresThreadHistory } from '../threads/postgres-thread-store.js';
 import type { Thread } from '../threads/thread.js';
-import type { JobRunner } from '../jobs/job-runner.js';
-import type { QueueWorkers } from '../jobs/queue-workers.js';
+import type { JobQueue, JobRunner } from '../jobs/job-runner.js';
 import { table } from '../db/tables.js';
 
 const QUEUE = 'email-delivery';
@@ -90,7 +89,8 @@ function deliverySql(schema: string) {
  */
 export class PostgresDeliveries implements DeliveryStore {
   private readonly sql: ReturnType<typeof deliverySql>;
-  private workers: QueueWorkers[] = [];
+  private readonly givenUp: JobQueue<{ thread_id: string }>;
+  private readonly queue: JobQueue<{ thread_id: string }>;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -98,8 +98,8 @@ export class PostgresDeliveries implements DeliveryStore {
   ) {
     this.sql = deliverySql(settings.schema);
     // The dead letter queue first: a job names it.
-    void settings.jobs.register(GIVEN_UP_QUEUE);
-    void settings.jobs.register(QUEUE);
+    this.givenUp = settings.jobs.queue(GIVEN_UP_QUEUE);
+    this.queue = settings.jobs.queue(QUEUE);
   }
 
   async commitApproval(tx: Transaction, approval: Approval): Promise<Delivery> {
@@ -165,22 +165,17 @@ export class PostgresDeliveries implements DeliveryStore {
   }
 
   async start(handler: DeliveryHandler) {
-    const { jobs, concurrency } = this.settings;
-    this.workers = [
-      jobs.work<{ thread_id: string }>(
-        GIVEN_UP_QUEUE,
-        { concurrency: 1, pollMs: GIVEN_UP_POLL_MS },
-        (job) => this.giveUp(job.data.thread_id),
-      ),
-      jobs.work<{ thread_id: string }>(QUEUE, { concurrency, pollMs: POLL_MS }, (job, lastTry) =>
-        handler(job.data.thread_id, lastTry),
-      ),
-    ];
+    await this.givenUp.work({ concurrency: 1, pollMs: GIVEN_UP_POLL_MS }, (job) =>
+      this.giveUp(job.data.thread_id),
+    );
+    await this.queue.work(
+      { concurrency: this.settings.concurrency, pollMs: POLL_MS },
+      (job, lastTry) => handler(job.data.thread_id, lastTry),
+    );
   }
 
   async stop() {
-    await Promise.all(this.workers.map((workers) => workers.stop()));
-    this.workers = [];
+    await Promise.all([this.givenUp.stop(), this.queue.stop()]);
   }
 
   private async record(client: pg.PoolClient, delivery: Delivery, change: DeliveryChange) {
@@ -214,8 +209,7 @@ export class PostgresDeliveries implements DeliveryStore {
    */
   private async enqueue(client: pg.PoolClient, delivery: Delivery) {
     const { retry, leaseSeconds } = this.settings;
-    await this.settings.jobs.send(
-      QUEUE,
+    await this.queue.send(
       { thread_id: delivery.thread_id },
       {
         retryLimit: retry.maxAttempts - 1,
