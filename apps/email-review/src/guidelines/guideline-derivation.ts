@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs } from '@repo/http-kit';
 import type { Logger } from 'pino';
 import type { JobRunner } from '../jobs/job-runner.js';
-import type { QueueWorkers } from '../jobs/queue-workers.js';
 import type { Transaction } from '../persistence/transaction.js';
 import type { DerivationInput } from './derive-guidelines.js';
 
@@ -43,13 +42,10 @@ export function queuedDerivation(
   /** A derivation's worker is presumed dead after this long, and its job handed out again. */
   leaseSeconds: number,
 ): GuidelineDerivation {
-  const registered = jobs.register(QUEUE);
-  let workers: QueueWorkers | undefined;
+  const queue = jobs.queue<DerivationInput>(QUEUE);
   return {
     async send(input, tx) {
-      await registered;
-      await jobs.send(
-        QUEUE,
+      await queue.send(
         input,
         {
           retryLimit: DERIVATION_RETRIES,
@@ -60,18 +56,11 @@ export function queuedDerivation(
         tx.client,
       );
     },
-    async start() {
-      await registered;
-      workers ??= jobs.work<DerivationInput>(
-        QUEUE,
-        { concurrency: 1, pollMs: POLL_MS },
-        (job, lastTry) => run(job.data, job.id, lastTry),
-      );
-    },
-    async stop() {
-      await workers?.stop();
-      workers = undefined;
-    },
+    start: () =>
+      queue.work({ concurrency: 1, pollMs: POLL_MS }, (job, lastTry) =>
+        run(job.data, job.id, lastTry),
+      ),
+    stop: () => queue.stop(),
   };
 }
 
