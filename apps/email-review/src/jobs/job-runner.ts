@@ -41,14 +41,13 @@ export interface JobQueue<T extends object> {
 }
 
 /**
- * The process's one pg-boss, in `<schema>_pgboss`: the features register their queues and workers
- * on it. Jobs are sent inside the caller's transaction (pg-boss's `db` option), so a job exists
- * exactly when the change that asked for it committed.
+ * The process's one pg-boss, in `<schema>_pgboss`: each feature opens its queues on it (`queue`).
+ * Jobs are sent inside the caller's transaction (pg-boss's `db` option), so a job exists exactly
+ * when the change that asked for it committed.
  */
 export class JobRunner {
   private readonly boss: PgBoss;
   private readonly queues = new Map<string, PgBoss.Queue | undefined>();
-  private readonly workers = new Set<QueueWorkers>();
   private readonly opened = new Set<{ stop(): Promise<void> }>();
   private setupPool: pg.Pool | undefined;
 
@@ -102,7 +101,7 @@ export class JobRunner {
     return queue;
   }
 
-  async register(name: string, options?: Omit<PgBoss.Queue, 'name'>): Promise<void> {
+  private async register(name: string, options?: Omit<PgBoss.Queue, 'name'>): Promise<void> {
     this.queues.set(name, options && { name, ...options });
     if (this.setupPool) await this.createQueues(this.setupPool, [name]);
   }
@@ -114,50 +113,9 @@ export class JobRunner {
     this.setupPool = setupPool;
   }
 
-  /**
-   * Queues `data` inside the transaction on `client` (or on its own); null when a singleton key
-   * refuses it.
-   */
-  send(
-    queue: string,
-    data: object,
-    options: PgBoss.SendOptions,
-    client?: pg.PoolClient,
-  ): Promise<string | null> {
-    return this.boss.send(queue, data, { ...options, ...inTransaction(client) });
-  }
-
-  /** Creates (or moves) `queue`'s schedule: one job per `cron` tick, whichever instances run. */
-  async schedule(queue: string, cron: string): Promise<void> {
-    await this.boss.schedule(queue, cron);
-  }
-
-  /** Starts `queue`'s workers; a handler's throw fails its job (pg-boss retries it). */
-  work<T extends object>(
-    queue: string,
-    options: WorkOptions,
-    handler: JobHandler<T>,
-  ): QueueWorkers {
-    const workers = startQueueWorkers<T>({
-      boss: this.boss,
-      queue,
-      ...options,
-      handler,
-      onQueueError: (error) => this.onError(error),
-    });
-    this.workers.add(workers);
-    return {
-      stop: async () => {
-        this.workers.delete(workers);
-        await workers.stop();
-      },
-    };
-  }
-
   /** Lets every worker finish its job, then stops pg-boss. */
   async stop(): Promise<void> {
-    await Promise.all([...this.opened, ...this.workers].map((queue) => queue.stop()));
-    this.workers.clear();
+    await Promise.all([...this.opened].map((queue) => queue.stop()));
     if (this.setupPool) await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     this.setupPool = undefined;
   }

@@ -1,8 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { JobRunner } from '../jobs/job-runner.js';
-import type { QueueWorkers } from '../jobs/queue-workers.js';
+import type { JobQueue, JobRunner } from '../jobs/job-runner.js';
 import { finishedThreadDeleter } from './delete-finished-threads.js';
 
 export interface RetentionSettings {
@@ -58,7 +57,7 @@ export function createThreadRetention(deps: {
   const unsentDays = deps.settings.unsentDays ?? Math.max(days, UNSENT_DAYS_DEFAULT);
   const clock = deps.clock ?? (() => new Date());
   const deleteBatch = finishedThreadDeleter(pool, schema);
-  let workers: QueueWorkers | undefined;
+  let queue: JobQueue<object> | undefined;
 
   const runOnce = async () => {
     const now = clock().getTime();
@@ -84,15 +83,12 @@ export function createThreadRetention(deps: {
   return {
     runOnce,
     async start() {
-      await jobs.register(JOB, { policy: 'singleton' });
-      await jobs.schedule(JOB, CRON);
-      workers = jobs.work(JOB, { concurrency: 1, pollMs: POLL_MS }, async () => {
+      queue = jobs.queue(JOB, { policy: 'singleton' });
+      await queue.schedule(CRON);
+      await queue.work({ concurrency: 1, pollMs: POLL_MS }, async () => {
         await runOnce();
       });
     },
-    async stop() {
-      await workers?.stop();
-      workers = undefined;
-    },
+    stop: async () => queue?.stop(),
   };
 }
