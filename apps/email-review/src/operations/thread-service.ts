@@ -64,7 +64,10 @@ export const runConfig = (threadId: string) => ({
 /** How operations read or record a thread's state (getState, updateState). */
 export const stateConfig = (threadId: string) => ({ configurable: { thread_id: threadId } });
 
-/** The review workflow's operations (one file each) over one set of dependencies: what routes call. */
+/**
+ * The review workflow's operations (one file each; approve beside the decisions' frame) over one
+ * set of dependencies: what routes call.
+ */
 export function createThreadService(deps: OperationDeps) {
   return {
     createThread: (received: InboundEmail, idempotencyKey?: string, source?: EmailSource) =>
