@@ -5,7 +5,7 @@ import type { EmailStateUpdate, EmailStateValues } from '../state.js';
 /**
  * send — reads `reply`; writes `sent` (time and final text). Runs only after an approval, and only
  * outside the service (LangGraph's dev server, the bench; `mailer` hears of it): the service's
- * approve records `sent` itself and a worker delivers (src/operations/approve-thread.ts).
+ * approve records `sent` itself and a worker delivers (src/operations/decide-thread.ts).
  */
 export function sendNode(deps: Pick<WorkflowDeps, 'mailer' | 'clock'>) {
   const clock = deps.clock ?? (() => new Date());
