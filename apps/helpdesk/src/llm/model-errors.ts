@@ -11,8 +11,7 @@ type ModelFailure =
   | { kind: 'other'; detail: string };
 
 /** The codes a turn fails with when the model does, carried by ADK's error event to the client. */
-const MODEL_ERROR_CODES = ['model_timeout', 'model_error'] as const;
-export type ModelErrorCode = (typeof MODEL_ERROR_CODES)[number];
+export type ModelErrorCode = 'model_timeout' | 'model_error';
 
 const TRANSIENT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 const NETWORK_CODES = new Set([
@@ -81,20 +80,15 @@ export function isTransient(failure: ModelFailure): boolean {
   return failure.kind === 'timeout' || failure.kind === 'network';
 }
 
-function modelErrorCodeOf(failure: ModelFailure): ModelErrorCode {
-  return failure.kind === 'timeout' ? 'model_timeout' : 'model_error';
-}
-
 /** ADK's error events carry any string: ours, or its own (e.g. `UNKNOWN_ERROR`), model errors too. */
-export function toModelErrorCode(code: string): ModelErrorCode {
-  return MODEL_ERROR_CODES.find((known) => known === code) ?? 'model_error';
-}
+export const toModelErrorCode = (code: string): ModelErrorCode =>
+  code === 'model_timeout' ? code : 'model_error';
 
 /** A call that failed for good, as an error response (as ADK's Gemini reports a blocked prompt). */
 export function modelErrorResponse(failure: ModelFailure, attempts: number): LlmResponse {
   const what = failure.kind === 'status' ? `status ${failure.status}` : failure.kind;
   return {
-    errorCode: modelErrorCodeOf(failure),
+    errorCode: failure.kind === 'timeout' ? 'model_timeout' : 'model_error',
     errorMessage: `model call failed after ${attempts} attempt${attempts === 1 ? '' : 's'} (${what}): ${failure.detail}`,
   };
 }

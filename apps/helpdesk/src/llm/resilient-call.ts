@@ -1,6 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { LlmResponse } from '@google/adk';
-import { ModelCallDeadline } from './model-deadline.js';
 import { classifyModelError, isTransient, modelErrorResponse } from './model-errors.js';
 import { backoffMs, type Backoff } from '@repo/http-kit';
 
@@ -25,8 +24,8 @@ type ModelAttempt = (
 /**
  * Runs a model call with a deadline per attempt and retries of transient failures before the model
  * answered; a call that fails for good ends with an error response, not an exception. The deadline
- * stops once an answer is out (ADK runs tools while this generator is suspended on `yield`); for a
- * stream it bounds each wait for the next chunk, so a long steady reply is not cut.
+ * stops while an answer is out (ADK runs tools and agents while this generator waits on `yield`);
+ * for a stream it bounds each wait for the next chunk, so a long steady reply is not cut.
  */
 export async function* withDeadlineAndRetry(
   attempt: ModelAttempt,
@@ -34,34 +33,41 @@ export async function* withDeadlineAndRetry(
   options: { stream: boolean; abortSignal?: AbortSignal },
 ): AsyncGenerator<LlmResponse, void> {
   for (let attempts = 1; ; attempts += 1) {
-    const deadline = new ModelCallDeadline(policy.timeoutMs, options.abortSignal);
+    // A timeout is retried and answered 504; the caller's own abort is not.
+    const deadline = new AbortController();
+    let expired = false;
+    let timer: NodeJS.Timeout | undefined;
+    const stop = () => clearTimeout(timer);
+    const restart = () => {
+      stop();
+      timer = setTimeout(() => {
+        expired = true;
+        deadline.abort(new Error(`model call timed out after ${policy.timeoutMs} ms`));
+      }, policy.timeoutMs);
+    };
+    const { abortSignal } = options;
+    const signal = abortSignal ? AbortSignal.any([deadline.signal, abortSignal]) : deadline.signal;
     let answered = false;
+    restart();
     try {
-      const responses = attempt(deadline.signal, () => deadline.restart());
+      const responses = attempt(signal, restart);
       for (let next = await responses.next(); !next.done; next = await responses.next()) {
         answered = true;
-        if (!options.stream) {
-          deadline.clear();
-          yield next.value;
-          continue;
-        }
-        // Streaming: the deadline bounds each wait for the next chunk, and stops while ADK holds
-        // one (it may run a tool or a whole specialist before it asks for the next).
-        deadline.pause();
+        stop();
         yield next.value;
-        deadline.restart();
+        if (options.stream) restart();
       }
       return;
     } catch (error) {
-      const failure = classifyModelError(error, deadline.expired);
-      const retryable = !answered && !options.abortSignal?.aborted && isTransient(failure);
+      const failure = classifyModelError(error, expired);
+      const retryable = !answered && !abortSignal?.aborted && isTransient(failure);
       if (!retryable || attempts > policy.maxRetries) {
         yield modelErrorResponse(failure, attempts);
         return;
       }
       await delay(backoffMs(policy.backoff, attempts));
     } finally {
-      deadline.clear();
+      stop();
     }
   }
 }
