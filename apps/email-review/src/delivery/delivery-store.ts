@@ -1,4 +1,6 @@
 import type { Transaction } from '../persistence/transaction.js';
+import { ThreadMovedOn } from '../threads/thread-errors.js';
+import type { ThreadStore } from '../threads/thread-store.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 import {
@@ -40,8 +42,7 @@ export interface Approval {
  */
 export interface DeliveryStore {
   /**
-   * Approve's writes in `tx` (see approvalWrites) and the job that will deliver. Throws
-   * ThreadMovedOn unless the thread still awaits review at `view.revision`.
+   * Approve's writes in `tx` (see saveApproval), the record and the job that will deliver it.
    */
   commitApproval(tx: Transaction, approval: Approval): Promise<Delivery>;
   get(threadId: string): Promise<Delivery | undefined>;
@@ -60,15 +61,26 @@ export interface DeliveryStore {
   stop(): Promise<void>;
 }
 
-/** What an approval writes: the record, the thread's view of it, and the history then `queued`. */
-export function approvalWrites({ view, message, events }: Approval) {
+/**
+ * Approve's view (now carrying its delivery) and history, `queued` last, by the thread store's
+ * compare-and-set in `tx`; the record the store then writes. Throws ThreadMovedOn unless the thread
+ * still awaits review at `view.revision`.
+ */
+export async function saveApproval(
+  threads: ThreadStore,
+  tx: Transaction,
+  { view, message, events }: Approval,
+): Promise<Delivery> {
   const delivery = newDelivery(message);
   const queued = deliveryEvent(delivery, 'approved', view.sent_at ?? view.updated_at);
-  return {
-    delivery,
+  const saved = await threads.saveDecision(tx, {
     view: { ...view, delivery: deliveryView(delivery) },
+    revision: view.revision,
+    from: 'awaiting_review',
     events: [...events, queued],
-  };
+  });
+  if (!saved) throw new ThreadMovedOn(view.thread_id);
+  return delivery;
 }
 
 /** The record after an attempt: attempts + 1, and the outcome's fields. */

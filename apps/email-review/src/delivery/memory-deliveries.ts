@@ -1,9 +1,9 @@
-import { ThreadMovedOn } from '../threads/thread-errors.js';
+import type { Transaction } from '../persistence/transaction.js';
 import type { MemoryThreadStore } from '../threads/memory-thread-store.js';
 import { deliveryEvent, deliveryView, type Delivery, type DeliveryChange } from './delivery.js';
 import {
   applyOutcome,
-  approvalWrites,
+  saveApproval,
   requeued,
   type Approval,
   type DeliveryHandler,
@@ -29,14 +29,9 @@ export class MemoryDeliveries implements DeliveryStore {
     private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
   ) {}
 
-  async commitApproval(_tx: unknown, approval: Approval): Promise<Delivery> {
-    const { thread_id, revision } = approval.view;
-    const current = await this.threads.get(thread_id);
-    const reviewable = current?.status === 'awaiting_review' && current.revision === revision;
-    if (!reviewable || this.deliveries.has(thread_id)) throw new ThreadMovedOn(thread_id);
-    const { delivery, view, events } = approvalWrites(approval);
+  async commitApproval(tx: Transaction, approval: Approval): Promise<Delivery> {
+    const delivery = await saveApproval(this.threads, tx, approval);
     this.deliveries.set(delivery.thread_id, delivery);
-    await this.threads.save(view, events);
     if (delivery.status === 'queued') this.enqueue(delivery.thread_id);
     return { ...delivery };
   }

@@ -5,7 +5,7 @@ import { deliveryEvent, deliveryView, type Delivery, type DeliveryChange } from 
 import type { RetryPolicy } from './retry-policy.js';
 import {
   applyOutcome,
-  approvalWrites,
+  saveApproval,
   requeued,
   type Approval,
   type DeliveryHandler,
@@ -13,8 +13,8 @@ import {
   type DeliveryStore,
 } from './delivery-store.js';
 import type { Transaction } from '../persistence/transaction.js';
-import { ThreadMovedOn } from '../threads/thread-errors.js';
 import type { PostgresThreadHistory } from '../threads/postgres-thread-store.js';
+import type { ThreadStore } from '../threads/thread-store.js';
 import type { Thread } from '../threads/thread.js';
 import type { JobQueue, JobRunner } from '../jobs/job-runner.js';
 import { table } from '../db/tables.js';
@@ -35,6 +35,8 @@ interface QueueSettings {
   schema: string;
   /** The process's job runner: the delivery jobs and their dead letters are its queues. */
   jobs: JobRunner;
+  /** Writes an approval's view and history (see saveApproval). */
+  threads: ThreadStore;
   /** Appends each change's history event (and publishes its webhook events) in its transaction. */
   history: PostgresThreadHistory;
   /** How long a job may stay taken before pg-boss gives it to another worker (the holder died). */
@@ -62,9 +64,6 @@ function deliverySql(schema: string) {
   const deliveries = table(schema, 'email_deliveries');
   const threads = table(schema, 'email_threads');
   return {
-    // Compare-and-set: only the revision the approval read, still awaiting review.
-    approve: `UPDATE ${threads} SET status = 'sent', view = $2, delivery_status = $4
-              WHERE thread_id = $1 AND status = 'awaiting_review' AND (view->>'revision')::int = $3`,
     insert: `INSERT INTO ${deliveries} (thread_id, message_id, to_address, from_address, subject,
                in_reply_to, refs, body, status, attempts)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0)`,
@@ -104,10 +103,7 @@ export class PostgresDeliveries implements DeliveryStore {
 
   async commitApproval(tx: Transaction, approval: Approval): Promise<Delivery> {
     const client = tx.client!;
-    const { delivery, view, events } = approvalWrites(approval);
-    const { thread_id, revision } = approval.view;
-    const cas = await client.query(this.sql.approve, [thread_id, view, revision, delivery.status]);
-    if (cas.rowCount !== 1) throw new ThreadMovedOn(thread_id);
+    const delivery = await saveApproval(this.settings.threads, tx, approval);
     await client.query(this.sql.insert, [
       delivery.thread_id,
       delivery.message_id,
@@ -119,7 +115,6 @@ export class PostgresDeliveries implements DeliveryStore {
       delivery.body,
       delivery.status,
     ]);
-    await this.settings.history.appendIn(client, thread_id, events, view);
     if (delivery.status === 'queued') await this.enqueue(client, delivery);
     return delivery;
   }

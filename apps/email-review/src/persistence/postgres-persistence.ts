@@ -79,6 +79,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   });
   const webhooks = threadWebhooks(outbox, options.webhooks?.settings.includeContent ?? false);
   const history = new PostgresThreadHistory(pool, options.schema, webhooks);
+  const threads = new PostgresThreadStore(pool, options.schema, history);
   const queue = { ...DEFAULT_QUEUE, ...options.queue };
   const modelWork = options.modelWork ?? DEFAULT_MODEL_WORK;
   // The process's one pg-boss; a dead worker's job is handed out again on its maintenance beat.
@@ -96,6 +97,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   const deliveries = new PostgresDeliveries(pool, {
     schema: options.schema,
     jobs,
+    threads,
     history,
     leaseSeconds: queue.leaseSeconds,
     concurrency: queue.concurrency,
@@ -139,7 +141,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
       withTransaction(pool, (client) =>
         work({ client, checkpointer: new OneRowPostgresSaver(client, options.schema) }),
       ),
-    threads: new PostgresThreadStore(pool, options.schema, history),
+    threads,
     history,
     deliveries,
     changes,

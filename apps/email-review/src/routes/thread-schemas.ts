@@ -3,7 +3,7 @@ import { REJECT_REASONS, rejectReasonSchema } from '../quality/quality-ledger.js
 import { deliveryStatusSchema } from '../delivery/delivery.js';
 import { mailboxSchema } from '../email/mailbox.js';
 import { messageIdSchema, REFERENCES_MAX, SUBJECT_MAX_CHARS } from '../email/thread-email.js';
-import { threadSchema, threadStatusSchema } from '../threads/thread.js';
+import { threadStatusSchema } from '../threads/thread.js';
 
 /** The longest inbound email, draft or instruction text accepted. */
 export const TEXT_MAX_CHARS = 100_000;
@@ -131,8 +131,3 @@ export const listThreadsQuery = z.object({
 export const idempotencyKeyHeader = z
   .string()
   .regex(/^[\x21-\x7e]{1,200}$/, 'must be 1-200 visible ASCII characters');
-
-export const threadListSchema = z.object({
-  items: z.array(threadSchema),
-  next_cursor: z.string().nullable(),
-});

@@ -1,6 +1,11 @@
 import { HttpError } from '@repo/http-kit';
 import type { Thread, ThreadError } from './thread.js';
 
+/** A thread in the wrong state for the request: the problem names it and its status. */
+const inState = (thread: Thread) => ({
+  extra: { thread_id: thread.thread_id, thread_status: thread.status },
+});
+
 export class ThreadNotFound extends HttpError {
   constructor(threadId: string) {
     super(404, 'thread_not_found', 'No thread has this id.', { extra: { thread_id: threadId } });
@@ -10,46 +15,24 @@ export class ThreadNotFound extends HttpError {
 /** Edit, approve and reject need a thread that is paused for review. */
 export class ThreadNotAwaitingReview extends HttpError {
   constructor(thread: Thread) {
-    super(
-      409,
-      'thread_not_awaiting_review',
-      `The thread is ${thread.status}, not awaiting review.`,
-      {
-        extra: {
-          thread_id: thread.thread_id,
-          thread_status: thread.status,
-        },
-      },
-    );
+    const detail = `The thread is ${thread.status}, not awaiting review.`;
+    super(409, 'thread_not_awaiting_review', detail, inState(thread));
   }
 }
 
 /** Retry takes a failed thread (a drafting one has its model job, which the queue reruns). */
 export class ThreadNotRetryable extends HttpError {
   constructor(thread: Thread) {
-    super(
-      409,
-      'thread_not_retryable',
-      `The thread is ${thread.status}; only failed threads can be retried.`,
-      {
-        extra: {
-          thread_id: thread.thread_id,
-          thread_status: thread.status,
-        },
-      },
-    );
+    const detail = `The thread is ${thread.status}; only failed threads can be retried.`;
+    super(409, 'thread_not_retryable', detail, inState(thread));
   }
 }
 
 /** Redelivering a `no_recipient` delivery needs an address: the request named no `to`. */
 export class RecipientRequired extends HttpError {
   constructor(thread: Thread) {
-    super(
-      422,
-      'recipient_required',
-      'The thread has no address to reply to; redeliver with { "to": "…" }.',
-      { extra: { thread_id: thread.thread_id } },
-    );
+    const detail = 'The thread has no address to reply to; redeliver with { "to": "…" }.';
+    super(422, 'recipient_required', detail, { extra: { thread_id: thread.thread_id } });
   }
 }
 
@@ -68,32 +51,16 @@ export class DeliveryNotFailed extends HttpError {
 
 export class IdempotencyKeyReused extends HttpError {
   constructor(threadId: string) {
-    super(
-      422,
-      'idempotency_key_reused',
-      'This Idempotency-Key was already used with a different email.',
-      {
-        extra: {
-          thread_id: threadId,
-        },
-      },
-    );
+    const detail = 'This Idempotency-Key was already used with a different email.';
+    super(422, 'idempotency_key_reused', detail, { extra: { thread_id: threadId } });
   }
 }
 
 /** The model (after its retries) failed; the thread is kept as `failed` and can be retried. */
 export class WorkflowStepFailed extends HttpError {
   constructor(thread: Thread, error: ThreadError, options?: { cause?: unknown }) {
-    super(
-      502,
-      error.code,
-      `${error.message} The thread is kept as failed; POST /threads/{id}/retry resumes it.`,
-      {
-        extra: {
-          thread_id: thread.thread_id,
-        },
-      },
-    );
+    const detail = `${error.message} The thread is kept as failed; POST /threads/{id}/retry resumes it.`;
+    super(502, error.code, detail, { extra: { thread_id: thread.thread_id } });
     if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
@@ -104,14 +71,12 @@ export class WorkflowStepFailed extends HttpError {
  */
 export class RevisionMismatch extends HttpError {
   constructor(thread: Thread, status: 409 | 412) {
+    const { thread_id, revision } = thread;
     super(
       status,
       'revision_mismatch',
-      `The draft is now at revision ${thread.revision}; look at it again before acting on it.`,
-      {
-        extra: { thread_id: thread.thread_id, revision: thread.revision },
-        headers: { ETag: `"${thread.revision}"` },
-      },
+      `The draft is now at revision ${revision}; look at it again before acting on it.`,
+      { extra: { thread_id, revision }, headers: { ETag: `"${revision}"` } },
     );
   }
 }
