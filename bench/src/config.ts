@@ -59,10 +59,12 @@ export interface BenchConfig {
   /**
    * Scenario 11: a help center of `articles` articles; per round, `drafts` sequential lifecycles and
    * `chats` sequential help center questions on each variant, and `lifecycles` at `concurrency`.
+   * Before the first round each email-review runs `warmLifecycles` at `concurrency`, unmeasured.
    */
   helpCenter: {
     articles: number;
     rounds: number;
+    warmLifecycles: number;
     drafts: number;
     chats: number;
     lifecycles: number;
@@ -122,7 +124,8 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl' | 'pr
   webhooks: { rounds: 7, lifecycles: 200, concurrency: 8 },
   helpCenter: {
     articles: 10_000,
-    rounds: 5,
+    rounds: 7,
+    warmLifecycles: 600,
     drafts: 40,
     chats: 20,
     lifecycles: 200,
@@ -172,7 +175,15 @@ const SMOKE: typeof FULL = {
   patches: { rounds: 1, emailLifecycles: 4, concurrency: 2 },
   observability: { rounds: 1, lifecycles: 4, concurrency: 2 },
   webhooks: { rounds: 1, lifecycles: 4, concurrency: 2 },
-  helpCenter: { articles: 60, rounds: 1, drafts: 3, chats: 2, lifecycles: 4, concurrency: 2 },
+  helpCenter: {
+    articles: 60,
+    rounds: 1,
+    warmLifecycles: 4,
+    drafts: 3,
+    chats: 2,
+    lifecycles: 4,
+    concurrency: 2,
+  },
   guidelines: { guidelines: 100, rounds: 1, drafts: 3 },
   streaming: { latencyMs: 300, messages: 3 },
   profileMisses: true,
@@ -222,6 +233,7 @@ function scaled(factor: number): typeof FULL {
       drafts: n(FULL.helpCenter.drafts),
       chats: n(FULL.helpCenter.chats),
       lifecycles: n(FULL.helpCenter.lifecycles),
+      warmLifecycles: n(FULL.helpCenter.warmLifecycles),
     },
     guidelines: { ...FULL.guidelines, drafts: n(FULL.guidelines.drafts) },
   };

@@ -170,12 +170,23 @@ async function searchStats(url: string, metric: string): Promise<KbSearchStats |
   return { count, within5ms, meanMs: (1000 * sum) / count };
 }
 
+/**
+ * Warms each service up: a few sequential iterations, and for email-review `warmLifecycles` at the
+ * measured concurrency, so that the lifecycles are compared as a long-running service runs them
+ * (its CPU per lifecycle still falls for several hundred lifecycles after the start).
+ */
 async function warmUpAll(ctx: ScenarioContext, systems: ModeSystems, tag: string): Promise<void> {
+  const { warmLifecycles, concurrency } = ctx.config.helpCenter;
   for (const variant of ['on', 'off'] as const) {
-    const email = new EmailReviewDriver(systems.email[variant].url, 1);
+    const email = new EmailReviewDriver(systems.email[variant].url, concurrency);
     const helpdesk = new HelpdeskDriver(systems.helpdesk[variant].url, 1);
     try {
       await warmUp(helpCenterEmailIteration(email, `${tag}-warm-${variant}`), ctx.config.warmup);
+      await warmUp(
+        helpCenterEmailIteration(email, `${tag}-warm-load-${variant}`),
+        warmLifecycles,
+        concurrency,
+      );
       await warmUp(questionIteration(helpdesk, `${tag}-warm-${variant}`), ctx.config.warmup);
     } finally {
       email.close();
@@ -263,7 +274,8 @@ async function measureRound(
  * lifecycles at concurrency 8.
  */
 export async function helpCenterScenario(ctx: ScenarioContext): Promise<HelpCenterResult> {
-  const { articles, rounds, drafts, chats, lifecycles, concurrency } = ctx.config.helpCenter;
+  const { articles, rounds, drafts, chats, lifecycles, concurrency, warmLifecycles } =
+    ctx.config.helpCenter;
   await ctx.emulator.setLatency(0);
   const folder = await writeHelpCenterFolder(articles);
   const result: HelpCenterResult = {
@@ -274,6 +286,7 @@ export async function helpCenterScenario(ctx: ScenarioContext): Promise<HelpCent
     chats,
     lifecycles,
     concurrency,
+    warmLifecycles,
     rounds: { memory: [], postgres: [] },
     searches: { memory: {}, postgres: {} },
     commands: [],

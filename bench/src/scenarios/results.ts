@@ -268,6 +268,8 @@ export interface HelpCenterResult {
   chats: number;
   lifecycles: number;
   concurrency: number;
+  /** Lifecycles each email-review ran at `concurrency` before the first round, unmeasured. */
+  warmLifecycles?: number;
   rounds: Record<HelpCenterMode, HelpCenterRound[]>;
   /** The `on` services' own timing of their searches, read from /metrics after the rounds. */
   searches: Record<HelpCenterMode, { email?: KbSearchStats; helpdesk?: KbSearchStats }>;

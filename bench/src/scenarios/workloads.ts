@@ -16,8 +16,8 @@ export function chatIteration(driver: ChatDriver, tag: string, turns?: number): 
 }
 
 /** A few iterations that are not measured, so every system is measured warm (JIT, pools, connections). */
-export async function warmUp(iteration: Iteration, count: number): Promise<void> {
-  const result = await runLoad({ total: count, concurrency: 1 }, iteration);
+export async function warmUp(iteration: Iteration, count: number, concurrency = 1): Promise<void> {
+  const result = await runLoad({ total: count, concurrency }, iteration);
   if (result.failed) throw new Error(`warm-up failed: ${result.errors.join('; ')}`);
 }
 
