@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import {
-  BaseSessionService,
-  type AppendEventRequest,
-  type CreateSessionRequest,
-  type DeleteSessionRequest,
-  type Event,
-  type GetSessionRequest,
-  type ListSessionsRequest,
-  type ListSessionsResponse,
-  type Session,
+import type {
+  AppendEventRequest,
+  CreateSessionRequest,
+  DeleteSessionRequest,
+  Event,
+  GetSessionRequest,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  Session,
 } from '@google/adk';
 import type pg from 'pg';
-import { condenseHistory, type HistoryLimits } from '../sessions/condense-history.js';
-import { applyGetConfig, onePage, sessionKey as keyOf } from '../sessions/session-service-parts.js';
+import type { HistoryLimits } from '../sessions/condense-history.js';
+import {
+  applyGetConfig,
+  CondensingSessionService,
+  onePage,
+  sessionKey,
+} from '../sessions/condensing-session-service.js';
 import { storableJson } from './storable-json.js';
 import { SESSION_KEY, sessionsTable } from './tables.js';
 
@@ -50,40 +54,33 @@ function statements(schema: string) {
 }
 
 /**
- * ADK's BaseSessionService on PostgreSQL, condensing history as CondensingSessionService does.
- * During a turn (PostgresSessionTurns) the session is checked out: getSession answers that object
- * and appendEvent changes it only in memory, so the turn writes once, after it succeeded, and one
- * that fails leaves nothing half-written. Outside a turn (ADK's tooling) calls go to the database.
+ * ADK's sessions in PostgreSQL. During a turn (PostgresSessionTurns) its session is checked out
+ * into the memory this class inherits: ADK's calls change only that, and the turn writes it once,
+ * after it succeeded, so one that fails leaves nothing half-written. Other calls go to the database.
  */
-export class PostgresSessionService extends BaseSessionService {
-  private readonly checkedOut = new Map<string, Session>();
+export class PostgresSessionService extends CondensingSessionService {
   private readonly sql: ReturnType<typeof statements>;
 
   constructor(
     private readonly pool: pg.Pool,
     schema: string,
-    private readonly historyLimits: HistoryLimits,
+    historyLimits: HistoryLimits,
     private readonly clock: () => number = Date.now,
   ) {
-    super();
+    super(historyLimits);
     this.sql = statements(schema);
   }
 
-  /** Until `checkIn`, getSession answers `session` itself for its id: the turn's session. */
+  /** Until `checkIn`, ADK's calls for the session change `session` only: the turn's session. */
   checkOut(session: Session): void {
-    this.checkedOut.set(keyOf(session.appName, session.userId, session.id), session);
+    this.sessions.set(sessionKey(session), session);
   }
 
   checkIn(session: Session): void {
-    this.checkedOut.delete(keyOf(session.appName, session.userId, session.id));
+    this.sessions.delete(sessionKey(session));
   }
 
-  /** The history to store once a turn is over: what the model sees next turn. */
-  condensed(events: readonly Event[]): Event[] {
-    return condenseHistory(events, this.historyLimits);
-  }
-
-  async createSession({
+  override async createSession({
     appName,
     userId,
     state,
@@ -102,21 +99,21 @@ export class PostgresSessionService extends BaseSessionService {
     return { id, appName, userId, state: { ...state }, events: [], lastUpdateTime: now.getTime() };
   }
 
-  async getSession({
-    appName,
-    userId,
-    sessionId,
-    config,
-  }: GetSessionRequest): Promise<Session | undefined> {
-    const open = this.checkedOut.get(keyOf(appName, userId, sessionId));
+  override async getSession(request: GetSessionRequest): Promise<Session | undefined> {
+    const open = await super.getSession(request);
     if (open) return open;
+    const { appName, userId, sessionId } = request;
     const result = await this.pool.query<SessionRow>(this.sql.get, [appName, userId, sessionId]);
     const row = result.rows[0];
-    if (!row) return undefined;
-    return applyGetConfig(sessionFromRow({ appName, userId, sessionId }, row), config);
+    return (
+      row && applyGetConfig(sessionFromRow({ appName, userId, sessionId }, row), request.config)
+    );
   }
 
-  async listSessions({ appName, userId }: ListSessionsRequest): Promise<ListSessionsResponse> {
+  override async listSessions({
+    appName,
+    userId,
+  }: ListSessionsRequest): Promise<ListSessionsResponse> {
     const result = await this.pool.query<{ session_id: string; updated_at: Date }>(this.sql.list, [
       appName,
       userId,
@@ -132,28 +129,25 @@ export class PostgresSessionService extends BaseSessionService {
     return onePage(sessions);
   }
 
-  async deleteSession({ appName, userId, sessionId }: DeleteSessionRequest): Promise<void> {
+  override async deleteSession({
+    appName,
+    userId,
+    sessionId,
+  }: DeleteSessionRequest): Promise<void> {
     await this.pool.query(this.sql.delete, [appName, userId, sessionId]);
   }
 
   override async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {
-    if (event.partial) return event;
-    if (event.author === 'user') {
-      // A new message closes the previous turn: condense before the runner reads the history.
-      session.events.splice(0, session.events.length, ...this.condensed(session.events));
-    }
     await super.appendEvent({ session, event });
-    session.lastUpdateTime = event.timestamp;
-    if (!this.checkedOut.has(keyOf(session.appName, session.userId, session.id))) {
-      await this.pool.query(this.sql.update, [
-        session.appName,
-        session.userId,
-        session.id,
-        storableJson(session.state),
-        storableJson(session.events),
-        new Date(this.clock()),
-      ]);
-    }
+    if (event.partial || this.sessions.has(sessionKey(session))) return event;
+    await this.pool.query(this.sql.update, [
+      session.appName,
+      session.userId,
+      session.id,
+      storableJson(session.state),
+      storableJson(session.events),
+      new Date(this.clock()),
+    ]);
     return event;
   }
 }

@@ -5,13 +5,33 @@ import {
   type CreateSessionRequest,
   type DeleteSessionRequest,
   type Event,
+  type GetSessionConfig,
   type GetSessionRequest,
   type ListSessionsRequest,
   type ListSessionsResponse,
   type Session,
 } from '@google/adk';
 import { condenseHistory, type HistoryLimits } from './condense-history.js';
-import { applyGetConfig, onePage, sessionKey as keyOf } from './session-service-parts.js';
+
+/** One map key per ADK session. */
+export const sessionKey = (session: Pick<Session, 'appName' | 'userId' | 'id'>) =>
+  `${session.appName}\u0000${session.userId}\u0000${session.id}`;
+
+/** getSession's `config` applied to a copy's events (most recent N, after a timestamp). */
+export function applyGetConfig(session: Session, config: GetSessionConfig | undefined): Session {
+  if (config?.numRecentEvents) session.events = session.events.slice(-config.numRecentEvents);
+  if (config?.afterTimestamp) {
+    const after = config.afterTimestamp;
+    session.events = session.events.filter((event) => event.timestamp >= after);
+  }
+  return session;
+}
+
+/** listSessions' answer for sessions listed without their events: one page holding them all. */
+export function onePage(sessions: Session[]): ListSessionsResponse {
+  const totalItems = sessions.length;
+  return { sessions, page: 1, limit: totalItems, totalItems, totalPages: totalItems ? 1 : 0 };
+}
 
 /**
  * ADK sessions in process memory (a BaseSessionService). Unlike ADK's InMemorySessionService, each
@@ -20,10 +40,15 @@ import { applyGetConfig, onePage, sessionKey as keyOf } from './session-service-
  * decides which sessions live and runs one turn per session at a time.
  */
 export class CondensingSessionService extends BaseSessionService {
-  private readonly sessions = new Map<string, Session>();
+  protected readonly sessions = new Map<string, Session>();
 
   constructor(private readonly historyLimits: HistoryLimits) {
     super();
+  }
+
+  /** The history to keep once a turn is over: what the model sees next turn. */
+  condensed(events: readonly Event[]): Event[] {
+    return condenseHistory(events, this.historyLimits);
   }
 
   async createSession({
@@ -32,15 +57,16 @@ export class CondensingSessionService extends BaseSessionService {
     state,
     sessionId,
   }: CreateSessionRequest): Promise<Session> {
+    const id = sessionId ?? randomUUID();
     const session: Session = {
-      id: sessionId ?? randomUUID(),
+      id,
       appName,
       userId,
       state: { ...state },
       events: [],
       lastUpdateTime: Date.now(),
     };
-    this.sessions.set(keyOf(appName, userId, session.id), session);
+    this.sessions.set(sessionKey(session), session);
     return copyOf(session);
   }
 
@@ -50,13 +76,12 @@ export class CondensingSessionService extends BaseSessionService {
     sessionId,
     config,
   }: GetSessionRequest): Promise<Session | undefined> {
-    const stored = this.sessions.get(keyOf(appName, userId, sessionId));
-    if (!stored) return undefined;
-    return applyGetConfig(copyOf(stored), config);
+    const stored = this.sessions.get(sessionKey({ appName, userId, id: sessionId }));
+    return stored && applyGetConfig(copyOf(stored), config);
   }
 
   async listSessions({ appName, userId }: ListSessionsRequest): Promise<ListSessionsResponse> {
-    const prefix = keyOf(appName, userId, '');
+    const prefix = sessionKey({ appName, userId, id: '' });
     const sessions: Session[] = [];
     for (const [key, session] of this.sessions) {
       if (key.startsWith(prefix)) sessions.push({ ...session, state: {}, events: [] });
@@ -65,16 +90,16 @@ export class CondensingSessionService extends BaseSessionService {
   }
 
   async deleteSession({ appName, userId, sessionId }: DeleteSessionRequest): Promise<void> {
-    this.sessions.delete(keyOf(appName, userId, sessionId));
+    this.sessions.delete(sessionKey({ appName, userId, id: sessionId }));
   }
 
   override async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {
     if (event.partial) return event;
-    const stored = this.sessions.get(keyOf(session.appName, session.userId, session.id));
+    const stored = this.sessions.get(sessionKey(session));
     if (event.author === 'user') {
       // A new message closes the previous turn: condense before the runner reads the history.
       // `session` is the runner's copy; both it and the stored session must change.
-      const condensed = condenseHistory(stored?.events ?? session.events, this.historyLimits);
+      const condensed = this.condensed(stored?.events ?? session.events);
       session.events.splice(0, session.events.length, ...condensed);
       if (stored && stored !== session) stored.events = condensed.slice();
     }
