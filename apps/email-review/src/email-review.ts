@@ -183,20 +183,18 @@ export function createEmailReview(deps: EmailReviewDeps) {
     logger: deps.logger,
     clock: deps.clock,
   });
+  const { readiness } = deps.persistence;
   /** `/readyz`: the database (PostgreSQL), the mailbox (IMAP_URL), the help center (KB_DIR). */
-  function readinessChecks(): ReadinessCheck[] {
-    const { readiness } = deps.persistence;
-    return [
-      ...(readiness ? [{ name: 'database', check: readiness }] : []),
-      ...(mailbox.kind === 'imap' ? [{ name: 'mailbox', check: () => mailbox.status.state }] : []),
-      ...(helpCenter.readiness ? [helpCenter.readiness] : []),
-    ];
-  }
+  const readinessChecks: ReadinessCheck[] = [
+    ...(readiness ? [{ name: 'database', check: readiness }] : []),
+    ...(mailbox.kind === 'imap' ? [{ name: 'mailbox', check: () => mailbox.status.state }] : []),
+    ...(helpCenter.readiness ? [helpCenter.readiness] : []),
+  ];
   const app = createApp({
     ...deps,
     threads,
     tracing: deps.tracing?.enabled,
-    readiness: readinessChecks(),
+    readiness: readinessChecks,
     ...(mailbox.kind === 'imap' ? { listQuarantine: mailbox.listQuarantine } : {}),
     changes: deps.persistence.changes,
     sseHeartbeatMs: deps.eventsKeepAliveMs,

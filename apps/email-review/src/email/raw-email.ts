@@ -11,8 +11,8 @@ import {
 
 /** The largest raw message accepted (the app's body limit). */
 export const RAW_EMAIL_MAX_BYTES = 1024 * 1024;
-/** The same bound as a JSON `inbound`. */
-const INBOUND_MAX_CHARS = 100_000;
+/** The longest inbound email (raw or JSON), draft or instruction text accepted. */
+export const TEXT_MAX_CHARS = 100_000;
 
 export interface InboundEmail {
   inbound: string;
@@ -78,8 +78,8 @@ export async function parseRawEmail(raw: Buffer): Promise<InboundEmail> {
     .trim();
   if (!inbound)
     throw new UnreadableEmail('The message has no readable text (no text part, or an empty one).');
-  if (inbound.length > INBOUND_MAX_CHARS)
-    throw new UnreadableEmail(`The message's text is over ${INBOUND_MAX_CHARS} characters.`);
+  if (inbound.length > TEXT_MAX_CHARS)
+    throw new UnreadableEmail(`The message's text is over ${TEXT_MAX_CHARS} characters.`);
   const messageId = parsed.messageId ? messageIdSchema.safeParse(parsed.messageId) : undefined;
   return {
     inbound,

@@ -93,7 +93,7 @@ export function createMemoryPersistence(
       options.logger ?? createLogger({ name: 'email-review', level: 'silent' }),
     ),
   );
-  const webhooks = threadWebhooks(outbox, options.webhooks?.settings.includeContent ?? false);
+  const webhooks = threadWebhooks(outbox, options.webhooks);
   const threads = new MemoryThreadStore(undefined, memoryChangeReporter(changes), webhooks);
   const deliveries = new MemoryDeliveries(threads, options.retry);
   const checkpointer = new MemorySaver();

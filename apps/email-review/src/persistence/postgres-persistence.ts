@@ -77,7 +77,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     pool,
     schema: options.schema,
   });
-  const webhooks = threadWebhooks(outbox, options.webhooks?.settings.includeContent ?? false);
+  const webhooks = threadWebhooks(outbox, options.webhooks);
   const history = new PostgresThreadHistory(pool, options.schema, webhooks);
   const threads = new PostgresThreadStore(pool, options.schema, history);
   const queue = { ...DEFAULT_QUEUE, ...options.queue };

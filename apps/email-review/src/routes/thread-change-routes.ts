@@ -43,25 +43,19 @@ export function sendThread(res: Response, thread: Thread, status = 200): void {
 const IF_MATCH_TAG = /^\s*"(\d{1,9})"\s*$/;
 
 /**
- * The revisions `If-Match` names. `*` (any) names none to check. Entity tags that are not a
- * revision of ours (weak ones included: If-Match compares strongly) never match: 412.
+ * The revision the reviewer saw: the body's `revision`, and the revisions `If-Match` names. `*`
+ * (any) names none to check. Entity tags that are not a revision of ours (weak ones included:
+ * If-Match compares strongly) never match: 412.
  */
-function ifMatchOf(req: Request): number[] | undefined {
+function revisionCondition(req: Request, revision: number | undefined): RevisionCondition {
   const header = req.get('If-Match');
-  if (header === undefined || header.trim() === '*') return undefined;
-  return header
+  if (header === undefined || header.trim() === '*') return { ifMatch: undefined, revision };
+  const ifMatch = header
     .split(',')
     .map((tag) => IF_MATCH_TAG.exec(tag)?.[1])
-    .filter((revision): revision is string => revision !== undefined)
+    .filter((tag): tag is string => tag !== undefined)
     .map(Number);
-}
-
-/** If-Match and the body's `revision`, whichever the request carries. */
-function revisionCondition(
-  req: Request,
-  body: { revision?: number } | undefined,
-): RevisionCondition {
-  return { ifMatch: ifMatchOf(req), revision: body?.revision };
+  return { ifMatch, revision };
 }
 
 /** What edit, approve and reject document about acting on the revision the reviewer saw. */
@@ -86,16 +80,18 @@ const revisionChecked = {
 } satisfies { headers: RouteHeaders; responses: Record<number, ResponseSpec> };
 
 /** A change to a paused thread: the same parameters and error answers for edit, approve, reject, retry. */
-function threadChange<B extends z.ZodType>(spec: {
-  thread: (description: string) => ResponseSpec;
-  action: 'edit' | 'approve' | 'reject' | 'retry' | 'redeliver';
-  summary: string;
-  ok: string;
-  body: B;
-  headers?: RouteHeaders;
-  responses?: Record<number, ResponseSpec>;
-  change: (threadId: string, body: z.output<B>, req: Request) => Promise<Thread>;
-}): Route {
+function threadChange<B extends z.ZodType>(
+  thread: (description: string) => ResponseSpec,
+  spec: {
+    action: 'edit' | 'approve' | 'reject' | 'retry' | 'redeliver';
+    summary: string;
+    ok: string;
+    body: B;
+    headers?: RouteHeaders;
+    responses?: Record<number, ResponseSpec>;
+    change: (threadId: string, body: z.output<B>, req: Request) => Promise<Thread>;
+  },
+): Route {
   return defineRoute({
     method: 'post',
     path: `/threads/{thread_id}/${spec.action}`,
@@ -104,7 +100,7 @@ function threadChange<B extends z.ZodType>(spec: {
     body: spec.body,
     headers: spec.headers,
     responses: {
-      200: spec.thread(spec.ok),
+      200: thread(spec.ok),
       400: { description: 'Invalid thread id or body.' },
       404: { description: 'Unknown thread.' },
       409: {
@@ -133,8 +129,7 @@ export function threadChangeRoutes(
   thread: (description: string) => ResponseSpec,
 ): Route[] {
   return [
-    threadChange({
-      thread,
+    threadChange(thread, {
       action: 'edit',
       summary: 'Replace the draft with text, or redraft it with instructions.',
       ok: 'Edited, awaiting review again.',
@@ -145,10 +140,9 @@ export function threadChangeRoutes(
         502: { description: 'The model failed during the redraft; the thread is kept as failed.' },
       },
       change: (threadId, { revision, ...edit }, req) =>
-        threads.editThread(threadId, edit, revisionCondition(req, { revision })),
+        threads.editThread(threadId, edit, revisionCondition(req, revision)),
     }),
-    threadChange({
-      thread,
+    threadChange(thread, {
       action: 'approve',
       summary:
         'Approve the draft: the thread is sent and its reply queued for delivery (both or neither).',
@@ -157,10 +151,13 @@ export function threadChangeRoutes(
       headers: revisionChecked.headers,
       responses: revisionChecked.responses,
       change: (threadId, approval, req) =>
-        threads.approveThread(threadId, { to: approval?.to }, revisionCondition(req, approval)),
+        threads.approveThread(
+          threadId,
+          { to: approval?.to },
+          revisionCondition(req, approval?.revision),
+        ),
     }),
-    threadChange({
-      thread,
+    threadChange(thread, {
       action: 'redeliver',
       summary:
         'Queue a failed or recipient-less (`no_recipient`) delivery again, optionally to another address.',
@@ -174,8 +171,7 @@ export function threadChangeRoutes(
       },
       change: (threadId, body) => threads.redeliverThread(threadId, body?.to),
     }),
-    threadChange({
-      thread,
+    threadChange(thread, {
       action: 'reject',
       summary: 'Reject the draft: the workflow ends without sending.',
       ok: 'Rejected.',
@@ -186,11 +182,10 @@ export function threadChangeRoutes(
         threads.rejectThread(
           threadId,
           { reason: rejection?.reason, note: rejection?.note },
-          revisionCondition(req, rejection),
+          revisionCondition(req, rejection?.revision),
         ),
     }),
-    threadChange({
-      thread,
+    threadChange(thread, {
       action: 'retry',
       summary: 'Resume a failed thread from its last completed step.',
       ok: 'Resumed.',

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { defineRoute, HttpError, type ResponseSpec, type Route } from '@repo/http-kit';
 import type { Request } from 'express';
 import type { z } from 'zod';
@@ -62,15 +63,9 @@ function prefersAsync(req: Request): boolean {
 
 /** What `promise` settles with within `ms`; undefined when it takes longer (it goes on). */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const timer = new AbortController();
+  const timeout = sleep(ms, undefined, { signal: timer.signal }).catch(() => undefined);
+  return Promise.race([promise, timeout]).finally(() => timer.abort());
 }
 
 /** The API over the thread service, each route declared once: registered, validated, documented. */

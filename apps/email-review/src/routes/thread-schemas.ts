@@ -4,9 +4,7 @@ import { deliveryStatusSchema } from '../delivery/delivery.js';
 import { mailboxSchema } from '../email/mailbox.js';
 import { messageIdSchema, REFERENCES_MAX, SUBJECT_MAX_CHARS } from '../email/thread-email.js';
 import { threadStatusSchema } from '../threads/thread.js';
-
-/** The longest inbound email, draft or instruction text accepted. */
-export const TEXT_MAX_CHARS = 100_000;
+import { TEXT_MAX_CHARS } from '../email/raw-email.js';
 
 /**
  * Client text. NUL and unpaired surrogates are refused here: PostgreSQL cannot store either in

@@ -31,9 +31,10 @@ export interface ThreadWebhooks {
  */
 export function threadWebhooks(
   outbox: Outbox,
-  includeContent: boolean,
+  options: WebhookOptions | undefined,
 ): ThreadWebhooks | undefined {
   if (!outbox.enabled) return undefined;
+  const includeContent = options?.settings.includeContent ?? false;
   return {
     reports: (history) => history.some(isReported),
     publish: async (view, history, transaction) => {
