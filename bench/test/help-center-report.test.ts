@@ -54,6 +54,20 @@ describe('scenario 11 in the report', () => {
       ['chat message p50 (POST /chat)', 30, 31, 1],
       ['lifecycles/s at concurrency 8', 100, 92, 92],
     ]);
+    const withCpu = helpCenterSection(
+      result(
+        [round(24, 31, 92), round(26, 30, 91), round(23, 36, 95)].map((r, i) => ({
+          ...r,
+          lifecycleCpuMs: { on: 10 + i, off: 9 },
+        })),
+      ),
+    );
+    expect(withCpu.tables[0]!.rows[3]).toEqual([
+      'email-review CPU per lifecycle at concurrency 8',
+      9,
+      11,
+      2,
+    ]);
     expect(section.notes[0]).toContain(
       'email-review 75 % of 200 searches within 5 ms, mean 3.2 ms',
     );

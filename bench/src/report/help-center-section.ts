@@ -88,6 +88,15 @@ export function helpCenterSection(result: HelpCenterResult): Section {
           r.lifecyclesPerSecond.on,
           (100 * r.lifecyclesPerSecond.on) / r.lifecyclesPerSecond.off,
         ]),
+        ...(rounds.every((r) => r.lifecycleCpuMs)
+          ? [
+              row(`email-review CPU per lifecycle at concurrency ${result.concurrency}`, (r) => [
+                r.lifecycleCpuMs!.off,
+                r.lifecycleCpuMs!.on,
+                r.lifecycleCpuMs!.on - r.lifecycleCpuMs!.off,
+              ]),
+            ]
+          : []),
       ],
     };
   });

@@ -1,6 +1,6 @@
 import { EmailReviewDriver } from '../drivers/email-review-driver.js';
 import { HelpdeskDriver } from '../drivers/helpdesk-driver.js';
-import type { Iteration, LoadOptions, LoadResult } from '../load/run-load.js';
+import type { Iteration, LoadOptions } from '../load/run-load.js';
 import { JsonClient } from '../net/json-client.js';
 import { summarize } from '../stats/percentiles.js';
 import { startEmailReview } from '../systems/email-review-service.js';
@@ -16,7 +16,7 @@ import {
 } from './results.js';
 import type { ScenarioContext } from './scenario-context.js';
 import { inboundEmail } from '../drivers/email-driver.js';
-import { assertMostlySucceeded, measuredRun, warmUp } from './workloads.js';
+import { assertMostlySucceeded, measuredRun, warmUp, type MeasuredRun } from './workloads.js';
 
 /**
  * Questions the sample help center answers, each one the helpdesk's agent (on the emulator)
@@ -201,7 +201,7 @@ async function runOn<D extends { close(): void }>(
   system: RunningSystem,
   options: LoadOptions,
   { driver, iteration }: { driver: D; iteration: (driver: D) => Iteration },
-): Promise<LoadResult> {
+): Promise<MeasuredRun> {
   try {
     const run = await measuredRun(system, options, iteration(driver));
     assertMostlySucceeded(`scenario 11 ${label}`, run);
@@ -224,6 +224,7 @@ async function measureRound(
     draftP50: { on: Number.NaN, off: Number.NaN },
     messageP50: { on: Number.NaN, off: Number.NaN },
     lifecyclesPerSecond: { on: Number.NaN, off: Number.NaN },
+    lifecycleCpuMs: { on: Number.NaN, off: Number.NaN },
   };
   const email = (variant: Variant, workers: number) =>
     new EmailReviewDriver(systems.email[variant].url, workers);
@@ -262,6 +263,7 @@ async function measureRound(
       },
     );
     result.lifecyclesPerSecond[variant] = run.perSecond;
+    result.lifecycleCpuMs![variant] = run.cpuMsPerIteration;
   }
   return result;
 }

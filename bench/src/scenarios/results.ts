@@ -245,6 +245,8 @@ export interface HelpCenterRound {
   messageP50: Record<'on' | 'off', number>;
   /** Lifecycles/s at the scenario's concurrency. */
   lifecyclesPerSecond: Record<'on' | 'off', number>;
+  /** email-review's CPU time per lifecycle in those runs (ms); absent in results of earlier runs. */
+  lifecycleCpuMs?: Record<'on' | 'off', number>;
 }
 
 /** A service's knowledge base searches as its /metrics histogram counts them (warm-up included). */
