@@ -94,7 +94,7 @@ export function createMemoryPersistence(
     ),
   );
   const webhooks = threadWebhooks(outbox, options.webhooks);
-  const threads = new MemoryThreadStore(undefined, memoryChangeReporter(changes), webhooks);
+  const threads = new MemoryThreadStore(memoryChangeReporter(changes), webhooks);
   const deliveries = new MemoryDeliveries(threads, options.retry);
   const checkpointer = new MemorySaver();
   // One for every transaction (they run one at a time), so the graph over it is compiled once.

@@ -35,9 +35,9 @@ export class MemoryThreadStore implements ThreadStore {
   private readonly byIdempotencyKey = new Map<string, string>();
   /** Thread ids in creation order; a thread's position is its index + 1. */
   private readonly order: string[] = [];
+  readonly history = new MemoryThreadHistory();
 
   constructor(
-    readonly history = new MemoryThreadHistory(),
     /** Told of each write (GET /events in memory mode). */
     private readonly report: ChangeReporter = () => undefined,
     /** The webhook events each write's history reports, handed to the in-process outbox (none: no endpoints). */

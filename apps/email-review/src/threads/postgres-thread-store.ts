@@ -42,7 +42,7 @@ export function threadHistoryMigration(schema: string): string {
  * write, `event` its events in order, `type` their types (older one-event rows read the same).
  */
 export class PostgresThreadHistory implements ThreadHistory {
-  private readonly sql: { list: string; append: string; view: string };
+  private readonly sql: { list: string; append: string };
 
   constructor(
     private readonly pool: pg.Pool,
@@ -53,7 +53,6 @@ export class PostgresThreadHistory implements ThreadHistory {
     this.sql = {
       list: `SELECT event FROM ${historyTable(schema)} WHERE thread_id = $1 ORDER BY seq`,
       append: `INSERT INTO ${historyTable(schema)} (thread_id, type, event) VALUES ($1, $2, $3)`,
-      view: `SELECT view FROM ${table(schema, 'email_threads')} WHERE thread_id = $1`,
     };
   }
 
@@ -64,20 +63,18 @@ export class PostgresThreadHistory implements ThreadHistory {
     return result.rows.flatMap((row) => row.event);
   }
 
-  /** Appends in the caller's transaction, with the webhook events; `written`: the view it wrote. */
+  /** Appends in the caller's transaction, with the webhook events about `written`, the view it wrote. */
   async appendIn(
     client: pg.PoolClient,
     threadId: string,
     events: readonly HistoryEvent[],
-    written?: Thread,
+    written: Thread | undefined,
   ): Promise<void> {
     if (events.length === 0) return;
     const types = events.map((event) => event.type).join(' ');
     await client.query(this.sql.append, [threadId, types, JSON.stringify(events)]);
-    if (!this.webhooks?.reports(events)) return;
-    const view =
-      written ?? (await client.query<{ view: Thread }>(this.sql.view, [threadId])).rows[0]?.view;
-    if (view) await this.webhooks.publish(view, events, client);
+    if (written && this.webhooks?.reports(events))
+      await this.webhooks.publish(written, events, client);
   }
 }
 
