@@ -1,7 +1,6 @@
 import type { Session } from '@google/adk';
 import type pg from 'pg';
-import { sessionTakenOver } from '../sessions/session-busy.js';
-import { SessionQueues } from '../sessions/session-queues.js';
+import { SessionQueues, sessionTakenOver } from '../sessions/session-queues.js';
 import type { Outbox, WebhookEvent } from '@repo/webhooks';
 import {
   turnTranscript,
@@ -100,7 +99,7 @@ export class PostgresSessionTurns implements SessionTurns {
     turn: (transcript: TurnTranscript) => Promise<T>,
     proof?: WidgetProof,
   ): Promise<T> {
-    return this.queues.run(sessionId, () =>
+    return this.queues.runLimited(sessionId, () =>
       this.leased(sessionId, async (lease) => {
         const stored = await this.read(sessionId);
         if (!mayReach(proof, stored?.widget_token_sha256)) throw sessionNotFound(sessionId);
@@ -144,7 +143,7 @@ export class PostgresSessionTurns implements SessionTurns {
   }
 
   delete(sessionId: string): Promise<void> {
-    return this.queues.run(sessionId, () =>
+    return this.queues.runLimited(sessionId, () =>
       this.leased(sessionId, async (lease) => {
         lease.stop();
         const { rows } = await this.options.pool.query<{ held: boolean }>(

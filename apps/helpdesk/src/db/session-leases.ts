@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs, type Backoff, type Logger } from '@repo/http-kit';
 import type pg from 'pg';
-import { sessionBusy } from '../sessions/session-busy.js';
+import { sessionBusy } from '../sessions/session-queues.js';
 import { SESSION_KEY, sessionLeasesTable } from './tables.js';
 
 interface LeaseSettings {

@@ -1,37 +1,75 @@
+import { HttpError } from '@repo/http-kit';
 import { Mutex } from 'async-mutex';
-import { tooManyWaiting } from './session-busy.js';
+
+/** 429 `session_busy`: too many messages of one session waiting, or its lease not free in time. */
+export function sessionBusy(sessionId: string, detail: string): HttpError {
+  return new HttpError(429, 'session_busy', detail, {
+    extra: { session_id: sessionId },
+    headers: { 'retry-after': '1' },
+  });
+}
+
+/** 429 `session_busy` too: the turn's lease expired and another turn took the session over first. */
+export const sessionTakenOver = (sessionId: string) =>
+  sessionBusy(
+    sessionId,
+    `Session ${sessionId} was taken over by another turn while this one ran; this message was not recorded, retry it.`,
+  );
 
 interface Queue {
   readonly mutex: Mutex;
   pending: number;
 }
 
+/** Told when a session gets work (its first task) and when its last task has ended. */
+interface QueueHooks {
+  busy?(sessionId: string): void;
+  idle?(sessionId: string): void;
+}
+
 /**
- * One in-process queue per session with work: tasks run one at a time, beyond `limit` refused (429
- * `session_busy`). Queues exist only while they hold work, so memory follows the sessions in use.
+ * One in-process queue per session with work: its tasks run one at a time. Queues exist only while
+ * they hold work, so memory follows the sessions in use.
  */
 export class SessionQueues {
   private readonly queues = new Map<string, Queue>();
 
-  constructor(private readonly limit: number) {}
+  /** `limit`: tasks of one session waiting or running before `runLimited` refuses more (429). */
+  constructor(
+    private readonly limit: number,
+    private readonly hooks: QueueHooks = {},
+  ) {}
 
   pending(sessionId: string): number {
     return this.queues.get(sessionId)?.pending ?? 0;
   }
 
+  /** Runs `task` once the session's earlier tasks are done. */
   async run<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
-    if (this.pending(sessionId) >= this.limit) throw tooManyWaiting(sessionId, this.limit);
     let queue = this.queues.get(sessionId);
     if (!queue) {
       queue = { mutex: new Mutex(), pending: 0 };
       this.queues.set(sessionId, queue);
+      this.hooks.busy?.(sessionId);
     }
     queue.pending += 1;
     try {
       return await queue.mutex.runExclusive(task);
     } finally {
       queue.pending -= 1;
-      if (queue.pending === 0) this.queues.delete(sessionId);
+      if (queue.pending === 0) {
+        this.queues.delete(sessionId);
+        this.hooks.idle?.(sessionId);
+      }
     }
+  }
+
+  /** As `run`, unless `limit` tasks of the session already wait or run: then 429 `session_busy`. */
+  runLimited<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
+    if (this.pending(sessionId) >= this.limit) {
+      const detail = `Session ${sessionId} already has ${this.limit} messages waiting; retry later.`;
+      return Promise.reject(sessionBusy(sessionId, detail));
+    }
+    return this.run(sessionId, task);
   }
 }
