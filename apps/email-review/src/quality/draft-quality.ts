@@ -1,9 +1,11 @@
+import { defineRoute, type Route } from '@repo/http-kit';
 import type pg from 'pg';
 import type { Registry } from 'prom-client';
+import { z } from 'zod';
 import { PostgresQualityLedger } from './postgres-quality-ledger.js';
-import { MemoryQualityLedger } from './quality-ledger.js';
+import { qualityAnswer, qualityAnswerSchema } from './quality-figures.js';
+import { MemoryQualityLedger, type QualityLedger } from './quality-ledger.js';
 import { qualityMetrics } from './quality-metrics.js';
-import { qualityRoutes } from './quality-routes.js';
 
 /** Draft quality: the decisions' ledger (PostgreSQL or memory), GET /quality and the gauges. */
 export function openDraftQuality(deps: {
@@ -15,4 +17,27 @@ export function openDraftQuality(deps: {
     : new MemoryQualityLedger();
   if (deps.registry) qualityMetrics(deps.registry, ledger);
   return { ledger, routes: qualityRoutes(ledger) };
+}
+
+/** GET /quality: how good the drafts are (the same figures as the /metrics gauges). */
+function qualityRoutes(ledger: QualityLedger): Route[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/quality',
+      summary:
+        'Draft quality: the share approved unedited, edit distances, decision times and reject reasons (with their threads), overall and by category, model and pipeline version.',
+      query: z.object({
+        since: z.iso
+          .datetime({ offset: true })
+          .optional()
+          .describe('Decisions at or after this time.'),
+        category: z.string().max(100).optional().describe('Only threads classified so.'),
+      }),
+      responses: { 200: { description: 'The figures.', schema: qualityAnswerSchema } },
+      handler: async ({ query, res }) => {
+        res.json(qualityAnswer(await ledger.list(query), query));
+      },
+    }),
+  ];
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { table } from '../db/tables.js';
 import type { Transaction } from '../persistence/transaction.js';
-import type { DecisionRecord, QualityLedger } from './quality-ledger.js';
+import type { DecisionFilter, DecisionRecord, QualityLedger } from './quality-ledger.js';
 
 /** One row per decided thread; no foreign key: the figures outlive the threads retention deletes. */
 export function qualityTablesMigration(schema: string): string {
@@ -62,7 +62,7 @@ export class PostgresQualityLedger implements QualityLedger {
     ]);
   }
 
-  async list(filter: { since?: string; category?: string }): Promise<DecisionRecord[]> {
+  async list(filter: DecisionFilter): Promise<DecisionRecord[]> {
     const { rows } = await this.pool.query<DecisionRow>(this.sql.list, [
       filter.since ?? null,
       filter.category ?? null,

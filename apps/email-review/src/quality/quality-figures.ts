@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REJECT_REASONS, type DecisionRecord } from './quality-ledger.js';
+import { REJECT_REASONS, type DecisionFilter, type DecisionRecord } from './quality-ledger.js';
 
 export const figuresSchema = z.object({
   decided: z.number().int(),
@@ -99,7 +99,7 @@ function groupedBy<K extends 'category' | 'model' | 'pipeline_version'>(
 
 export function qualityAnswer(
   records: readonly DecisionRecord[],
-  filter: { since?: string | undefined; category?: string | undefined },
+  filter: DecisionFilter,
 ): QualityAnswer {
   return {
     since: filter.since ?? null,

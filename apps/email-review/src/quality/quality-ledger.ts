@@ -31,6 +31,11 @@ export interface DecisionRecord {
   note: string | null;
 }
 
+export interface DecisionFilter {
+  since?: string | undefined;
+  category?: string | undefined;
+}
+
 /**
  * The decisions on model drafts, written in the decision's own transaction (so the figures never
  * count a decision that did not commit). One per thread: approve and reject both end it.
@@ -38,10 +43,7 @@ export interface DecisionRecord {
 export interface QualityLedger {
   record(tx: Transaction, decision: DecisionRecord): Promise<void>;
   /** Decided at or after `since`, of `category` when given. */
-  list(filter: {
-    since?: string | undefined;
-    category?: string | undefined;
-  }): Promise<DecisionRecord[]>;
+  list(filter: DecisionFilter): Promise<DecisionRecord[]>;
 }
 
 export class MemoryQualityLedger implements QualityLedger {
@@ -51,7 +53,7 @@ export class MemoryQualityLedger implements QualityLedger {
     if (!this.records.has(decision.thread_id)) this.records.set(decision.thread_id, decision);
   }
 
-  async list(filter: { since?: string; category?: string }): Promise<DecisionRecord[]> {
+  async list(filter: DecisionFilter): Promise<DecisionRecord[]> {
     const since = filter.since ? Date.parse(filter.since) : undefined;
     return [...this.records.values()].filter(
       (record) =>

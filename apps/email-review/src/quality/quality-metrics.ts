@@ -1,5 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
-import { figuresOf } from './quality-figures.js';
+import { figuresOf, type Figures } from './quality-figures.js';
 import type { DecisionRecord, QualityLedger } from './quality-ledger.js';
 
 const LABELS = ['category', 'model', 'pipeline_version'] as const;
@@ -62,36 +62,28 @@ export function qualityMetrics(registry: Registry, ledger: QualityLedger) {
       }
     },
   );
-  gauge(
+  /** One gauge per group of labels, unset where the figure is null. */
+  const perGroup = (name: string, help: string, value: (figures: Figures) => number | null) =>
+    gauge(name, help, LABELS, (g, records) => {
+      for (const { labels, records: group } of groups(records)) {
+        const figure = value(figuresOf(group));
+        if (figure !== null) g.set(labels, figure);
+      }
+    });
+  perGroup(
     'email_review_draft_unedited_share',
     'Approved drafts sent as the model wrote them, over all approvals.',
-    LABELS,
-    (g, records) => {
-      for (const { labels, records: group } of groups(records)) {
-        const share = figuresOf(group).unedited_share;
-        if (share !== null) g.set(labels, share);
-      }
-    },
+    (figures) => figures.unedited_share,
   );
-  gauge(
+  perGroup(
     'email_review_draft_edit_distance_mean',
     'Mean normalized edit distance from the model draft to the text approved.',
-    LABELS,
-    (g, records) => {
-      for (const { labels, records: group } of groups(records)) {
-        const mean = figuresOf(group).edit_distance.mean;
-        if (mean !== null) g.set(labels, mean);
-      }
-    },
+    (figures) => figures.edit_distance.mean,
   );
-  gauge(
+  perGroup(
     'email_review_draft_edit_distances',
     'Approvals with a measured edit distance.',
-    LABELS,
-    (g, records) => {
-      for (const { labels, records: group } of groups(records))
-        g.set(labels, figuresOf(group).edit_distance.count);
-    },
+    (figures) => figures.edit_distance.count,
   );
   gauge('email_review_draft_rejections', 'Rejected drafts by reason.', ['reason'], (g, records) => {
     for (const { reason, count } of figuresOf(records).reject_reasons) g.set({ reason }, count);
