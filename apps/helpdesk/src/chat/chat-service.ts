@@ -8,7 +8,7 @@ import type { WidgetProof } from '../sessions/session-access.js';
 import { SessionStore } from '../sessions/session-store.js';
 import type { SessionSettings, SessionTurns } from '../sessions/session-turns.js';
 import type { Turn } from '../sessions/transcript.js';
-import { runTurn, type TurnInput, type TurnObserver, type TurnOutcome } from './run-turn.js';
+import { runTurn, type TurnObserver, type TurnOutcome } from './run-turn.js';
 import {
   newWidgetSessionId,
   newWidgetToken,
@@ -20,8 +20,8 @@ import type { Handoffs } from '../operator/handoffs.js';
 import { MemoryHandoffs } from '../operator/memory-handoffs.js';
 import { createOperatorDesk, type OperatorDesk } from '../operator/operator-desk.js';
 import { apiCaller, type ApiCaller } from './api-caller.js';
-import { TurnFailedError, type TurnErrorCode } from './turn-errors.js';
-import { ticketCreated, turnFailed, type TurnWebhooks } from './turn-webhooks.js';
+import { TurnFailedError } from './turn-errors.js';
+import { publishTurnFailed, ticketCreated, type TurnWebhooks } from './turn-webhooks.js';
 
 /** What POST /chat answers when the agents answer. */
 const agentReplySchema = z.object({
@@ -219,41 +219,28 @@ export function createChatService(options: ChatServiceOptions): ChatService {
             return { session_id: sessionId, mode: 'human', operator };
           }
           const askedAt = at();
-          const input = {
-            userId: USER_ID,
-            sessionId,
-            message,
-            caller: callerOf(sessionId, access),
-          };
-          const outcome = webhooks
-            ? await reportingFailure(webhooks, input, () => runTurn(runner, input, observer))
-            : await runTurn(runner, input, observer);
+          const caller = callerOf(sessionId, access);
+          const input = { userId: USER_ID, sessionId, message, caller };
+          const outcome = await runTurn(runner, input, observer).catch(async (error: unknown) => {
+            if (webhooks && error instanceof TurnFailedError) {
+              await publishTurnFailed(webhooks, input, error);
+            }
+            throw error;
+          });
           options.onAnswer?.(outcome);
-          const ticket = outcome.ticketId ? { ticket_id: outcome.ticketId } : {};
-          const sources = outcome.sources.length > 0 ? { sources: outcome.sources } : {};
-          if (webhooks && outcome.ticketId) {
-            transcript.announce([
-              ticketCreated(webhooks, { ...input, ticketId: outcome.ticketId }),
-            ]);
+          const { agent, reply, ticketId, sources } = outcome;
+          const extras = {
+            ...(ticketId ? { ticket_id: ticketId } : {}),
+            ...(sources.length > 0 ? { sources } : {}),
+          };
+          if (webhooks && ticketId) {
+            transcript.announce([ticketCreated(webhooks, { ...input, ticketId })]);
           }
           transcript.append([
             { role: 'user', agent: null, text: message, at: askedAt },
-            {
-              role: 'assistant',
-              agent: outcome.agent,
-              text: outcome.reply,
-              ...ticket,
-              ...sources,
-              at: at(),
-            },
+            { role: 'assistant', agent, text: reply, ...extras, at: at() },
           ]);
-          return {
-            session_id: sessionId,
-            agent: outcome.agent,
-            reply: outcome.reply,
-            ...ticket,
-            ...sources,
-          };
+          return { session_id: sessionId, agent, reply, ...extras };
         },
         proofOf(access),
       );
@@ -283,30 +270,4 @@ export function createChatService(options: ChatServiceOptions): ChatService {
     countSessions: async () => store.count(),
     desk,
   };
-}
-
-/**
- * A failed turn writes nothing to its session, so its events (`turn.failed`, and `ticket.created`
- * if it opened one) are committed on their own while it still holds the session, in order with
- * the next turn. If the outbox refuses them, the client still hears the turn's own error.
- */
-async function reportingFailure(
-  webhooks: TurnWebhooks,
-  input: TurnInput,
-  turn: () => Promise<TurnOutcome>,
-): Promise<TurnOutcome> {
-  try {
-    return await turn();
-  } catch (error) {
-    if (!(error instanceof TurnFailedError)) throw error;
-    const ticketId = error.extra['ticket_id'] as string | undefined;
-    const events = [
-      ...(ticketId ? [ticketCreated(webhooks, { ...input, ticketId })] : []),
-      turnFailed(webhooks, { ...input, code: error.code as TurnErrorCode, ticketId }),
-    ];
-    await webhooks.outbox.publish(events).catch((publishError: unknown) => {
-      error.cause = new AggregateError([error.cause, publishError], 'turn.failed not recorded');
-    });
-    throw error;
-  }
 }

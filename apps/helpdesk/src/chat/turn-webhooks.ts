@@ -1,6 +1,6 @@
 import { currentActor } from '@repo/http-kit';
 import type { Outbox, WebhookEvent } from '@repo/webhooks';
-import type { TurnErrorCode } from './turn-errors.js';
+import type { TurnErrorCode, TurnFailedError } from './turn-errors.js';
 
 /** Where the chat service reports its turns, and whether payloads may carry chat text. */
 export interface TurnWebhooks {
@@ -40,13 +40,24 @@ export const ticketCreated = (
     status: 'open',
   });
 
-/** `turn.failed`: a message of this session got no reply (the 502/504 its client got). */
-export const turnFailed = (
+/**
+ * `turn.failed` (and `ticket.created` if the turn opened one): a failed turn writes nothing to its
+ * session, so these commit on their own while it still holds the session, in order with the next
+ * turn. If the outbox refuses them, the client still hears the turn's own error.
+ */
+export async function publishTurnFailed(
   webhooks: TurnWebhooks,
-  turn: { sessionId: string; code: TurnErrorCode; ticketId?: string | undefined; message: string },
-): WebhookEvent =>
-  turnEvent('turn.failed', webhooks, turn, {
+  turn: { sessionId: string; message: string },
+  error: TurnFailedError,
+): Promise<void> {
+  const ticketId = error.extra['ticket_id'] as string | undefined;
+  const failed = turnEvent('turn.failed', webhooks, turn, {
     session_id: turn.sessionId,
-    code: turn.code,
-    ...(turn.ticketId ? { ticket_id: turn.ticketId } : {}),
+    code: error.code as TurnErrorCode,
+    ...(ticketId ? { ticket_id: ticketId } : {}),
   });
+  const events = [...(ticketId ? [ticketCreated(webhooks, { ...turn, ticketId })] : []), failed];
+  await webhooks.outbox.publish(events).catch((publishError: unknown) => {
+    error.cause = new AggregateError([error.cause, publishError], 'turn.failed not recorded');
+  });
+}
