@@ -48,20 +48,14 @@ const responseFormat = zodResponseFormat(derivedSchema, 'reviewer_guidelines');
 /** Customer sentences shorter than this are too common to strip ("Hi Ann,"). */
 const MIN_CUSTOMER_SENTENCE = 12;
 
-/** The inbound email's sentences: quoted in a draft, they are replaced before the model reads it. */
-function customerSentences(inbound: string | undefined): string[] {
-  if (!inbound) return [];
+/** The inbound email's sentences, where a draft quotes them, replaced before the model reads it. */
+function withoutCustomerText(text: string, inbound: string | undefined): string {
+  if (!inbound) return text;
   return inbound
     .split(/(?<=[.!?])\s+|\n+/)
     .map((sentence) => sentence.trim())
-    .filter((sentence) => sentence.length >= MIN_CUSTOMER_SENTENCE);
-}
-
-function withoutCustomerText(text: string, inbound: string | undefined): string {
-  return customerSentences(inbound).reduce(
-    (stripped, sentence) => stripped.split(sentence).join('[customer text]'),
-    text,
-  );
+    .filter((sentence) => sentence.length >= MIN_CUSTOMER_SENTENCE)
+    .reduce((stripped, sentence) => stripped.split(sentence).join('[customer text]'), text);
 }
 
 const words = (text: string) => new Set(text.toLowerCase().match(/\p{L}{4,}/gu) ?? []);
@@ -119,13 +113,10 @@ export async function deriveGuidelines(
   );
   const parsed = completion.choices[0]?.message.parsed;
   if (!parsed) throw new ModelOutputInvalid('no guidelines');
-  const rules: LearnedRule[] = [];
-  for (const derived of parsed.guidelines) {
+  return parsed.guidelines.flatMap((derived) => {
     const rule = derived.rule.trim();
     const scope = scopeOf(derived.scope, input);
-    if (!rule || rule.length > GUIDELINE_MAX_CHARS || !scope || echoesCustomer(rule, inbound))
-      continue;
-    rules.push({ rule, scope });
-  }
-  return rules;
+    const kept = rule && rule.length <= GUIDELINE_MAX_CHARS && !echoesCustomer(rule, inbound);
+    return kept && scope ? [{ rule, scope }] : [];
+  });
 }

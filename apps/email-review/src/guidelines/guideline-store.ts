@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Guideline, GuidelineScope, GuidelineSource, ScopeKind } from './guideline.js';
-import { similarGuideline } from './similar-guideline.js';
+import { normalizedEditDistance } from '../quality/learn-from-decision.js';
 
 /** A rule one derivation learned, before it is merged or added. */
 export interface LearnedRule {
@@ -50,4 +50,25 @@ export function learnedGuideline(
   if (similar) return { ...similar, sources: [...similar.sources, source], updated_at: at };
   const fresh = { id: randomUUID(), rule: learned.rule, scope: learned.scope, enabled: true };
   return { ...fresh, sources: [source], created_at: at, updated_at: at };
+}
+
+/** Rules at least this similar (1 − normalized edit distance of their folded text) are one guideline. */
+const MERGE_SIMILARITY = 0.8;
+
+const folded = (rule: string) =>
+  rule
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}<> ]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** The guideline of the same scope that `rule` repeats (the most similar), if any. */
+function similarGuideline(sameScope: readonly Guideline[], rule: string): Guideline | undefined {
+  let best: { guideline: Guideline; similarity: number } | undefined;
+  for (const guideline of sameScope) {
+    const similarity = 1 - normalizedEditDistance(folded(guideline.rule), folded(rule));
+    if (similarity >= MERGE_SIMILARITY && similarity > (best?.similarity ?? 0))
+      best = { guideline, similarity };
+  }
+  return best?.guideline;
 }

@@ -11,7 +11,6 @@ import {
   type GuidelineStore,
   type LearnedRule,
 } from './guideline-store.js';
-import { draftOrder } from './similar-guideline.js';
 
 /** Memory mode: guidelines indexed by scope, so choosing a draft's reads four small lists. */
 export class MemoryGuidelines implements GuidelineStore {
@@ -77,4 +76,12 @@ export class MemoryGuidelines implements GuidelineStore {
   private ofScope(scope: GuidelineScope): Guideline[] {
     return [...(this.byScope.get(scopeKey(scope)) ?? [])].map((id) => this.byId.get(id)!);
   }
+}
+
+/** Most specific scope first, then the most often taught, then the newest. */
+function draftOrder(scopeRank: (guideline: Guideline) => number) {
+  return (a: Guideline, b: Guideline) =>
+    scopeRank(a) - scopeRank(b) ||
+    b.sources.length - a.sources.length ||
+    b.updated_at.localeCompare(a.updated_at);
 }

@@ -6,14 +6,14 @@ import type { JobRunner } from '../jobs/job-runner.js';
 import { DEFAULT_RETRY_BUDGET_MS } from '../llm/model-call.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import { deriveGuidelines, type DerivationInput } from './derive-guidelines.js';
-import { draftGuidelines, GUIDELINES_PER_DRAFT } from './draft-guidelines.js';
+import { GUIDELINES_PER_DRAFT, type DraftGuidelines } from './draft-guidelines.js';
 import {
   inProcessDerivation,
   queuedDerivation,
   type RunDerivation,
 } from './guideline-derivation.js';
 import { guidelineRoutes } from './guideline-routes.js';
-import type { GuidelineSource } from './guideline.js';
+import { scopesFor, type GuidelineSource } from './guideline.js';
 import { MemoryGuidelines } from './memory-guidelines.js';
 import { PostgresGuidelines } from './postgres-guidelines.js';
 
@@ -100,7 +100,12 @@ export function openReviewerGuidelines(deps: {
   return {
     store,
     derivation,
-    forDraft: draftGuidelines(store),
+    forDraft: {
+      async forDraft({ from, category }) {
+        const chosen = await store.forDraft(scopesFor(from, category), GUIDELINES_PER_DRAFT);
+        return chosen.map(({ id, rule }) => ({ id, rule }));
+      },
+    } satisfies DraftGuidelines,
     routes: guidelineRoutes(store, clock),
     start: () => derivation.start(),
     stop: () => derivation.stop(),
