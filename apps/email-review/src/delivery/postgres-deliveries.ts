@@ -70,9 +70,7 @@ function deliverySql(schema: string) {
     get: `SELECT ${COLUMNS} FROM ${deliveries} WHERE thread_id = $1`,
     // Waits for the row (not SKIP LOCKED): the job is the message's only one, and a job that skipped
     // a row another transaction held for a moment would end with the message unsent.
-    take: `SELECT ${COLUMNS} FROM ${deliveries} WHERE thread_id = $1 AND status = 'queued' FOR UPDATE`,
-    takeUnsent: `SELECT ${COLUMNS} FROM ${deliveries} WHERE thread_id = $1
-                 AND status IN ('failed', 'no_recipient') FOR UPDATE`,
+    take: `SELECT ${COLUMNS} FROM ${deliveries} WHERE thread_id = $1 AND status = ANY($2) FOR UPDATE`,
     update: `UPDATE ${deliveries} SET status = $2, attempts = $3, last_error = $4,
                delivered_at = $5, server_reply = $6, to_address = $7, updated_at = now()
              WHERE thread_id = $1`,
@@ -126,7 +124,7 @@ export class PostgresDeliveries implements DeliveryStore {
 
   async attempt(threadId: string, attempt: (delivery: Delivery) => Promise<DeliveryOutcome>) {
     return withTransaction(this.pool, async (client) => {
-      const taken = await client.query<DeliveryRow>(this.sql.take, [threadId]);
+      const taken = await client.query<DeliveryRow>(this.sql.take, [threadId, ['queued']]);
       if (!taken.rows[0]) return undefined;
       const delivery = fromRow(taken.rows[0]);
       const outcome = await attempt(delivery);
@@ -150,7 +148,10 @@ export class PostgresDeliveries implements DeliveryStore {
 
   async redeliver(threadId: string, to: string | undefined) {
     return withTransaction(this.pool, async (client) => {
-      const unsent = await client.query<DeliveryRow>(this.sql.takeUnsent, [threadId]);
+      const unsent = await client.query<DeliveryRow>(this.sql.take, [
+        threadId,
+        ['failed', 'no_recipient'],
+      ]);
       if (!unsent.rows[0]) return undefined;
       const delivery = requeued(fromRow(unsent.rows[0]), to);
       await this.record(client, delivery, 'redelivered');

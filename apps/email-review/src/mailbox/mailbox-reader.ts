@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImapFlow } from 'imapflow';
 import { backoffMs, type Backoff } from '@repo/http-kit';
@@ -51,9 +52,7 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
   const label = mailboxLabel(deps.settings.url);
   const status: MailboxStatus = { state: 'starting', read: 0, quarantined: 0, lagSeconds: 0 };
   const stopping = new AbortController();
-  const stopped = new Promise<void>((resolve) =>
-    stopping.signal.addEventListener('abort', () => resolve(), { once: true }),
-  );
+  const stopped = once(stopping.signal, 'abort').then(() => undefined);
   const now = () => deps.clock?.() ?? new Date();
   const drafting = new Set<Promise<unknown>>();
   const createThread: CreateThread = async (...args) => {

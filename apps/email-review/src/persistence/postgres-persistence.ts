@@ -38,8 +38,7 @@ export interface PostgresOptions {
 
 export interface PostgresPersistence extends Persistence {
   database: NonNullable<Persistence['database']>;
-  /** Sets the schema up; with `retry`, tries again for up to `untilMs` while requests get 503. */
-  start(retry?: { untilMs: number; firstDelayMs?: number }): Promise<void>;
+  start: NonNullable<Persistence['start']>;
 }
 
 const DEFAULT_QUEUE = { leaseSeconds: 120, concurrency: 4 };
@@ -161,7 +160,6 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
         redact: redactSecrets,
         logger,
         untilMs: retry.untilMs,
-        firstDelayMs: retry.firstDelayMs,
         stopped: () => closed,
       });
     },

@@ -1,6 +1,6 @@
 import { defineRoute, type Route } from '@repo/http-kit';
 import type { Labels } from '../workflow/classification.js';
-import { labelsAnswerSchema } from './labelled-schemas.js';
+import { labelsAnswerSchema } from './thread-schemas.js';
 
 /** GET /labels: the categories and urgencies the classifier chooses from (the support profile's). */
 export function labelRoutes(labels: Labels): Route[] {

@@ -6,9 +6,14 @@ import type { ThreadService } from '../operations/thread-service.js';
 import { DEFAULT_LABELS, type Labels } from '../workflow/classification.js';
 import { parseRawEmail, RAW_EMAIL_MAX_BYTES, type InboundEmail } from '../email/raw-email.js';
 import { UNKNOWN_EMAIL } from '../email/thread-email.js';
-import { createThreadBody, idempotencyKeyHeader, threadParams } from './thread-schemas.js';
 import { listFiltered } from './filtered-list.js';
-import { labelledSchemas, type LabelledSchemas } from './labelled-schemas.js';
+import {
+  createThreadBody,
+  idempotencyKeyHeader,
+  labelledSchemas,
+  threadParams,
+  type LabelledSchemas,
+} from './thread-schemas.js';
 import { revisionTag, sendThread, threadChangeRoutes } from './thread-change-routes.js';
 
 const threadAnswer =

@@ -3,7 +3,10 @@ import { REJECT_REASONS, rejectReasonSchema } from '../quality/quality-ledger.js
 import { deliveryStatusSchema } from '../delivery/delivery.js';
 import { mailboxSchema } from '../email/mailbox.js';
 import { messageIdSchema, REFERENCES_MAX, SUBJECT_MAX_CHARS } from '../email/thread-email.js';
-import { threadStatusSchema } from '../threads/thread.js';
+import { threadSchema, threadStatusSchema } from '../threads/thread.js';
+import { GROUNDING_STATUSES } from '../knowledge/grounding.js';
+import { threadHistorySchema } from '../threads/thread-history.js';
+import { classificationSchemaFor, type Labels } from '../workflow/classification.js';
 import { TEXT_MAX_CHARS } from '../email/raw-email.js';
 
 /**
@@ -117,7 +120,7 @@ export const threadParams = z.object({
   thread_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not a thread id'),
 });
 
-export const listThreadsQuery = z.object({
+const listThreadsQuery = z.object({
   status: threadStatusSchema.optional(),
   delivery: deliveryStatusSchema
     .optional()
@@ -129,3 +132,37 @@ export const listThreadsQuery = z.object({
 export const idempotencyKeyHeader = z
   .string()
   .regex(/^[\x21-\x7e]{1,200}$/, 'must be 1-200 visible ASCII characters');
+
+const labelSchema = z.object({ name: z.string(), description: z.string().optional() });
+
+export const labelsAnswerSchema = z.object({
+  categories: z.array(labelSchema).describe('What the classifier chooses from, in order.'),
+  urgencies: z.array(labelSchema),
+});
+
+/**
+ * The thread schemas as this service documents and validates them: the classification's category
+ * and urgency enumerate the profile's labels, and the list filters by them.
+ */
+export function labelledSchemas(labels: Labels) {
+  const thread = threadSchema.extend({
+    classification: classificationSchemaFor(labels).nullable(),
+  });
+  const categories = labels.categories.map((label) => label.name) as [string, ...string[]];
+  return {
+    thread,
+    threadList: z.object({ items: z.array(thread), next_cursor: z.string().nullable() }),
+    history: threadHistorySchema,
+    listQuery: listThreadsQuery.extend({
+      category: z.enum(categories).optional().describe('Only threads classified so.'),
+      grounding: z
+        .enum(GROUNDING_STATUSES)
+        .optional()
+        .describe(
+          'Only threads whose latest model draft is `grounded` in the help center, or `none`: flagged, it cites no article.',
+        ),
+    }),
+  };
+}
+
+export type LabelledSchemas = ReturnType<typeof labelledSchemas>;
