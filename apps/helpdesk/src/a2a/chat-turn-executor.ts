@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  Message,
-  Part,
-  TaskArtifactUpdateEvent,
-  TaskState,
-  TaskStatusUpdateEvent,
-} from '@a2a-js/sdk';
+import type { Message, Part, TaskState } from '@a2a-js/sdk';
 import {
   A2AError,
   type AgentExecutor,
@@ -15,11 +9,8 @@ import {
 import type { Logger } from '@repo/http-kit';
 import type { AgentReply, ChatService, ChatReply } from '../chat/chat-service.js';
 import { problemOf } from '../chat/turn-errors.js';
-import { turnEventReader, type TurnEvent } from '../chat/turn-events.js';
+import { turnEventReader } from '../chat/turn-events.js';
 import { textOf } from './message-input.js';
-
-/** The artifact a task's reply streams into: text deltas appended, replaced whole at the end. */
-const REPLY_ARTIFACT_ID = 'reply';
 
 /** Thrown into a turn that was cancelled before it started: it ends before any model call. */
 class TurnCancelled extends Error {
@@ -31,9 +22,6 @@ class TurnCancelled extends Error {
 
 /** Where a task's turn is: queued behind its session's earlier turns, running, or cancelled. */
 type TurnState = 'waiting' | 'running' | 'cancelled';
-
-/** The task an event belongs to, and its context (the helpdesk session). */
-type TaskRef = { taskId: string; contextId: string };
 
 /**
  * Runs each A2A message as one helpdesk turn through the chat service of POST /chat, its contextId
@@ -51,58 +39,65 @@ export class ChatTurnExecutor implements AgentExecutor {
   ) {}
 
   execute = async (context: RequestContext, bus: ExecutionEventBus): Promise<void> => {
-    const { taskId, contextId } = context;
-    const task: TaskRef = { taskId, contextId };
+    const { taskId, contextId, userMessage } = context;
     const turn = { state: 'waiting' as TurnState, contextId };
     this.turns.set(taskId, turn);
-    const status = (state: TaskState, message?: Message, final = false) =>
-      bus.publish(statusUpdate(task, state, message, final));
+    const task = taskEvents(bus, { taskId, contextId });
     if (!context.task) {
       bus.publish({
         kind: 'task',
         id: taskId,
         contextId,
         status: { state: 'submitted', timestamp: new Date().toISOString() },
-        history: [context.userMessage],
+        history: [userMessage],
       });
     }
     const read = turnEventReader();
+    // Text streams into the reply artifact; the specialist and tool calls are working updates.
     let streamed = false;
-    const watch = this.streamedMessages.delete(context.userMessage.messageId);
+    const onEvent = (event: Parameters<typeof read>[0]) => {
+      for (const turnEvent of read(event)) {
+        if (turnEvent.event === 'delta') {
+          task.reply([{ kind: 'text', text: turnEvent.data.text }], streamed, false);
+          streamed = true;
+          continue;
+        }
+        const { event: name, data } = turnEvent;
+        const shown = name === 'tool_result' ? { ...data, result: undefined } : data;
+        task.status('working', [{ kind: 'data', data: { event: name, ...shown } }]);
+      }
+    };
     try {
-      const reply = await this.chat.send(contextId, textOf({ message: context.userMessage }), {
+      const watch = this.streamedMessages.delete(userMessage.messageId);
+      const reply = await this.chat.send(contextId, textOf({ message: userMessage }), {
         onStart: () => {
           if (turn.state === 'cancelled') throw new TurnCancelled();
           turn.state = 'running';
-          status('working');
+          task.status('working');
         },
-        ...(watch
-          ? {
-              onEvent: (event) => {
-                for (const turnEvent of read(event)) {
-                  streamed = this.publishProgress(bus, task, turnEvent, streamed);
-                }
-              },
-            }
-          : {}),
+        ...(watch ? { onEvent } : {}),
       });
       if ('mode' in reply) {
         // A person holds the conversation: the message went to them, and no agent answers it.
-        status('input-required', agentMessage(task, heldParts(reply)), true);
+        task.status('input-required', heldParts(reply), true);
         return;
       }
       const parts = replyParts(reply);
-      bus.publish(replyUpdate(task, parts, { append: false, lastChunk: true }));
-      status('completed', agentMessage(task, parts), true);
+      task.reply(parts, false, true);
+      task.status('completed', parts, true);
     } catch (error) {
       if (error instanceof TurnCancelled) return;
       const problem = problemOf(error);
       this.logger.warn({ err: error, session_id: contextId, task_id: taskId }, 'A2A turn failed');
-      const parts: Part[] = [
-        { kind: 'text', text: problem.detail ?? 'The turn failed.' },
-        { kind: 'data', data: { error: problem } },
-      ];
-      status('failed', agentMessage(task, parts), true);
+      const text = problem.detail ?? 'The turn failed.';
+      task.status(
+        'failed',
+        [
+          { kind: 'text', text },
+          { kind: 'data', data: { error: problem } },
+        ],
+        true,
+      );
     } finally {
       this.turns.delete(taskId);
       bus.finished();
@@ -119,57 +114,47 @@ export class ChatTurnExecutor implements AgentExecutor {
     // A started turn runs to its end: refuse now, or the SDK would hold the answer until then.
     if (!turn || turn.state !== 'waiting') throw A2AError.taskNotCancelable(taskId);
     turn.state = 'cancelled';
-    const task: TaskRef = { taskId, contextId: turn.contextId };
-    const parts: Part[] = [{ kind: 'text', text: 'Cancelled before the turn started.' }];
-    bus.publish(statusUpdate(task, 'canceled', agentMessage(task, parts), true));
+    const text = 'Cancelled before the turn started.';
+    taskEvents(bus, { taskId, contextId: turn.contextId }).status(
+      'canceled',
+      [{ kind: 'text', text }],
+      true,
+    );
     bus.finished();
   };
-
-  /** Text as it streams into the reply artifact; the specialist and tool calls as working updates. */
-  private publishProgress(
-    bus: ExecutionEventBus,
-    task: TaskRef,
-    event: TurnEvent,
-    streamed: boolean,
-  ): boolean {
-    if (event.event === 'delta') {
-      const parts: Part[] = [{ kind: 'text', text: event.data.text }];
-      bus.publish(replyUpdate(task, parts, { append: streamed, lastChunk: false }));
-      return true;
-    }
-    const data = event.event === 'tool_result' ? { ...event.data, result: undefined } : event.data;
-    const parts: Part[] = [{ kind: 'data', data: { event: event.event, ...data } }];
-    bus.publish(statusUpdate(task, 'working', agentMessage(task, parts), false));
-    return streamed;
-  }
 }
 
-function statusUpdate(
-  task: TaskRef,
-  state: TaskState,
-  message: Message | undefined,
-  final: boolean,
-): TaskStatusUpdateEvent {
-  return {
-    kind: 'status-update',
+/** A task's events: status updates (with an agent message of `parts`), and its reply artifact. */
+function taskEvents(bus: ExecutionEventBus, task: { taskId: string; contextId: string }) {
+  const message = (parts: Part[]): Message => ({
+    kind: 'message',
+    role: 'agent',
+    messageId: randomUUID(),
     ...task,
-    status: { state, timestamp: new Date().toISOString(), ...(message ? { message } : {}) },
-    final,
+    parts,
+  });
+  return {
+    status: (state: TaskState, parts?: Part[], final = false) =>
+      bus.publish({
+        kind: 'status-update',
+        ...task,
+        status: {
+          state,
+          timestamp: new Date().toISOString(),
+          ...(parts ? { message: message(parts) } : {}),
+        },
+        final,
+      }),
+    /** Streamed deltas appended (`append`), or the whole reply at the end (`lastChunk`). */
+    reply: (parts: Part[], append: boolean, lastChunk: boolean) =>
+      bus.publish({
+        kind: 'artifact-update',
+        ...task,
+        artifact: { artifactId: 'reply', name: 'reply', parts },
+        append,
+        lastChunk,
+      }),
   };
-}
-
-/** Parts of the reply artifact: streamed deltas appended, or the whole reply at the end. */
-function replyUpdate(
-  task: TaskRef,
-  parts: Part[],
-  chunk: { append: boolean; lastChunk: boolean },
-): TaskArtifactUpdateEvent {
-  const artifact = { artifactId: REPLY_ARTIFACT_ID, name: 'reply', parts };
-  return { kind: 'artifact-update', ...task, artifact, ...chunk };
-}
-
-function agentMessage(task: TaskRef, parts: Part[]): Message {
-  return { kind: 'message', role: 'agent', messageId: randomUUID(), ...task, parts };
 }
 
 /**
