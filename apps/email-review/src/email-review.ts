@@ -25,11 +25,7 @@ import { openDraftQuality } from './quality/draft-quality.js';
 import { pipelineVersion } from './quality/draft-stamp.js';
 import { DEFAULT_PROMPTS, type EmailPrompts } from './workflow/prompts.js';
 import { DEFAULT_LABELS, type Labels } from './workflow/classification.js';
-import {
-  createThreadRetention,
-  KEEP_FOREVER,
-  type RetentionSettings,
-} from './retention/thread-retention.js';
+import { createThreadRetention, type RetentionSettings } from './retention/thread-retention.js';
 
 /** The HTTP options go to http-kit's app as given (documented there). */
 export interface EmailReviewDeps extends Pick<
@@ -66,24 +62,6 @@ export interface EmailReviewDeps extends Pick<
   helpCenter?: HelpCenterSettings;
   /** The guideline derivation's job lease (server: MODEL_JOB_LEASE_SECONDS). */
   guidelineDerivation?: Pick<DerivationSettings, 'leaseSeconds'>;
-}
-
-/** The retention job over the service's database; none without a setting or in memory mode. */
-function threadRetention(deps: EmailReviewDeps) {
-  const { database } = deps.persistence;
-  if (!deps.retention) return KEEP_FOREVER;
-  if (!database) {
-    deps.logger.warn(
-      'THREAD_RETENTION_DAYS has no effect in memory mode (nothing outlives the process)',
-    );
-    return KEEP_FOREVER;
-  }
-  return createThreadRetention({
-    database,
-    settings: deps.retention,
-    logger: deps.logger,
-    clock: deps.clock,
-  });
 }
 
 /** Wires the workflow, the thread service, the delivery worker and the HTTP app over one persistence. */
@@ -203,7 +181,12 @@ export function createEmailReview(deps: EmailReviewDeps) {
     knowledge: helpCenter.kb,
     reviewerRoutes: [...guidelines.routes, ...quality.routes],
   });
-  const retention = threadRetention(deps);
+  const retention = createThreadRetention({
+    database: deps.persistence.database,
+    settings: deps.retention,
+    logger: deps.logger,
+    clock: deps.clock,
+  });
   let closed = false;
   return {
     app,

@@ -35,7 +35,7 @@ const UNSENT_DAYS_DEFAULT = 30;
 const POLL_MS = 30_000;
 
 /** Retention off (THREAD_RETENTION_DAYS unset, or memory mode): threads are kept forever. */
-export const KEEP_FOREVER: ThreadRetention = {
+const KEEP_FOREVER: ThreadRetention = {
   start: async () => {},
   runOnce: async () => 0,
   stop: async () => {},
@@ -44,14 +44,21 @@ export const KEEP_FOREVER: ThreadRetention = {
 /**
  * Deletes finished threads past the retention period, in small batches, from a job pg-boss's
  * scheduler creates on `cron`: one job per tick on a singleton queue, so a pass runs once across
- * all instances.
+ * all instances. Without settings, or without a database (memory mode), nothing is ever deleted.
  */
 export function createThreadRetention(deps: {
-  database: { pool: pg.Pool; schema: string; jobs: JobRunner };
-  settings: RetentionSettings;
+  database: { pool: pg.Pool; schema: string; jobs: JobRunner } | undefined;
+  settings: RetentionSettings | undefined;
   logger: Logger;
-  clock?: () => Date;
+  clock?: (() => Date) | undefined;
 }): ThreadRetention {
+  if (!deps.settings) return KEEP_FOREVER;
+  if (!deps.database) {
+    deps.logger.warn(
+      'THREAD_RETENTION_DAYS has no effect in memory mode (nothing outlives the process)',
+    );
+    return KEEP_FOREVER;
+  }
   const { pool, schema, jobs } = deps.database;
   const { days, batchSize = 100, pauseMs = 50 } = deps.settings;
   const unsentDays = deps.settings.unsentDays ?? Math.max(days, UNSENT_DAYS_DEFAULT);
