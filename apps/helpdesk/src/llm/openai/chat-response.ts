@@ -91,15 +91,18 @@ export function llmResponseOf(completion: OpenAI.ChatCompletion): LlmResponse {
 /**
  * A streamed completion as ADK's Gemini streams it: each text delta as a `partial` response, then
  * one final response with the whole text, the function calls (assembled by index), usage, finish.
+ * `progress` hears each chunk as it arrives, yielded onward or not.
  */
 export async function* llmResponsesOf(
   chunks: AsyncIterable<OpenAI.ChatCompletionChunk>,
+  progress: () => void = () => undefined,
 ): AsyncGenerator<LlmResponse, void> {
   let text = '';
   const toolCalls: ToolCallSoFar[] = [];
   let finish: string | null | undefined;
   let usage: OpenAI.CompletionUsage | null | undefined;
   for await (const chunk of chunks) {
+    progress();
     usage = chunk.usage ?? usage;
     const choice = chunk.choices[0];
     if (!choice) continue;

@@ -39,40 +39,22 @@ export class OpenAiChatModel extends BaseLlm {
   ): AsyncGenerator<LlmResponse, void> {
     this.maybeAppendUserContent(llmRequest);
     const params = chatCompletionParams(llmRequest, this.model);
-    const attempt = stream
-      ? (signal: AbortSignal, progress: () => void) => this.streamed(params, signal, progress)
-      : (signal: AbortSignal) => this.whole(params, signal);
+    const completions = this.client.chat.completions;
+    async function* attempt(signal: AbortSignal, progress: () => void) {
+      if (!stream) {
+        yield llmResponseOf(await completions.create(params, { signal }));
+        return;
+      }
+      const options = { stream: true, stream_options: { include_usage: true } } as const;
+      yield* llmResponsesOf(
+        await completions.create({ ...params, ...options }, { signal }),
+        progress,
+      );
+    }
     return withDeadlineAndRetry(attempt, this.policy, { stream, abortSignal });
   }
 
   override connect(): Promise<BaseLlmConnection> {
     return Promise.reject(new Error('Live (bidirectional) connections need a Gemini model.'));
-  }
-
-  private async *whole(
-    params: OpenAI.ChatCompletionCreateParamsNonStreaming,
-    signal: AbortSignal,
-  ): AsyncGenerator<LlmResponse, void> {
-    yield llmResponseOf(await this.client.chat.completions.create(params, { signal }));
-  }
-
-  private async *streamed(
-    params: OpenAI.ChatCompletionCreateParamsNonStreaming,
-    signal: AbortSignal,
-    progress: () => void,
-  ): AsyncGenerator<LlmResponse, void> {
-    const chunks = await this.client.chat.completions.create(
-      { ...params, stream: true, stream_options: { include_usage: true } },
-      { signal },
-    );
-    yield* llmResponsesOf(chunksWithProgress(chunks, progress));
-  }
-}
-
-/** Each chunk as it arrives counts as the model's progress, yielded onward or not. */
-async function* chunksWithProgress<T>(chunks: AsyncIterable<T>, progress: () => void) {
-  for await (const chunk of chunks) {
-    progress();
-    yield chunk;
   }
 }
