@@ -51,8 +51,12 @@ export async function createThread(
     });
     return { ...stored, jobId: stored.created ? await deps.modelJobs.send(job, tx) : undefined };
   });
-  if (!created || !jobId)
-    return { thread: idempotencyKey ? sameEmail(thread, received.inbound) : thread, created };
+  if (!created || !jobId) {
+    // A repeated Idempotency-Key answers with its thread, but only for the same email.
+    if (idempotencyKey && thread.inbound !== received.inbound)
+      throw new IdempotencyKeyReused(thread.thread_id);
+    return { thread, created };
+  }
   log(deps).info({ thread_id: thread.thread_id }, 'thread created');
   const drafted = runModelJob(deps, job, jobId, thread).then((view) => view ?? thread);
   // Whoever stops waiting (202) leaves the failure to the thread (`failed`) and the log.
@@ -82,10 +86,4 @@ function newThread(
     error: null,
     delivery: null,
   };
-}
-
-/** A repeated Idempotency-Key answers with its thread, but only for the same email. */
-function sameEmail(thread: Thread, inbound: string): Thread {
-  if (thread.inbound !== inbound) throw new IdempotencyKeyReused(thread.thread_id);
-  return thread;
 }

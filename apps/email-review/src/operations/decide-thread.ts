@@ -44,8 +44,8 @@ export interface Decision extends Transaction {
 
 /**
  * The graph over a transaction's saver, for the decisions (OperationDeps' `graphOn`): compiled once
- * per saver (about 0.4 ms), with the telemetry's callbacks; the service's own saver has `graph`, and
- * memory mode's transactions share one saver.
+ * per saver, with the telemetry's callbacks; the service's own saver has `graph`, and memory mode's
+ * transactions share one saver.
  */
 export function graphOnEachSaver(service: {
   graph: EmailGraph;

@@ -1,7 +1,7 @@
 import { threadIdOfReply } from '../delivery/delivery.js';
 import type { ThreadEmail } from '../email/thread-email.js';
 import type { Thread } from '../threads/thread.js';
-import type { EarlierExchange, EmailStateUpdate } from '../workflow/state.js';
+import type { EmailStateUpdate } from '../workflow/state.js';
 import type { OperationDeps } from './thread-service.js';
 
 /**
@@ -19,25 +19,23 @@ export async function answeredThreadId(
   return undefined;
 }
 
-/** What the drafter is given of the earlier thread: the customer's email and the reply sent to it. */
-async function earlierExchange(
-  deps: Pick<OperationDeps, 'threads'>,
-  threadId: string | undefined,
-): Promise<EarlierExchange | null> {
-  const earlier = threadId ? await deps.threads.get(threadId) : undefined;
-  if (!earlier || earlier.status !== 'sent' || !earlier.draft) return null;
-  return { email: earlier.inbound, reply: earlier.draft };
-}
-
-/** A thread's first run's input: its email, and the earlier exchange when it answers one. */
+/**
+ * A thread's first run's input: its email and, when it answers a reply we sent, the earlier
+ * exchange (the customer's email and that reply).
+ */
 export async function firstRunInput(
   deps: Pick<OperationDeps, 'threads'>,
   thread: Thread,
 ): Promise<EmailStateUpdate> {
+  const answered = thread.previous_thread_id;
+  const earlier = answered ? await deps.threads.get(answered) : undefined;
   return {
     inbound: thread.inbound,
     subject: thread.email.subject,
     from: thread.email.from,
-    earlier: await earlierExchange(deps, thread.previous_thread_id),
+    earlier:
+      earlier?.status === 'sent' && earlier.draft
+        ? { email: earlier.inbound, reply: earlier.draft }
+        : null,
   };
 }

@@ -3,7 +3,6 @@ import type { Thread } from '../threads/thread.js';
 import { describeFailure } from '../threads/failure.js';
 import { projectThread } from '../threads/thread-projection.js';
 import type { EmailStateValues } from '../workflow/state.js';
-import { stepEvents } from './history-events.js';
 import { log, now, stateConfig, type OperationDeps } from './thread-service.js';
 
 /**
@@ -54,4 +53,20 @@ export async function recordFailure(
     log(deps).error({ err: saveError, thread_id: threadId }, 'could not record the failure');
   }
   return failed;
+}
+
+/** What a workflow run did between two views of a thread: classified it, drafted a new revision. */
+export function stepEvents(before: Thread, after: Thread, at: string): HistoryEvent[] {
+  const events: HistoryEvent[] = [];
+  if (after.classification && !before.classification)
+    events.push({
+      type: 'classified',
+      at,
+      actor: 'model',
+      category: after.classification.category,
+      urgency: after.classification.urgency,
+    });
+  if (after.revision > before.revision)
+    events.push({ type: 'drafted', at, actor: 'model', revision: after.revision });
+  return events;
 }

@@ -11,7 +11,8 @@ import { runModelJob } from './run-model-job.js';
  */
 export async function retryThread(deps: OperationDeps, threadId: string): Promise<Thread> {
   const thread = await getThread(deps, threadId);
-  requireRetryable(thread);
+  // A `drafting` thread has its model job, which the queue reruns.
+  if (thread.status !== 'failed') throw new ThreadNotRetryable(thread);
   const at = now(deps);
   const marked: Thread = { ...thread, status: 'drafting', error: null, updated_at: at };
   const job = { thread_id: threadId, kind: 'retry' as const };
@@ -30,9 +31,4 @@ export async function retryThread(deps: OperationDeps, threadId: string): Promis
       throw error;
     });
   return (await runModelJob(deps, job, jobId)) ?? marked;
-}
-
-/** Retry takes a `failed` thread (a `drafting` one has its model job, which the queue reruns). */
-function requireRetryable(thread: Thread): void {
-  if (thread.status !== 'failed') throw new ThreadNotRetryable(thread);
 }

@@ -10,9 +10,8 @@ import { projectThread } from '../threads/thread-projection.js';
 import type { EmailStateValues } from '../workflow/state.js';
 import { firstRunInput } from './earlier-exchange.js';
 import { learnFromInstructions } from '../quality/learn-from-decision.js';
-import { stepEvents } from './history-events.js';
 import { now, runConfig, stateConfig, type OperationDeps } from './thread-service.js';
-import { recordFailure } from './record-failure.js';
+import { recordFailure, stepEvents } from './record-failure.js';
 
 /**
  * Runs a thread's model job (src/jobs/model-jobs.ts), here at once or in another instance's worker
