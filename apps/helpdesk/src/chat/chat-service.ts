@@ -7,7 +7,6 @@ import { CondensingSessionService } from '../sessions/condensing-session-service
 import type { WidgetProof } from '../sessions/session-access.js';
 import { SessionStore } from '../sessions/session-store.js';
 import type { SessionSettings, SessionTurns } from '../sessions/session-turns.js';
-import type { Turn } from '../sessions/transcript.js';
 import { runTurn, type TurnObserver, type TurnOutcome } from './run-turn.js';
 import {
   newWidgetSessionId,
@@ -18,7 +17,7 @@ import type { Caller } from '../tools/caller.js';
 import { currentActor } from '@repo/http-kit';
 import type { Handoffs } from '../operator/handoffs.js';
 import { MemoryHandoffs } from '../operator/memory-handoffs.js';
-import { createOperatorDesk, type OperatorDesk } from '../operator/operator-desk.js';
+import { createOperatorDesk } from '../operator/operator-desk.js';
 import { apiCaller, type ApiCaller } from './api-caller.js';
 import { TurnFailedError } from './turn-errors.js';
 import { publishTurnFailed, ticketCreated, type TurnWebhooks } from './turn-webhooks.js';
@@ -120,28 +119,6 @@ const proofOf = (access: SessionAccess): WidgetProof =>
 const callerOf = (sessionId: string, access: SessionAccess): Caller =>
   'widgetToken' in access ? { kind: 'widget', session: sessionId } : access.caller;
 
-export interface ChatService {
-  /** `observer` watches the turn as it runs (POST /chat's event stream). */
-  send(
-    sessionId: string,
-    message: string,
-    observer?: TurnObserver,
-    access?: SessionAccess,
-  ): Promise<ChatReply>;
-  turns(sessionId: string, access?: SessionAccess): Promise<readonly Turn[] | undefined>;
-  /** Starts a conversation for the public widget: a random id and its secret. */
-  openWidgetSession(): Promise<WidgetSession>;
-  remove(sessionId: string): Promise<void>;
-  /** Drops sessions idle past the TTL (also done when they are next used); returns how many. */
-  evictExpired(): Promise<number>;
-  /** Turns of a session running or waiting in this process. */
-  queuedTurns(sessionId: string): number;
-  /** Sessions kept and not expired: in this process's memory, or in the database (every instance's). */
-  countSessions(): Promise<number>;
-  /** The operators' side: the queue, takeover, replies, hand back (src/operator). */
-  desk: OperatorDesk;
-}
-
 // Client-chosen session ids are unique per app, so one ADK user holds them all.
 const USER_ID = 'helpdesk';
 
@@ -167,7 +144,7 @@ export function sessionSettings(
  * runs one turn per session at a time. The session service and the Runner are injected, with
  * in-memory defaults as ADK's own dev server has them. Everything here is built once per process.
  */
-export function createChatService(options: ChatServiceOptions): ChatService {
+export function createChatService(options: ChatServiceOptions) {
   const settings = sessionSettings(options);
   const { clock } = settings;
   const sessionService =
@@ -208,7 +185,13 @@ export function createChatService(options: ChatServiceOptions): ChatService {
   });
 
   return {
-    send: async (sessionId, message, observer, access = { caller: apiCaller() }) => {
+    /** `observer` watches the turn as it runs (POST /chat's event stream). */
+    send: async (
+      sessionId: string,
+      message: string,
+      observer?: TurnObserver,
+      access: SessionAccess = { caller: apiCaller() },
+    ): Promise<ChatReply> => {
       const reply = await store.runTurn(
         sessionId,
         async (transcript): Promise<ChatReply> => {
@@ -250,24 +233,31 @@ export function createChatService(options: ChatServiceOptions): ChatService {
       }
       return reply;
     },
-    turns: async (sessionId, access = { caller: apiCaller() }) =>
+    turns: async (sessionId: string, access: SessionAccess = { caller: apiCaller() }) =>
       store.turnsOf(sessionId, proofOf(access)),
-    openWidgetSession: async () => {
+    /** Starts a conversation for the public widget: a random id and its secret. */
+    openWidgetSession: async (): Promise<WidgetSession> => {
       const session = { session_id: newWidgetSessionId(), widget_token: newWidgetToken() };
       await store.openWidgetSession(session.session_id, widgetTokenSha256(session.widget_token));
       return session;
     },
-    remove: async (sessionId) => {
+    remove: async (sessionId: string) => {
       await store.delete(sessionId);
       await desk.forget(sessionId);
     },
+    /** Drops sessions idle past the TTL (also done when they are next used); returns how many. */
     evictExpired: async () => {
       const evicted = await store.evictExpired();
       await desk.forgetGone();
       return evicted;
     },
-    queuedTurns: (sessionId) => store.queued(sessionId),
+    /** Turns of a session running or waiting in this process. */
+    queuedTurns: (sessionId: string) => store.queued(sessionId),
+    /** Sessions kept and not expired: in this process's memory, or in the database (every instance's). */
     countSessions: async () => store.count(),
+    /** The operators' side: the queue, takeover, replies, hand back (src/operator). */
     desk,
   };
 }
+
+export type ChatService = ReturnType<typeof createChatService>;
