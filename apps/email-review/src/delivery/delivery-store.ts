@@ -56,7 +56,6 @@ export interface DeliveryStore {
   ): Promise<DeliveryOutcome | undefined>;
   /** A `failed` or `no_recipient` delivery queued again (see requeued); undefined otherwise. */
   redeliver(threadId: string, to: string | undefined): Promise<Delivery | undefined>;
-  /** Starts taking jobs. */
   start(handler: DeliveryHandler): Promise<void>;
   stop(): Promise<void>;
 }

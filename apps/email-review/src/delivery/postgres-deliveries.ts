@@ -189,13 +189,8 @@ export class PostgresDeliveries implements DeliveryStore {
       deliveryView(delivery),
       delivery.status,
     ]);
-    const event = deliveryEvent(delivery, change);
-    await this.settings.history.appendIn(
-      client,
-      delivery.thread_id,
-      [event],
-      updated.rows[0]?.view,
-    );
+    const events = [deliveryEvent(delivery, change)];
+    await this.settings.history.appendIn(client, delivery.thread_id, events, updated.rows[0]?.view);
   }
 
   /**

@@ -18,7 +18,6 @@ export interface Persistence {
   threads: ThreadStore;
   /** Each thread's history, appended by the writes of `threads` and `deliveries`. */
   history: ThreadHistory;
-  /** Delivery records and their queue. */
   deliveries: DeliveryStore;
   /** Every thread's changes as they commit, from any instance (GET /events). */
   changes: ChangeFeed;

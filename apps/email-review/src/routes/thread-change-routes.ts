@@ -18,9 +18,6 @@ import {
   threadParams,
 } from './thread-schemas.js';
 
-/** Request headers a route documents. */
-type RouteHeaders = NonNullable<RouteSpec['headers']>;
-
 export const revisionTag = {
   ETag: { description: 'The thread’s revision, `"<revision>"`: what If-Match names.' },
 };
@@ -77,7 +74,7 @@ const revisionChecked = {
       headers: revisionTag,
     },
   },
-} satisfies { headers: RouteHeaders; responses: Record<number, ResponseSpec> };
+};
 
 /** A change to a paused thread: the same parameters and error answers for edit, approve, reject, retry. */
 function threadChange<B extends z.ZodType>(
@@ -87,7 +84,7 @@ function threadChange<B extends z.ZodType>(
     summary: string;
     ok: string;
     body: B;
-    headers?: RouteHeaders;
+    headers?: RouteSpec['headers'];
     responses?: Record<number, ResponseSpec>;
     change: (threadId: string, body: z.output<B>, req: Request) => Promise<Thread>;
   },

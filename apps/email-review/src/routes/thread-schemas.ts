@@ -45,7 +45,6 @@ const revisionField = z
     'The revision the reviewer saw: refused with 409 `revision_mismatch` unless it is the current one. Omitted: the current revision.',
   );
 
-/** Approve's optional recipient. */
 export const approveThreadBody = z
   .strictObject({
     to: mailboxSchema
