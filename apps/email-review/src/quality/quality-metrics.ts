@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import { oncePerScrape } from '../telemetry/email-review-metrics.js';
 import { figuresOf, type Figures } from './quality-figures.js';
 import type { DecisionRecord, QualityLedger } from './quality-ledger.js';
 
@@ -9,14 +10,7 @@ const LABELS = ['category', 'model', 'pipeline_version'] as const;
  * each scrape (so every instance reports the same); thread ids stay out of the labels.
  */
 export function qualityMetrics(registry: Registry, ledger: QualityLedger) {
-  let reading: Promise<DecisionRecord[] | undefined> | undefined;
-  const read = () => {
-    reading ??= ledger
-      .list({})
-      .catch(() => undefined)
-      .finally(() => setImmediate(() => (reading = undefined)));
-    return reading;
-  };
+  const read = oncePerScrape(() => ledger.list({}));
   const groups = (records: DecisionRecord[]) => {
     const byKey = new Map<string, { labels: Record<string, string>; records: DecisionRecord[] }>();
     for (const record of records) {

@@ -4,7 +4,6 @@ import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { Persistence } from '../persistence/persistence.js';
 import { THREAD_STATUSES } from '../threads/thread.js';
 import { indexCounts } from './index-counts.js';
-import { observedDeliveries } from './observed-deliveries.js';
 
 /**
  * email-review's own metrics in `registry` (see the README's Metrics section): what feeds them —
@@ -12,16 +11,7 @@ import { observedDeliveries } from './observed-deliveries.js';
  * the index on each scrape.
  */
 export function emailReviewMetrics(registry: Registry, persistence: Persistence) {
-  const counts = indexCounts(persistence);
-  // One read of the index per scrape, shared by the two gauges it feeds. With the database away
-  // (or not set up yet) the scrape still answers: the gauges keep their last values.
-  let reading: Promise<Awaited<ReturnType<typeof counts>> | undefined> | undefined;
-  const read = () => {
-    reading ??= counts()
-      .catch(() => undefined)
-      .finally(() => setImmediate(() => (reading = undefined)));
-    return reading;
-  };
+  const read = oncePerScrape(indexCounts(persistence));
   new Gauge({
     name: 'email_review_threads',
     help: 'Threads in the index by status (drafting, awaiting_review, sent, rejected, failed).',
@@ -52,5 +42,37 @@ export function emailReviewMetrics(registry: Registry, persistence: Persistence)
   return {
     recordModelCall,
     deliveries: (store: DeliveryStore) => observedDeliveries(store, deliveryAttempts),
+  };
+}
+
+/**
+ * One read per scrape, shared by the gauges it feeds. With the database away (or not set up yet)
+ * the read is undefined and the scrape still answers: the gauges keep their last values.
+ */
+export function oncePerScrape<T>(read: () => Promise<T>): () => Promise<T | undefined> {
+  let reading: Promise<T | undefined> | undefined;
+  return () =>
+    (reading ??= read()
+      .catch(() => undefined)
+      .finally(() => setImmediate(() => (reading = undefined))));
+}
+
+/**
+ * The delivery store, with each attempt's outcome counted: `delivered`, `logged` (no SMTP),
+ * `deferred` (a transient failure, retried later) or `failed` (for good).
+ */
+function observedDeliveries(store: DeliveryStore, attempts: Counter<'outcome'>): DeliveryStore {
+  return {
+    commitApproval: (...args) => store.commitApproval(...args),
+    get: (threadId) => store.get(threadId),
+    attempt: (threadId, attempt) =>
+      store.attempt(threadId, async (delivery) => {
+        const outcome = await attempt(delivery);
+        attempts.inc({ outcome: outcome.status === 'queued' ? 'deferred' : outcome.status });
+        return outcome;
+      }),
+    redeliver: (threadId, to) => store.redeliver(threadId, to),
+    start: (handler) => store.start(handler),
+    stop: () => store.stop(),
   };
 }

@@ -13,12 +13,10 @@ const isNodeRun = (node: unknown, run: Run): node is string =>
   typeof node === 'string' && node === run.name && !node.startsWith('__');
 
 /**
- * Spans for the workflow, from LangChain's tracer interface (`BaseTracer`, what LangChain's own
- * tracers extend): one for each run of the graph, and under it one for each node (`classify`,
- * `draft`, `send`). A tracer does not run the node, so the node's span is not the active context
- * while it runs; `contextOfCurrentNode` finds it instead, from LangGraph's `getConfig()`, for the
- * model call made inside the node. Written here because no maintained instrumentation gives these
- * spans (the register: packages/http-kit/src/framework-patches.ts, `langgraph-graph-spans`).
+ * Spans for the workflow from LangChain's `BaseTracer`: one per graph run, and under it one per node.
+ * A tracer does not run the node, so the model call inside it finds the node's span through
+ * `contextOfCurrentNode` (LangGraph's `getConfig()`). No maintained instrumentation gives these
+ * (register: packages/http-kit/src/framework-patches.ts, `langgraph-graph-spans`).
  */
 export class GraphSpans extends BaseTracer {
   name = 'opentelemetry-graph-spans';
