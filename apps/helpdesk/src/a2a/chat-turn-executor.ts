@@ -10,7 +10,7 @@ import type { Logger } from '@repo/http-kit';
 import type { AgentReply, ChatService, ChatReply } from '../chat/chat-service.js';
 import { problemOf } from '../chat/turn-errors.js';
 import { turnEventReader } from '../chat/turn-events.js';
-import { textOf } from './message-input.js';
+import { textOf } from './rpc-params.js';
 
 /** Thrown into a turn that was cancelled before it started: it ends before any model call. */
 class TurnCancelled extends Error {

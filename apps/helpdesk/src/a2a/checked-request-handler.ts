@@ -6,8 +6,12 @@ import {
   type TaskStore,
 } from '@a2a-js/sdk/server';
 import type { ChatTurnExecutor } from './chat-turn-executor.js';
-import { checkMessage } from './message-input.js';
-import { checkParams, taskIdParamsSchema, taskQueryParamsSchema } from './rpc-params.js';
+import {
+  checkMessage,
+  checkParams,
+  taskIdParamsSchema,
+  taskQueryParamsSchema,
+} from './rpc-params.js';
 
 /**
  * The SDK's request handler, with each method's params checked first (the SDK trusts their shape),

@@ -1,5 +1,7 @@
+import type { MessageSendParams, Part } from '@a2a-js/sdk';
 import { A2AError } from '@a2a-js/sdk/server';
 import { z } from 'zod';
+import { chatRequestSchema } from '../routes/schemas.js';
 
 /**
  * The params of each A2A method as protocol 0.3 types them, checked before the SDK's handler reads
@@ -22,7 +24,7 @@ const part = z.discriminatedUnion('kind', [
   }),
 ]);
 
-export const messageSendParamsSchema = z.object({
+const messageSendParamsSchema = z.object({
   message: z.object({
     kind: z.literal('message'),
     role: z.enum(['user', 'agent']),
@@ -54,7 +56,7 @@ export const taskQueryParamsSchema = z.object({
 export const taskIdParamsSchema = z.object({ id, metadata: metadata.optional() });
 
 /** The issues of a refused value as the API words them (POST /chat's `validation_failed`). */
-export function invalidParams(issues: Array<{ path: string; message: string }>): A2AError {
+function invalidParams(issues: Array<{ path: string; message: string }>): A2AError {
   return A2AError.invalidParams('The params are not valid.', {
     code: 'validation_failed',
     errors: issues,
@@ -71,4 +73,42 @@ export function checkParams<T>(schema: z.ZodType<T>, params: unknown): void {
       message: issue.message,
     })),
   );
+}
+
+/** A2A's "Content type not supported" (the spec's -32005): a message with no text to answer. */
+const CONTENT_TYPE_NOT_SUPPORTED = -32005;
+
+/** The text of a message: its text parts, in order, one per line. */
+export function textOf(params: MessageSendParams): string {
+  return params.message.parts
+    .flatMap((part) => (part.kind === 'text' ? [part.text] : []))
+    .join('\n');
+}
+
+/**
+ * Checks a message's params (protocol 0.3's types), then its text with POST /chat's zod schema:
+ * what POST /chat refuses is invalid params (-32602) with the same issues; a message without text
+ * parts is content the agent does not take (-32005).
+ */
+export function checkMessage(params: MessageSendParams): void {
+  checkParams(messageSendParamsSchema, params);
+  if (!params.message.parts.some((part: Part) => part.kind === 'text')) {
+    throw new A2AError(CONTENT_TYPE_NOT_SUPPORTED, 'The message needs a text part.', {
+      code: 'unsupported_content',
+      accepted: ['text/plain'],
+    });
+  }
+  const parsed = chatRequestSchema.safeParse({
+    // A contextId the SDK will make up (none given) is a valid session id.
+    session_id: params.message.contextId ?? 'new',
+    message: textOf(params),
+  });
+  if (!parsed.success) {
+    throw invalidParams(
+      parsed.error.issues.map((issue) => ({
+        path: issue.path[0] === 'session_id' ? 'message.contextId' : 'message.parts',
+        message: issue.message,
+      })),
+    );
+  }
 }
