@@ -1,7 +1,7 @@
 import { currentActor } from '@repo/http-kit';
 import type { Thread } from '../threads/thread.js';
 import { decideThread, saveDecision, type RevisionCondition } from './decide-thread.js';
-import { learnFromRejection, rejectReasonOf } from '../quality/learn-from-decision.js';
+import { learnFromRejection } from '../quality/learn-from-decision.js';
 import { now, stateConfig, type OperationDeps } from './thread-service.js';
 
 export interface Rejection {
@@ -32,11 +32,7 @@ export function rejectThread(
     };
     await decision.graph.updateState(stateConfig(threadId), { rejected_at: at }, 'send');
     await saveDecision(deps, decision, { view, revision: thread.revision, events: [rejected] });
-    const reason = rejectReasonOf(rejection.reason);
-    const note =
-      rejection.note ??
-      (reason === 'other' && rejection.reason !== 'other' ? rejection.reason : undefined);
-    await learnFromRejection(deps, decision, thread, { at, reason, note: note ?? null });
+    await learnFromRejection(deps, decision, thread, { ...rejection, at });
     return view;
   });
 }

@@ -74,13 +74,17 @@ export async function learnFromInstructions(
   );
 }
 
-/** Inside a rejection's transaction: its reason (one of REJECT_REASONS; `other` when none). */
+/**
+ * Inside a rejection's transaction: its reason, one of REJECT_REASONS (`other` when none). Free
+ * text (older clients) counts as `other`, kept as the note when the reviewer wrote none.
+ */
 export async function learnFromRejection(
   deps: Pick<Learning, 'quality'>,
   tx: Transaction,
   thread: Thread,
-  decision: { at: string; reason: RejectReason | null; note: string | null },
+  decision: { at: string; reason?: string | undefined; note?: string | undefined },
 ): Promise<void> {
+  const known = (REJECT_REASONS as readonly string[]).includes(decision.reason ?? '');
   await deps.quality?.record(tx, {
     ...recordBase(thread),
     outcome: 'rejected',
@@ -88,18 +92,9 @@ export async function learnFromRejection(
     edited: null,
     edit_distance: null,
     decision_ms: sinceDraft(thread, decision.at),
-    reason: decision.reason ?? 'other',
-    note: decision.note,
+    reason: known ? (decision.reason as RejectReason) : 'other',
+    note: decision.note ?? ((!known && decision.reason) || null),
   });
-}
-
-/** A reject body's `reason`: one of the list, or (older clients) free text kept as the note. */
-export function rejectReasonOf(reason: string | undefined): RejectReason | null {
-  return (REJECT_REASONS as readonly string[]).includes(reason ?? '')
-    ? (reason as RejectReason)
-    : reason
-      ? 'other'
-      : null;
 }
 
 function derivationBase(thread: Thread, decision: { at: string; actor: string }) {
