@@ -13,7 +13,7 @@ import { createLogTransport } from './delivery/mail-transport.js';
 import { createSmtpTransport } from './delivery/smtp-transport.js';
 import { createEmailReview } from './email-review.js';
 import type { MailboxSettings } from './mailbox/mailbox-service.js';
-import { loadServiceEnv, type ServiceEnv } from './env.js';
+import { loadServiceEnv } from './env.js';
 import { createOpenAiClient } from './llm/openai-client.js';
 import { createMemoryPersistence } from './persistence/memory-persistence.js';
 import { createPostgresPersistence } from './persistence/postgres-persistence.js';
@@ -26,35 +26,32 @@ const tracing = await startTracing(tracingSettingsFromEnv('email-review', env), 
 const registry = createMetricsRegistry();
 const webhooks = { settings: webhookSettings(env), metrics: deliveryMetrics(registry) };
 
-function persistenceOf(env: ServiceEnv) {
-  const retry = {
-    maxAttempts: env.DELIVERY_MAX_ATTEMPTS,
-    delaySeconds: env.DELIVERY_RETRY_DELAY_SECONDS,
-    backoff: env.DELIVERY_RETRY_BACKOFF,
-  };
-  if (!env.DATABASE_URL) return createMemoryPersistence({ retry, webhooks, logger });
-  return createPostgresPersistence({
-    connectionString: env.DATABASE_URL,
-    schema: env.DATABASE_SCHEMA,
-    poolMax: env.PG_POOL_MAX,
-    preparedStatements: env.PG_PREPARED_STATEMENTS,
-    modelWork: {
-      leaseSeconds: env.MODEL_JOB_LEASE_SECONDS,
-      concurrency: env.MODEL_JOB_CONCURRENCY,
-    },
-    connectTimeoutMs: env.PG_CONNECT_TIMEOUT_MS,
-    queryTimeoutMs: env.PG_QUERY_TIMEOUT_MS,
-    queue: {
-      leaseSeconds: env.DELIVERY_LEASE_SECONDS,
-      concurrency: env.DELIVERY_CONCURRENCY,
-      retry,
-    },
-    logger,
-    webhooks,
-  });
-}
-
-const persistence = persistenceOf(env);
+const retry = {
+  maxAttempts: env.DELIVERY_MAX_ATTEMPTS,
+  delaySeconds: env.DELIVERY_RETRY_DELAY_SECONDS,
+  backoff: env.DELIVERY_RETRY_BACKOFF,
+};
+const persistence = env.DATABASE_URL
+  ? createPostgresPersistence({
+      connectionString: env.DATABASE_URL,
+      schema: env.DATABASE_SCHEMA,
+      poolMax: env.PG_POOL_MAX,
+      preparedStatements: env.PG_PREPARED_STATEMENTS,
+      modelWork: {
+        leaseSeconds: env.MODEL_JOB_LEASE_SECONDS,
+        concurrency: env.MODEL_JOB_CONCURRENCY,
+      },
+      connectTimeoutMs: env.PG_CONNECT_TIMEOUT_MS,
+      queryTimeoutMs: env.PG_QUERY_TIMEOUT_MS,
+      queue: {
+        leaseSeconds: env.DELIVERY_LEASE_SECONDS,
+        concurrency: env.DELIVERY_CONCURRENCY,
+        retry,
+      },
+      logger,
+      webhooks,
+    })
+  : createMemoryPersistence({ retry, webhooks, logger });
 
 const transport = env.SMTP_URL
   ? createSmtpTransport({
@@ -65,24 +62,20 @@ const transport = env.SMTP_URL
   : createLogTransport(logger);
 
 /** The mailbox reader's settings, when IMAP_URL is set. */
-function mailboxOf(env: ServiceEnv): MailboxSettings | undefined {
-  if (!env.IMAP_URL) return undefined;
-  return {
-    imap: {
-      url: env.IMAP_URL,
-      timeoutMs: env.IMAP_TIMEOUT_MS,
-      xoauth2Token: env.IMAP_XOAUTH2_TOKEN,
-      xoauth2TokenFile: env.IMAP_XOAUTH2_TOKEN_FILE,
-      allowPlaintextAuth: env.MAIL_ALLOW_PLAINTEXT_AUTH,
-    },
-    pollMs: env.IMAP_POLL_MS,
-    folders: {
-      quarantine: env.IMAP_QUARANTINE_FOLDER,
-      processed: env.IMAP_PROCESSED_FOLDER,
-    },
-    sentFolder: env.IMAP_SENT_FOLDER,
-  };
-}
+const mailbox: MailboxSettings | undefined = env.IMAP_URL
+  ? {
+      imap: {
+        url: env.IMAP_URL,
+        timeoutMs: env.IMAP_TIMEOUT_MS,
+        xoauth2Token: env.IMAP_XOAUTH2_TOKEN,
+        xoauth2TokenFile: env.IMAP_XOAUTH2_TOKEN_FILE,
+        allowPlaintextAuth: env.MAIL_ALLOW_PLAINTEXT_AUTH,
+      },
+      pollMs: env.IMAP_POLL_MS,
+      folders: { quarantine: env.IMAP_QUARANTINE_FOLDER, processed: env.IMAP_PROCESSED_FOLDER },
+      sentFolder: env.IMAP_SENT_FOLDER,
+    }
+  : undefined;
 
 const service = createEmailReview({
   persistence,
@@ -101,7 +94,7 @@ const service = createEmailReview({
   retention: env.THREAD_RETENTION_DAYS
     ? { days: env.THREAD_RETENTION_DAYS, unsentDays: env.THREAD_RETENTION_UNSENT_DAYS }
     : undefined,
-  mailbox: mailboxOf(env),
+  mailbox,
   support: env.support,
   helpCenter: { dir: env.KB_DIR, schema: env.KB_SCHEMA },
   guidelineDerivation: { leaseSeconds: env.MODEL_JOB_LEASE_SECONDS },

@@ -13,8 +13,7 @@ import {
   type DeliveryStore,
 } from './delivery-store.js';
 import type { Transaction } from '../persistence/transaction.js';
-import type { PostgresThreadHistory } from '../threads/postgres-thread-store.js';
-import type { ThreadStore } from '../threads/thread-store.js';
+import type { PostgresThreadStore } from '../threads/postgres-thread-store.js';
 import type { Thread } from '../threads/thread.js';
 import type { JobQueue, JobRunner } from '../jobs/job-runner.js';
 import { table } from '../db/tables.js';
@@ -35,10 +34,8 @@ interface QueueSettings {
   schema: string;
   /** The process's job runner: the delivery jobs and their dead letters are its queues. */
   jobs: JobRunner;
-  /** Writes an approval's view and history (see saveApproval). */
-  threads: ThreadStore;
-  /** Appends each change's history event (and publishes its webhook events) in its transaction. */
-  history: PostgresThreadHistory;
+  /** Writes an approval's view and history (see saveApproval), and each change's history event. */
+  threads: PostgresThreadStore;
   /** How long a job may stay taken before pg-boss gives it to another worker (the holder died). */
   leaseSeconds: number;
   /** Jobs taken at once by this instance. */
@@ -190,7 +187,12 @@ export class PostgresDeliveries implements DeliveryStore {
       delivery.status,
     ]);
     const events = [deliveryEvent(delivery, change)];
-    await this.settings.history.appendIn(client, delivery.thread_id, events, updated.rows[0]?.view);
+    await this.settings.threads.history.appendIn(
+      client,
+      delivery.thread_id,
+      events,
+      updated.rows[0]?.view,
+    );
   }
 
   /**

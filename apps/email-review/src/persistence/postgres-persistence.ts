@@ -97,7 +97,6 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     schema: options.schema,
     jobs,
     threads,
-    history,
     leaseSeconds: queue.leaseSeconds,
     concurrency: queue.concurrency,
     retry: options.queue?.retry ?? DEFAULT_RETRY_POLICY,

@@ -90,7 +90,7 @@ export class PostgresThreadStore implements ThreadStore {
     private readonly pool: pg.Pool,
     schema: string,
     /** Appends each write's history events (and publishes their webhook events) in its transaction. */
-    private readonly history: PostgresThreadHistory,
+    readonly history: PostgresThreadHistory,
   ) {
     const threads = table(schema, 'email_threads');
     this.sql = {
