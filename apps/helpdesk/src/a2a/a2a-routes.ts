@@ -33,25 +33,17 @@ function listeningUrlOf(req: Request): string {
  * the API's auth). Tasks live in this process's memory; their sessions are the chat service's.
  */
 export function a2aRoutes(options: A2aOptions): Router {
-  const cardOf = (req: Request) =>
-    helpdeskAgentCard({
-      baseUrl: options.publicUrl ?? listeningUrlOf(req),
-      version: options.version,
-      auth: options.auth,
-    });
+  const card = (baseUrl: string) =>
+    helpdeskAgentCard({ baseUrl, version: options.version, auth: options.auth });
   const handler = new CheckedRequestHandler(
     // The card the SDK's handler holds is only read for its capabilities and extensions.
-    helpdeskAgentCard({
-      baseUrl: options.publicUrl ?? '',
-      version: options.version,
-      auth: options.auth,
-    }),
+    card(options.publicUrl ?? ''),
     new BoundedTaskStore(),
     new ChatTurnExecutor(options.chat, options.logger),
   );
   const router = Router();
   router.get(AGENT_CARD_PATH, (req, res) => {
-    res.json(cardOf(req));
+    res.json(card(options.publicUrl ?? listeningUrlOf(req)));
   });
   router.use(A2A_PATH, jsonRpcEndpoint(handler, options.logger));
   return router;

@@ -101,11 +101,16 @@ export class PostgresSessionTurns implements SessionTurns {
   ): Promise<T> {
     return this.queues.runLimited(sessionId, () =>
       this.leased(sessionId, async (lease) => {
-        const stored = await this.read(sessionId);
+        const { pool, appName, userId, clock, sessionService } = this.options;
+        const { rows } = await pool.query<StoredRow>(this.sql.read, [
+          ...this.ids(sessionId),
+          this.cutoff(),
+        ]);
+        const stored = rows[0];
         if (!mayReach(proof, stored?.widget_token_sha256)) throw sessionNotFound(sessionId);
-        const session = this.sessionOf(sessionId, stored);
+        const row = stored ?? { state: {}, events: [], updated_at: new Date(clock()) };
+        const session = sessionFromRow({ appName, userId, sessionId }, row);
         const transcript = new Transcript(this.options.transcript, stored?.transcript);
-        const { sessionService } = this.options;
         sessionService.checkOut(session);
         const announced: WebhookEvent[] = [];
         let result: T;
@@ -177,20 +182,6 @@ export class PostgresSessionTurns implements SessionTurns {
     } finally {
       lease.stop();
     }
-  }
-
-  private async read(sessionId: string): Promise<StoredRow | undefined> {
-    const result = await this.options.pool.query<StoredRow>(this.sql.read, [
-      ...this.ids(sessionId),
-      this.cutoff(),
-    ]);
-    return result.rows[0];
-  }
-
-  private sessionOf(sessionId: string, stored: StoredRow | undefined): Session {
-    const { appName, userId, clock } = this.options;
-    const row = stored ?? { state: {}, events: [], updated_at: new Date(clock()) };
-    return sessionFromRow({ appName, userId, sessionId }, row);
   }
 
   /**
