@@ -3,12 +3,7 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import { ModelOutputInvalid } from '../llm/llm-errors.js';
 import { callModel, type ModelRetryPolicy } from '../llm/model-call.js';
-import {
-  addressOf,
-  GUIDELINE_MAX_CHARS,
-  scopeKindSchema,
-  type GuidelineScope,
-} from './guideline.js';
+import { GUIDELINE_MAX_CHARS, scopeKindSchema, scopesFor } from './guideline.js';
 import type { LearnedRule } from './guideline-store.js';
 
 /**
@@ -82,15 +77,6 @@ function derivationMessages(input: DerivationInput, inbound: string | undefined)
   ];
 }
 
-function scopeOf(kind: GuidelineScope['kind'], input: DerivationInput): GuidelineScope | undefined {
-  const address = addressOf(input.from);
-  if (kind === 'global') return { kind, value: null };
-  if (kind === 'category') return input.category ? { kind, value: input.category } : undefined;
-  if (kind === 'sender') return address ? { kind, value: address } : undefined;
-  const domain = address?.split('@')[1];
-  return domain ? { kind, value: domain } : undefined;
-}
-
 /**
  * One structured model call: the rules the reviewer's action teaches, each with a scope the service
  * fills in from the thread (the model chooses only its kind). Rules that echo the customer's email
@@ -113,9 +99,10 @@ export async function deriveGuidelines(
   );
   const parsed = completion.choices[0]?.message.parsed;
   if (!parsed) throw new ModelOutputInvalid('no guidelines');
+  const scopes = scopesFor(input.from, input.category);
   return parsed.guidelines.flatMap((derived) => {
     const rule = derived.rule.trim();
-    const scope = scopeOf(derived.scope, input);
+    const scope = scopes.find((candidate) => candidate.kind === derived.scope);
     const kept = rule && rule.length <= GUIDELINE_MAX_CHARS && !echoesCustomer(rule, inbound);
     return kept && scope ? [{ rule, scope }] : [];
   });

@@ -3,12 +3,6 @@ import type OpenAI from 'openai';
 import { APIConnectionError, APIError, OpenAIError } from 'openai';
 import { ModelOutputInvalid, ModelUnavailable } from './llm-errors.js';
 
-/** What one attempt is given: the SDK retries nothing itself (this file does), within its timeout. */
-interface AttemptOptions {
-  maxRetries: 0;
-  timeout: number;
-}
-
 /** How a step's model call is retried; `retries` and `timeoutMs` default to the client's own settings. */
 export interface ModelRetryPolicy {
   /** The most time a step spends waiting to retry and on retries, so answers come before a proxy gives up. */
@@ -31,7 +25,8 @@ const RETRYABLE_STATUS = new Set([408, 409, 429]);
 export async function callModel<T>(
   llm: Pick<OpenAI, 'maxRetries' | 'timeout'>,
   policy: ModelRetryPolicy,
-  call: (options: AttemptOptions) => Promise<T>,
+  /** One attempt: the SDK retries nothing itself (this function does), within its timeout. */
+  call: (options: { maxRetries: 0; timeout: number }) => Promise<T>,
 ): Promise<T> {
   const retries = policy.retries ?? llm.maxRetries;
   const timeoutMs = policy.timeoutMs ?? llm.timeout;

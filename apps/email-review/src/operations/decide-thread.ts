@@ -124,7 +124,6 @@ export function approveThread(
   approval: Approval = {},
   condition?: RevisionCondition,
 ): Promise<Thread> {
-  const recipient = (thread: Thread) => approval.to ?? thread.email.from;
   return decideThread(deps, threadId, condition, async (thread, decision) => {
     const draft = thread.draft!;
     const at = now(deps);
@@ -136,7 +135,7 @@ export function approveThread(
       revision: thread.revision,
       text_sha256: createHash('sha256').update(draft).digest('hex'),
     };
-    const message = replyMessage(thread, draft, recipient(thread), deps.outbound);
+    const message = replyMessage(thread, draft, approval.to ?? thread.email.from, deps.outbound);
     await decision.graph.updateState(stateConfig(threadId), { sent: { at, text: draft } }, 'send');
     const delivery = await deps.deliveries.commitApproval(decision, {
       view: sent,
