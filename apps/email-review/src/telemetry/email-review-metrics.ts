@@ -6,9 +6,8 @@ import { THREAD_STATUSES } from '../threads/thread.js';
 import { indexCounts } from './index-counts.js';
 
 /**
- * email-review's own metrics in `registry` (see the README's Metrics section): what feeds them —
- * the model calls' report, and the delivery store wrapped — and gauges read from
- * the index on each scrape.
+ * email-review's own metrics (the README's Metrics section): the model calls' report, delivery
+ * attempts counted on the store, and gauges read from the index on each scrape.
  */
 export function emailReviewMetrics(registry: Registry, persistence: Persistence) {
   const read = oncePerScrape(indexCounts(persistence));

@@ -60,10 +60,8 @@ async function answerOf(
 }
 
 /**
- * The `fetch` the OpenAI SDK calls for each HTTP attempt (retries included), reporting each one —
- * its model, outcome, time to the last byte and the usage the provider reported — and tracing it
- * as a GenAI span. The SDK is handed this through `client.withOptions({ fetch })`, so the client
- * and the workflow stay as they are.
+ * The `fetch` the OpenAI SDK calls for each HTTP attempt (given through `client.withOptions`):
+ * reports its model, outcome, time to the last byte and usage, and traces it as a GenAI span.
  */
 export function modelCallFetch(
   observers: ModelCallObservers,
