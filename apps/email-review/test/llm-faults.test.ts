@@ -4,7 +4,7 @@ import { dropSchema, freshSchema, testModes } from './support/database.js';
 import { BILLING_EMAIL, OUTAGE_EMAIL } from './support/emails.js';
 import { ALWAYS_500, PASS_ONE } from './support/emulator-faults.js';
 import { startInstance, type Instance } from './support/harness.js';
-import { llmCalls } from './support/llm-calls.js';
+import { llmCalls, workflowRequests } from './support/llm-calls.js';
 
 const modes = await testModes();
 
@@ -153,7 +153,7 @@ describe.each(modes)('LLM faults (%s)', (mode) => {
     const retried = await request(instance.app).post(`/threads/${created.thread_id}/retry`);
 
     expect(retried.body).toMatchObject({ status: 'awaiting_review', revision: 2, error: null });
-    const [call] = emulator.requests.list();
+    const [call] = workflowRequests(emulator);
     expect(JSON.stringify(call!.body)).toContain('Offer a 10% discount.');
     expect(llmCalls(emulator)).toMatchObject({ total: 1, draft: 1 });
   });

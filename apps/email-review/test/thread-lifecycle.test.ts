@@ -3,7 +3,7 @@ import request from 'supertest';
 import { dropSchema, freshSchema, testModes, until } from './support/database.js';
 import { BILLING_EMAIL, OUTAGE_EMAIL } from './support/emails.js';
 import { startInstance, type Instance } from './support/harness.js';
-import { llmCalls } from './support/llm-calls.js';
+import { llmCalls, workflowRequests } from './support/llm-calls.js';
 
 const modes = await testModes();
 
@@ -141,7 +141,7 @@ describe.each(modes)('thread lifecycle (%s)', (mode) => {
       .send({ instructions: 'Please apologise for the delay.' })
       .expect(200);
 
-    const [call] = emulator.requests.list();
+    const [call] = workflowRequests(emulator);
     const messages = (call!.body as { messages: Array<{ role: string; content: string }> })
       .messages;
     expect(messages.some((m) => m.role === 'assistant' && m.content === created.body.draft)).toBe(
