@@ -3,8 +3,8 @@ import type { MemoryThreadStore } from '../threads/memory-thread-store.js';
 import { deliveryEvent, deliveryView, type Delivery, type DeliveryChange } from './delivery.js';
 import {
   applyOutcome,
-  saveApproval,
   requeued,
+  saveApproval,
   type Approval,
   type DeliveryHandler,
   type DeliveryOutcome,

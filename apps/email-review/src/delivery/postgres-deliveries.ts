@@ -5,8 +5,8 @@ import { deliveryEvent, deliveryView, type Delivery, type DeliveryChange } from 
 import type { RetryPolicy } from './retry-policy.js';
 import {
   applyOutcome,
-  saveApproval,
   requeued,
+  saveApproval,
   type Approval,
   type DeliveryHandler,
   type DeliveryOutcome,
