@@ -9,15 +9,13 @@ import {
   ensureFolder,
   mailboxLabel,
   mailboxPath,
-  type ImapSettings,
 } from './imap-connection.js';
+import type { MailboxSettings } from './mailbox-service.js';
 import type { HeldReaderLock, MailboxState, ReaderLock } from './mailbox-state.js';
-import { takeMessage, type CreateThread, type MailboxFolders } from './take-message.js';
+import { takeMessage, type CreateThread } from './take-message.js';
 
 interface MailboxReaderDeps {
-  settings: ImapSettings;
-  folders: MailboxFolders;
-  pollMs: number;
+  settings: MailboxSettings;
   createThread: CreateThread;
   state: MailboxState;
   lock: ReaderLock;
@@ -48,8 +46,9 @@ const MAX_DRAFTS_IN_FLIGHT = 8;
  * and every pollMs anyway), reconnecting with backoff when the server goes away.
  */
 export function createMailboxReader(deps: MailboxReaderDeps) {
-  const mailbox = mailboxPath(deps.settings.url);
-  const label = mailboxLabel(deps.settings.url);
+  const { imap, folders, pollMs } = deps.settings;
+  const mailbox = mailboxPath(imap.url);
+  const label = mailboxLabel(imap.url);
   const status: MailboxStatus = { state: 'starting', read: 0, quarantined: 0, lagSeconds: 0 };
   const stopping = new AbortController();
   const stopped = once(stopping.signal, 'abort').then(() => undefined);
@@ -82,7 +81,7 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
         await Promise.race([...drafting, stopped]);
       if (reading.aborted) return;
       const outcome = await takeMessage(
-        { client, createThread, folders: deps.folders, logger: deps.logger },
+        { client, createThread, folders, logger: deps.logger },
         { uid: message.uid, size: message.size ?? 0, uidValidity },
       );
       if (outcome === 'thread') status.read += 1;
@@ -95,7 +94,7 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
   /** Resolves at the next sign of new mail, after pollMs at most, or when the connection ends. */
   function nextChange(client: ImapFlow, end: Promise<void>): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, deps.pollMs);
+      const timer = setTimeout(done, pollMs);
       function done() {
         clearTimeout(timer);
         client.off('exists', done);
@@ -109,12 +108,12 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
   }
 
   async function readWhileConnected(held: HeldReaderLock, reading: AbortSignal) {
-    const client = await connectImap(deps.settings);
+    const client = await connectImap(imap);
     const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
     const end = Promise.race([closed, held.lost, stopped]);
     try {
-      await ensureFolder(client, deps.folders.quarantine);
-      if (deps.folders.processed) await ensureFolder(client, deps.folders.processed);
+      await ensureFolder(client, folders.quarantine);
+      if (folders.processed) await ensureFolder(client, folders.processed);
       const lock = await client.getMailboxLock(mailbox);
       try {
         status.state = 'connected';

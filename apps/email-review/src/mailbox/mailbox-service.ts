@@ -46,9 +46,7 @@ export function mailboxService(options: {
       stop: async () => {},
     };
   const reader = createMailboxReader({
-    settings: settings.imap,
-    folders: settings.folders,
-    pollMs: settings.pollMs,
+    settings,
     createThread: options.createThread,
     state: database ? postgresMailboxState(database.pool, database.schema) : memoryMailboxState(),
     lock: database ? postgresReaderLock(database.connectionString, database.schema) : ONLY_READER,
