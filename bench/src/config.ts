@@ -128,7 +128,7 @@ const FULL: Omit<BenchConfig, 'scale' | 'outFile' | 'only' | 'databaseUrl' | 'pr
     warmLifecycles: 600,
     drafts: 40,
     chats: 20,
-    lifecycles: 200,
+    lifecycles: 400,
     concurrency: 8,
   },
   guidelines: { guidelines: 5_000, rounds: 7, drafts: 50 },
