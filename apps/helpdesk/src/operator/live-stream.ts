@@ -65,7 +65,7 @@ export async function streamLiveEvents(
   try {
     for (;;) {
       const past = await feed.source.eventsAfter(last, {
-        ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+        sessionId: options.sessionId,
         limit: 500,
       });
       past.forEach(send);

@@ -60,15 +60,10 @@ export class MemoryHandoffs implements Handoffs {
   }
 
   async eventsAfter(after: number, options: { sessionId?: string; limit?: number } = {}) {
-    const found: ConversationEvent[] = [];
-    const limit = options.limit ?? 500;
-    for (const event of this.events) {
-      if (found.length >= limit) break;
-      if (event.id > after && (!options.sessionId || event.session_id === options.sessionId)) {
-        found.push(event);
-      }
-    }
-    return found;
+    const { sessionId, limit = 500 } = options;
+    return this.events
+      .filter((event) => event.id > after && (!sessionId || event.session_id === sessionId))
+      .slice(0, limit);
   }
 
   async cursor(): Promise<number> {

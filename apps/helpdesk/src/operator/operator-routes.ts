@@ -145,7 +145,7 @@ export function operatorRoutes(options: OperatorRouteOptions): Route[] {
         requireOperator(roster);
         await streamLiveEvents(res, options.feed, {
           after: resumeAfter(req, query.after),
-          ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+          heartbeatMs: options.heartbeatMs,
         });
       },
     }),

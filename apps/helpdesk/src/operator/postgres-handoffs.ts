@@ -11,25 +11,13 @@ import {
   type NewConversationEvent,
 } from './handoffs.js';
 
-interface HandoffRow {
-  session_id: string;
-  state: Handoff['state'];
-  operator: string | null;
-  reason: Handoff['reason'];
-  ticket_id: string | null;
-  summary: string;
+/** As pg reads them: timestamps as Dates, bigint ids as strings. */
+type HandoffRow = Omit<Handoff, 'requested_at' | 'taken_at' | 'wait_notified_at'> & {
   requested_at: Date;
   taken_at: Date | null;
   wait_notified_at: Date | null;
-}
-
-interface EventRow {
-  id: string;
-  session_id: string;
-  type: ConversationEvent['type'];
-  data: Record<string, unknown>;
-  at: Date;
-}
+};
+type EventRow = Omit<ConversationEvent, 'id' | 'at'> & { id: string; at: Date };
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 

@@ -94,7 +94,7 @@ export const sessionEventsRoute = (
             operator: entry?.operator ?? null,
           },
         },
-        ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+        heartbeatMs: options.heartbeatMs,
       });
     },
   });

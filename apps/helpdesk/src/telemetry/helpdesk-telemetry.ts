@@ -29,24 +29,7 @@ export function helpdeskTelemetry(options: {
       : inner;
   const { registry } = options;
   if (!registry) return { model, plugins: [], chat: (chat: ChatService) => chat };
-  return { model, plugins: [metricsPlugin(registry)], chat: observedChat(registry) };
-}
-
-function metricsPlugin(registry: Registry): MetricsPlugin {
-  return new MetricsPlugin({
-    toolCalls: new Counter({
-      name: 'helpdesk_tool_calls_total',
-      help: 'Tool calls by tool and outcome (ok, error).',
-      labelNames: ['tool', 'outcome'] as const,
-      registers: [registry],
-    }),
-    transfers: new Counter({
-      name: 'helpdesk_transfers_total',
-      help: 'Transfers of a turn from one agent to another, by agent.',
-      labelNames: ['from', 'to'] as const,
-      registers: [registry],
-    }),
-  });
+  return { model, plugins: [new MetricsPlugin(registry)], chat: observedChat(registry) };
 }
 
 /** The chat service counting its turns, failures and 429s, and the sessions it holds. */

@@ -1,5 +1,5 @@
 import { BasePlugin, type BaseTool, type Event } from '@google/adk';
-import type { Counter } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 import { TRANSFER_TOOL } from '../agents/agent-names.js';
 
 /**
@@ -7,13 +7,23 @@ import { TRANSFER_TOOL } from '../agents/agent-names.js';
  * outcome, and each transfer from one agent to another.
  */
 export class MetricsPlugin extends BasePlugin {
-  constructor(
-    private readonly counters: {
-      toolCalls: Counter<'tool' | 'outcome'>;
-      transfers: Counter<'from' | 'to'>;
-    },
-  ) {
+  private readonly toolCalls: Counter<'tool' | 'outcome'>;
+  private readonly transfers: Counter<'from' | 'to'>;
+
+  constructor(registry: Registry) {
     super('metrics');
+    this.toolCalls = new Counter({
+      name: 'helpdesk_tool_calls_total',
+      help: 'Tool calls by tool and outcome (ok, error).',
+      labelNames: ['tool', 'outcome'],
+      registers: [registry],
+    });
+    this.transfers = new Counter({
+      name: 'helpdesk_transfers_total',
+      help: 'Transfers of a turn from one agent to another, by agent.',
+      labelNames: ['from', 'to'],
+      registers: [registry],
+    });
   }
 
   /**
@@ -27,13 +37,13 @@ export class MetricsPlugin extends BasePlugin {
     if (params.tool.name === TRANSFER_TOOL) return undefined;
     const { result } = params;
     const failed = result == null || (typeof result === 'object' && 'error' in result);
-    this.counters.toolCalls.inc({ tool: params.tool.name, outcome: failed ? 'error' : 'ok' });
+    this.toolCalls.inc({ tool: params.tool.name, outcome: failed ? 'error' : 'ok' });
     return undefined;
   }
 
   override async onEventCallback(params: { event: Event }): Promise<undefined> {
     const to = params.event.actions?.transferToAgent;
-    if (to) this.counters.transfers.inc({ from: params.event.author ?? 'unknown', to });
+    if (to) this.transfers.inc({ from: params.event.author ?? 'unknown', to });
     return undefined;
   }
 }
