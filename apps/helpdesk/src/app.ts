@@ -117,7 +117,7 @@ export function createApp(deps: AppDeps): Express {
       desk: deps.chat.desk,
       feed,
       roster: auth ? new Set(deps.operators ?? []) : 'open',
-      ...(deps.sseHeartbeatMs ? { heartbeatMs: deps.sseHeartbeatMs } : {}),
+      heartbeatMs: deps.sseHeartbeatMs,
     }),
   ];
   return createHttpApp({

@@ -48,31 +48,28 @@ export const staticServices: ServiceStatusSource = {
   check: async (service) => checkServiceStatus({ service }),
 };
 
-/** The check through `source`; a source that does not answer is said to the model, not thrown. */
-async function checkThrough(
-  source: ServiceStatusSource,
-  service: string,
-): Promise<ServiceStatusCheck> {
-  try {
-    return await source.check(service);
-  } catch (error) {
-    if (!(error instanceof SourceUnavailable)) throw error;
-    return {
-      found: false,
-      service: service.trim(),
-      known_services: [],
-      unavailable: true,
-      message: 'The status system is not answering right now; the service’s status is unknown.',
-    };
-  }
-}
-
-/** Built into a FunctionTool by the agent tree (agents/specialists.ts), on the static data by default. */
+/**
+ * Built into a FunctionTool by the agent tree (agents/specialists.ts), on the static data by
+ * default. A source that does not answer is said to the model, not thrown.
+ */
 export const checkServiceStatusTool = (
   source: ServiceStatusSource,
 ): ToolOptions<typeof checkServiceStatusParameters> => ({
   name: 'check_service_status',
   description: 'Tells whether a service is operational, degraded or in an outage, with a message.',
   parameters: checkServiceStatusParameters,
-  execute: ({ service }) => checkThrough(source, service),
+  execute: async ({ service }): Promise<ServiceStatusCheck> => {
+    try {
+      return await source.check(service);
+    } catch (error) {
+      if (!(error instanceof SourceUnavailable)) throw error;
+      return {
+        found: false,
+        service: service.trim(),
+        known_services: [],
+        unavailable: true,
+        message: 'The status system is not answering right now; the service’s status is unknown.',
+      };
+    }
+  },
 });

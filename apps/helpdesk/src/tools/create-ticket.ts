@@ -10,14 +10,6 @@ const createTicketParameters = z.object({
     .describe('How urgent the request is; normal when unsure.'),
 });
 
-interface CreatedTicket {
-  ticket_id: string;
-  status: 'open';
-  priority: 'low' | 'normal' | 'high' | 'urgent';
-  summary: string;
-  message: string;
-}
-
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 /** `TCK-` and 8 random characters (no look-alikes such as 0/O, 1/I). */
@@ -30,11 +22,11 @@ export function randomTicketId(): string {
 export function createTicket(
   { summary, priority = 'normal' }: z.infer<typeof createTicketParameters>,
   newTicketId: () => string = randomTicketId,
-): CreatedTicket {
+) {
   const ticket_id = newTicketId();
   return {
     ticket_id,
-    status: 'open',
+    status: 'open' as const,
     priority,
     summary,
     message: `Ticket ${ticket_id} was created; a human agent will contact the customer.`,

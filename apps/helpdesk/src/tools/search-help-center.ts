@@ -26,35 +26,6 @@ export const retrievedPassageSchema = z.object({
 /** Passages the model reads per search: enough to answer, few enough to keep prompts small. */
 const PASSAGES_PER_SEARCH = 3;
 
-async function searchHelpCenter(
-  { query }: z.infer<typeof searchHelpCenterParameters>,
-  search: HelpCenterSearch,
-): Promise<{
-  query: string;
-  passages: z.infer<typeof retrievedPassageSchema>[];
-  message?: string;
-}> {
-  const hits = (await search(query)).slice(0, PASSAGES_PER_SEARCH);
-  if (hits.length === 0) {
-    return {
-      query,
-      passages: [],
-      message:
-        'No help center article answers this. Say that you do not know, and offer to open a ' +
-        'ticket so that a person answers.',
-    };
-  }
-  return {
-    query,
-    passages: hits.map(({ slug, title, heading, passage }) => ({
-      slug,
-      title,
-      heading,
-      text: passage,
-    })),
-  };
-}
-
 /** Built into a FunctionTool for the billing and technical specialists (agents/specialists.ts). */
 export const searchHelpCenterTool = (
   search: HelpCenterSearch,
@@ -64,5 +35,23 @@ export const searchHelpCenterTool = (
     'Searches the help center’s articles and returns the passages that best answer a question, ' +
     'each with its article’s slug and title; cite an article used as [kb:slug].',
   parameters: searchHelpCenterParameters,
-  execute: (args) => searchHelpCenter(args, search),
+  execute: async ({ query }) => {
+    const hits = (await search(query)).slice(0, PASSAGES_PER_SEARCH);
+    if (hits.length === 0) {
+      return {
+        query,
+        passages: [],
+        message:
+          'No help center article answers this. Say that you do not know, and offer to open a ' +
+          'ticket so that a person answers.',
+      };
+    }
+    const passages = hits.map(({ slug, title, heading, passage }) => ({
+      slug,
+      title,
+      heading,
+      text: passage,
+    }));
+    return { query, passages };
+  },
 });
