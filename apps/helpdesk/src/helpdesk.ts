@@ -128,7 +128,9 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     prompts: deps.prompts,
   });
   const outbox = postgres?.outbox ?? new MemoryOutbox({ ...webhooks, logger: deps.logger });
-  let observeTakeover: ((waitedMs: number) => void) | undefined;
+  // The waiting count is read at scrape time, once `chat` exists.
+  const takeovers =
+    deps.metrics && handoffMetrics(deps.metrics.registry, () => chat.desk.waitingCount());
   const chat = telemetry.chat(
     createChatService({
       ...sessionOptions,
@@ -143,15 +145,10 @@ export function createHelpdesk(deps: HelpdeskDeps) {
             sessionTurns: postgres.turns,
           }
         : {}),
-      onTakeover: (waitedMs) => observeTakeover?.(waitedMs),
+      onTakeover: takeovers?.observeTakeover,
       webhooks: { outbox, includeContent: webhooks.settings.includeContent },
     }),
   );
-  if (deps.metrics) {
-    observeTakeover = handoffMetrics(deps.metrics.registry, () =>
-      chat.desk.waitingCount(),
-    ).observeTakeover;
-  }
   const handoffWaitMs = deps.handoffWaitMs ?? DEFAULT_HANDOFF_WAIT_MS;
   const liveFeed = new LiveFeed(chat.desk.live);
   const app = createApp({

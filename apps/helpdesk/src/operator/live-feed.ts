@@ -54,7 +54,7 @@ export class LiveFeed {
     this.stop();
   }
 
-  stop(): void {
+  private stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
     this.cursor = undefined;

@@ -47,7 +47,9 @@ export async function streamLiveEvents(
   const send = (event: ConversationEvent) => {
     if (event.id <= last || stream.gone) return;
     last = event.id;
-    stream.send(event.type, liveData(event), event.id);
+    // What a client reads of an event: its data, with the session and time.
+    const { session_id, at, data } = event;
+    stream.send(event.type, { session_id, at, ...data }, event.id);
   };
   const unsubscribe = await feed.subscribe((events) => {
     for (const event of events.filter(mine)) {
@@ -77,10 +79,3 @@ export async function streamLiveEvents(
   }
   // Stays open until the client goes (then `close` above ends the subscription).
 }
-
-/** What a client reads of an event: its data, with the session and time. */
-const liveData = (event: ConversationEvent) => ({
-  session_id: event.session_id,
-  at: event.at,
-  ...event.data,
-});
