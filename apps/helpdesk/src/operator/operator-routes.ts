@@ -28,6 +28,7 @@ const auth = {
 };
 
 const notQueued = { description: 'Not waiting for a person nor held (`not_in_queue`).' };
+const notHeld = { description: 'You do not hold the conversation (`not_taken_over`).' };
 
 /** The operator console's API: the queue, a conversation, takeover, replies, hand back, live events. */
 export function operatorRoutes(options: OperatorRouteOptions): Route[] {
@@ -100,7 +101,7 @@ export function operatorRoutes(options: OperatorRouteOptions): Route[] {
           schema: z.object({ event_id: z.number().int(), at: z.iso.datetime() }),
         },
         ...auth,
-        409: { description: 'You do not hold the conversation (`not_taken_over`).' },
+        409: notHeld,
       },
       handler: async ({ params, body, res }) => {
         const operator = requireOperator(roster);
@@ -118,7 +119,7 @@ export function operatorRoutes(options: OperatorRouteOptions): Route[] {
         204: { description: 'The agents answer its next message.' },
         ...auth,
         404: notQueued,
-        409: { description: 'You do not hold the conversation (`not_taken_over`).' },
+        409: notHeld,
       },
       handler: async ({ params, res }) => {
         const operator = requireOperator(roster);

@@ -3,12 +3,14 @@ import { z } from 'zod';
 import { SERVICES, type ServiceStatus } from './data/services.js';
 import { SourceUnavailable, type ServiceStatusSource } from './tool-sources.js';
 
+const KNOWN = SERVICES.map((s) => s.service);
+
 const checkServiceStatusParameters = z.object({
   service: z
     .string()
     .min(1)
     .max(64)
-    .describe(`The service to check: one of ${SERVICES.map((s) => s.service).join(', ')}.`),
+    .describe(`The service to check: one of ${KNOWN.join(', ')}.`),
 });
 
 export type ServiceStatusCheck =
@@ -20,8 +22,6 @@ export type ServiceStatusCheck =
       message: string;
       unavailable?: true;
     };
-
-const KNOWN = SERVICES.map((s) => s.service);
 
 /**
  * Reports whether a service is up. Names are matched loosely ("the API", "API service" → api),
