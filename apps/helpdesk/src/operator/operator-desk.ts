@@ -3,7 +3,6 @@ import { createEvent, type BaseSessionService } from '@google/adk';
 import type { TurnWebhooks } from '../chat/turn-webhooks.js';
 import { sessionNotFound } from '../sessions/session-access.js';
 import type { SessionSettings, SessionTurns, TurnTranscript } from '../sessions/session-turns.js';
-import type { Turn } from '../sessions/transcript.js';
 import { conversationSummary } from './conversation-summary.js';
 import { handoffWebhook, type HandoffWebhookType } from './handoff-webhooks.js';
 import {
@@ -153,7 +152,7 @@ export function createOperatorDesk(deps: OperatorDeskDeps) {
 
     /** A ticket was opened (the escalation agent): the conversation waits for a person. */
     requestHuman: async (sessionId: string, ticketId: string, actor: string) => {
-      const turns: readonly Turn[] = (await deps.store.turnsOf(sessionId)) ?? [];
+      const turns = (await deps.store.turnsOf(sessionId)) ?? [];
       const entry: Handoff = {
         session_id: sessionId,
         state: 'waiting',
