@@ -79,8 +79,13 @@ interface TermPostings {
   scores: Float64Array;
 }
 
-/** The most postings kept between searches (about 12 bytes each); past it the cache starts again. */
+/**
+ * The most postings kept between searches (about 12 bytes each), and the most terms (an email's
+ * names and order numbers are terms of their own, most holding no posting); past either the cache
+ * starts again.
+ */
 const MAX_CACHED_POSTINGS = 2_000_000;
+const MAX_CACHED_TERMS = 50_000;
 
 const scoringTables = new WeakMap<object, ScoringTables>();
 
@@ -144,12 +149,19 @@ export function topHits<T>(
     scoreTerms(mini, tables, terms, options);
     return bestOf(mini, tables, limit, keep);
   } finally {
-    for (let i = 0; i < tables.touchedCount; i += 1) {
-      tables.scores[tables.touched[i]!] = 0;
-      tables.matched[tables.touched[i]!] = 0;
-    }
-    tables.touchedCount = 0;
+    // bestOf sets the entries back to zero as it reads them: left only when it did not finish.
+    clearTouched(tables);
   }
+}
+
+/** Sets the scores of the passages a search touched back to zero. */
+function clearTouched(tables: ScoringTables): void {
+  const { scores, matched, touched, touchedCount } = tables;
+  for (let i = 0; i < touchedCount; i += 1) {
+    scores[touched[i]!] = 0;
+    matched[touched[i]!] = 0;
+  }
+  tables.touchedCount = 0;
 }
 
 /** Adds each passage's score for `terms` into the tables, noting the passages it touched. */
@@ -163,12 +175,14 @@ function scoreTerms(
   terms.slice(0, MAX_QUERY_TERMS).forEach((term, i) => {
     const bit = 2 ** i;
     const { ids, scores: termScores } = termPostings(mini, tables, term, options);
+    let count = tables.touchedCount;
     for (let j = 0; j < ids.length; j += 1) {
       const shortId = ids[j]!;
-      if (matched[shortId] === 0) touched[tables.touchedCount++] = shortId;
+      if (matched[shortId] === 0) touched[count++] = shortId;
       matched[shortId]! |= bit;
       scores[shortId]! += termScores[j]!;
     }
+    tables.touchedCount = count;
   });
 }
 
@@ -235,7 +249,10 @@ function termPostings(
   }
 
   const postings = { ids: Int32Array.from(ids), scores: Float64Array.from(scores) };
-  if (tables.cachedPostings + ids.length > MAX_CACHED_POSTINGS) {
+  if (
+    tables.cachedPostings + ids.length > MAX_CACHED_POSTINGS ||
+    tables.terms.size >= MAX_CACHED_TERMS
+  ) {
     tables.terms.clear();
     tables.cachedPostings = 0;
   }
@@ -244,20 +261,28 @@ function termPostings(
   return postings;
 }
 
-/** The `limit` best of the touched passages that `keep` accepts: sum of scores × terms matched. */
+/**
+ * The `limit` best of the touched passages that `keep` accepts: sum of scores × terms matched.
+ * Sets each passage's entries back to zero as it reads them (one pass over the touched passages,
+ * scattered through arrays the size of the index, rather than two).
+ */
 function bestOf(
   mini: MiniSearchInternals,
-  { scores, matched, touched, touchedCount }: ScoringTables,
+  tables: ScoringTables,
   limit: number,
   keep: (stored: Record<string, unknown>) => boolean,
 ): TopHit[] {
+  const { scores, matched, touched, touchedCount } = tables;
   const best: TopHit[] = [];
   for (let i = 0; i < touchedCount; i += 1) {
     const shortId = touched[i]!;
     let bits = matched[shortId]!;
+    const score = scores[shortId]!;
+    scores[shortId] = 0;
+    matched[shortId] = 0;
     let count = 0;
     for (; bits; bits &= bits - 1) count += 1;
-    const total = scores[shortId]! * count;
+    const total = score * count;
     if (best.length === limit && total <= best[limit - 1]!.score) continue;
     const stored = mini._storedFields.get(shortId) ?? {};
     if (!keep(stored)) continue;
@@ -266,5 +291,6 @@ function bestOf(
     best.splice(at, 0, { score: total, stored });
     if (best.length > limit) best.pop();
   }
+  tables.touchedCount = 0;
   return best;
 }

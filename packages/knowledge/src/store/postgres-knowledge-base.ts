@@ -65,10 +65,11 @@ const articleOf = (row: ArticleRow): Article => ({
  * Passages holding every word of the query as websearch_to_tsquery reads it (quoted phrases, -word
  * excluded), made in each configuration in use; each one's passages are searched on their own
  * (LATERAL), so that each is a lookup in the GIN index with its own query. Ranked by ts_rank,
- * divided by 1 + the log of the passage's length (normalization 1).
+ * divided by 1 + the log of the passage's length (normalization 1). The queries are made once
+ * (MATERIALIZED): inlined, PostgreSQL made each again for every row it checked and ranked.
  */
 const allWordsStatement = (schema: string) => `
-  WITH queries AS (
+  WITH queries AS MATERIALIZED (
     SELECT k.config, websearch_to_tsquery(k.config, $1) AS query
     FROM "${schema}"."knowledge_configs" AS k)
   SELECT hit.* FROM queries AS q CROSS JOIN LATERAL (
