@@ -1,4 +1,8 @@
-import { anyWordQueries, type QueryWord } from '../src/store/postgres-query-words.js';
+import {
+  allWordsConfigs,
+  anyWordQueries,
+  type QueryWord,
+} from '../src/store/postgres-query-words.js';
 
 const word = (lexeme: string, here: number, config = 'english'): QueryWord => ({
   config,
@@ -67,5 +71,36 @@ describe('anyWordQueries', () => {
   it('when a lexeme holds quotes or backslashes, then they are escaped as tsquery input', () => {
     const [query] = anyWordQueries([word("o'brien\\x", 1)], 10);
     expect(query?.anyWord).toBe("'o''brien\\\\x'");
+  });
+});
+
+describe('allWordsConfigs', () => {
+  const held = (config: string, lexeme: string, here: number): QueryWord => ({
+    config,
+    lexeme,
+    here,
+    everywhere: here,
+  });
+
+  it('when a configuration lacks one of the words, then only those holding every word are searched', () => {
+    const words = [
+      held('english', 'refund', 40),
+      held('english', 'window', 3),
+      held('german', 'refund', 0),
+      held('german', 'window', 2),
+    ];
+    expect(allWordsConfigs('refund window', words)).toEqual(['english']);
+  });
+
+  it('when a word is in no passage at all, then no all-words search is made', () => {
+    const words = [held('english', 'refund', 40), held('english', 'zeppelin', 0)];
+    expect(allWordsConfigs('refund zeppelin', words)).toEqual([]);
+  });
+
+  it('when the query uses or or -word, then every configuration of its words is searched', () => {
+    const words = [held('english', 'refund', 40), held('english', 'zeppelin', 0)];
+    expect(allWordsConfigs('refund or zeppelin', words)).toEqual(['english']);
+    expect(allWordsConfigs('refund -zeppelin', words)).toEqual(['english']);
+    expect(allWordsConfigs('e-mail zeppelin', words)).toEqual([]);
   });
 });

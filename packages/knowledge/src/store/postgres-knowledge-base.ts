@@ -15,7 +15,7 @@ import {
   type SearchOptions,
   type UpsertResult,
 } from './knowledge-base.js';
-import { anyWordQueries, type QueryWord } from './postgres-query-words.js';
+import { allWordsConfigs, anyWordQueries, type QueryWord } from './postgres-query-words.js';
 import { textSearchConfig } from './text-search-config.js';
 
 export interface PostgresKnowledgeBaseOptions {
@@ -63,15 +63,15 @@ const articleOf = (row: ArticleRow): Article => ({
 
 /**
  * Passages holding every word of the query as websearch_to_tsquery reads it (quoted phrases, -word
- * excluded), made in each configuration in use; each one's passages are searched on their own
+ * excluded), made in each of the configurations $4; each one's passages are searched on their own
  * (LATERAL), so that each is a lookup in the GIN index with its own query. Ranked by ts_rank,
  * divided by 1 + the log of the passage's length (normalization 1). The queries are made once
  * (MATERIALIZED): inlined, PostgreSQL made each again for every row it checked and ranked.
  */
 const allWordsStatement = (schema: string) => `
   WITH queries AS MATERIALIZED (
-    SELECT k.config, websearch_to_tsquery(k.config, $1) AS query
-    FROM "${schema}"."knowledge_configs" AS k)
+    SELECT c.config, websearch_to_tsquery(c.config, $1) AS query
+    FROM unnest($4::regconfig[]) AS c(config))
   SELECT hit.* FROM queries AS q CROSS JOIN LATERAL (
     SELECT p.slug, p.position, p.title, p.heading, p.text, ts_rank(p.tsv, q.query, 1) AS score
     FROM "${schema}"."knowledge_passages" AS p
@@ -126,9 +126,9 @@ const countLexemesStatement = (schema: string, change: '+' | '-') => `
  * transaction. Writes to one knowledge base take turns on an advisory lock, so that the article
  * limit holds and an unchanged article is never rewritten, whatever instances write at once.
  *
- * Search finds the passages holding all the query's words (stemmed in each language's
- * configuration), or when there are none, any of them: the distinctive ones, passages holding the
- * rarest first (see anyWordQueries). Each write keeps the count of passages holding each lexeme.
+ * Search reads the query's words first, then finds the passages holding all of them (stemmed in
+ * each configuration whose passages hold them all), or when there are none, any of them: the
+ * distinctive ones, passages holding the rarest first (see anyWordQueries). Each write keeps the count of passages holding each lexeme.
  */
 export class PostgresKnowledgeBase implements KnowledgeBase {
   private readonly pool: pg.Pool;
@@ -271,14 +271,20 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
     const { limit, language } = searchOptionsSchema.parse(options);
     if (!query.trim()) return [];
     const wanted = language?.toLowerCase() ?? null;
-    // Asked at once, on two connections: the words are needed only when no passage holds them
-    // all, but asking afterwards would add a round trip to every such search.
-    const [allWords, words] = await Promise.all([
-      this.pool.query<HitRow>(this.sql.searchAll, [query, wanted, limit]),
-      this.pool.query<QueryWord & { passages: number }>(this.sql.queryWords, [query]),
-    ]);
-    let rows = allWords.rows;
-    if (rows.length === 0) rows = await this.searchAnyWord(words.rows, wanted, limit);
+    const { rows: words } = await this.pool.query<QueryWord & { passages: number }>(
+      this.sql.queryWords,
+      [query],
+    );
+    const configs = allWordsConfigs(query, words);
+    let rows: HitRow[] = [];
+    if (configs.length > 0)
+      ({ rows } = await this.pool.query<HitRow>(this.sql.searchAll, [
+        query,
+        wanted,
+        limit,
+        configs,
+      ]));
+    if (rows.length === 0) rows = await this.searchAnyWord(words, wanted, limit);
     return rows.map((row) => ({
       slug: row.slug,
       title: row.title,

@@ -32,6 +32,21 @@ export const PAIRED_WORDS = 8;
 /** The most of the rarest words kept that the narrowest candidates hold together. */
 export const WORDS_TOGETHER = 4;
 
+/** websearch_to_tsquery's `or` and `-word`: with either, a passage may match without every word. */
+const ALTERNATIVE_OR_EXCLUDED = /(^|\s)(or\s|-\S)/i;
+
+/**
+ * The configurations an all-words search of `query` can find passages in: those whose passages
+ * hold each of its words (a GIN lookup reads every configuration's passages holding the query's
+ * lexemes, so a search in a configuration that lacks one only reads rows to drop them). With `or`
+ * or `-word` in the query, every configuration its words were made in.
+ */
+export function allWordsConfigs(query: string, words: QueryWord[]): string[] {
+  const configs = [...new Set(words.map((word) => word.config))];
+  if (ALTERNATIVE_OR_EXCLUDED.test(query)) return configs;
+  return configs.filter((config) => words.every((word) => word.config !== config || word.here > 0));
+}
+
 /** A lexeme as tsquery input: quoted, so that no character of it is read as an operator. */
 const quoted = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
