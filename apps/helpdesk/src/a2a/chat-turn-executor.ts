@@ -13,12 +13,7 @@ import { turnEventReader } from '../chat/turn-events.js';
 import { textOf } from './rpc-params.js';
 
 /** Thrown into a turn that was cancelled before it started: it ends before any model call. */
-class TurnCancelled extends Error {
-  constructor() {
-    super('The task was cancelled before its turn started.');
-    this.name = 'TurnCancelled';
-  }
-}
+class TurnCancelled extends Error {}
 
 /** Where a task's turn is: queued behind its session's earlier turns, running, or cancelled. */
 type TurnState = 'waiting' | 'running' | 'cancelled';
@@ -58,7 +53,7 @@ export class ChatTurnExecutor implements AgentExecutor {
     const onEvent = (event: Parameters<typeof read>[0]) => {
       for (const turnEvent of read(event)) {
         if (turnEvent.event === 'delta') {
-          task.reply([{ kind: 'text', text: turnEvent.data.text }], streamed, false);
+          task.reply([textPart(turnEvent.data.text)], streamed, false);
           streamed = true;
           continue;
         }
@@ -90,14 +85,7 @@ export class ChatTurnExecutor implements AgentExecutor {
       const problem = problemOf(error);
       this.logger.warn({ err: error, session_id: contextId, task_id: taskId }, 'A2A turn failed');
       const text = problem.detail ?? 'The turn failed.';
-      task.status(
-        'failed',
-        [
-          { kind: 'text', text },
-          { kind: 'data', data: { error: problem } },
-        ],
-        true,
-      );
+      task.status('failed', [textPart(text), { kind: 'data', data: { error: problem } }], true);
     } finally {
       this.turns.delete(taskId);
       bus.finished();
@@ -114,15 +102,13 @@ export class ChatTurnExecutor implements AgentExecutor {
     // A started turn runs to its end: refuse now, or the SDK would hold the answer until then.
     if (!turn || turn.state !== 'waiting') throw A2AError.taskNotCancelable(taskId);
     turn.state = 'cancelled';
-    const text = 'Cancelled before the turn started.';
-    taskEvents(bus, { taskId, contextId: turn.contextId }).status(
-      'canceled',
-      [{ kind: 'text', text }],
-      true,
-    );
+    const text = textPart('Cancelled before the turn started.');
+    taskEvents(bus, { taskId, contextId: turn.contextId }).status('canceled', [text], true);
     bus.finished();
   };
 }
+
+const textPart = (text: string): Part => ({ kind: 'text', text });
 
 /** A task's events: status updates (with an agent message of `parts`), and its reply artifact. */
 function taskEvents(bus: ExecutionEventBus, task: { taskId: string; contextId: string }) {
@@ -163,12 +149,10 @@ function taskEvents(bus: ExecutionEventBus, task: { taskId: string; contextId: s
  */
 function heldParts(reply: Extract<ChatReply, { mode: 'human' }>): Part[] {
   return [
-    {
-      kind: 'text',
-      text:
-        `A person (${reply.operator}) has taken this conversation over; your message was passed ` +
+    textPart(
+      `A person (${reply.operator}) has taken this conversation over; your message was passed ` +
         'on to them. Their replies are in the conversation, not in this task.',
-    },
+    ),
     {
       kind: 'data',
       data: { event: 'human_takeover', operator: reply.operator, session_id: reply.session_id },
@@ -179,7 +163,7 @@ function heldParts(reply: Extract<ChatReply, { mode: 'human' }>): Part[] {
 /** The reply as POST /chat gives it: the text, who answered (and the ticket), and any citations. */
 function replyParts(reply: AgentReply): Part[] {
   return [
-    { kind: 'text', text: reply.reply },
+    textPart(reply.reply),
     {
       kind: 'data',
       data: {

@@ -4,7 +4,7 @@ import {
   UnauthenticatedUser,
   type A2ARequestHandler,
 } from '@a2a-js/sdk/server';
-import { currentLogger, requestContext, type Logger } from '@repo/http-kit';
+import { currentLogger, EventStream, requestContext, type Logger } from '@repo/http-kit';
 import { Router, type ErrorRequestHandler, type Response } from 'express';
 import { z } from 'zod';
 
@@ -39,13 +39,6 @@ const rpcRequestSchema = z.object({
   method: z.string().min(1),
   params: z.unknown().optional(),
 });
-
-const SSE_HEADERS = {
-  'Content-Type': 'text/event-stream',
-  'Cache-Control': 'no-cache',
-  Connection: 'keep-alive',
-  'X-Accel-Buffering': 'no',
-};
 
 /**
  * A caller's value (JSON-RPC id or method) as a log field: control, bidi and line separator
@@ -94,19 +87,16 @@ async function stream(
   call: { id: RpcId; method: string },
   logger: Logger,
 ): Promise<void> {
-  res.writeHead(200, SSE_HEADERS);
-  // Sent now: the first event may wait for a model call.
-  res.flushHeaders();
+  const sse = new EventStream(res);
+  // Opened now: the first event may wait for a model call.
+  sse.open();
   try {
     // A client that leaves is not followed: the turn's events still reach the task store.
-    for await (const result of events) {
-      res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: call.id, result })}\n\n`);
-    }
+    for await (const result of events) sse.send('message', { jsonrpc: '2.0', id: call.id, result });
   } catch (error) {
-    const answer = errorResponse(call.id, answerTo(error, call, logger));
-    res.write(`event: error\ndata: ${JSON.stringify(answer)}\n\n`);
+    sse.send('error', errorResponse(call.id, answerTo(error, call, logger)));
   } finally {
-    res.end();
+    sse.end();
   }
 }
 

@@ -55,24 +55,20 @@ export const taskQueryParamsSchema = z.object({
 
 export const taskIdParamsSchema = z.object({ id, metadata: metadata.optional() });
 
-/** The issues of a refused value as the API words them (POST /chat's `validation_failed`). */
-function invalidParams(issues: Array<{ path: string; message: string }>): A2AError {
-  return A2AError.invalidParams('The params are not valid.', {
-    code: 'validation_failed',
-    errors: issues,
-  });
-}
+type Issue = z.core.$ZodIssue;
+const pathOfParam = (issue: Issue) => issue.path.map(String).join('.') || '(params)';
 
-/** Throws -32602, with each issue's path and message, unless `params` has the schema's shape. */
-export function checkParams<T>(schema: z.ZodType<T>, params: unknown): void {
-  const parsed = schema.safeParse(params);
+/**
+ * Throws -32602 unless `value` has the schema's shape, with each issue's path (`pathOf`) and
+ * message as the API words them (POST /chat's `validation_failed`).
+ */
+export function checkParams<T>(schema: z.ZodType<T>, value: unknown, pathOf = pathOfParam): void {
+  const parsed = schema.safeParse(value);
   if (parsed.success) return;
-  throw invalidParams(
-    parsed.error.issues.map((issue) => ({
-      path: issue.path.map(String).join('.') || '(params)',
-      message: issue.message,
-    })),
-  );
+  throw A2AError.invalidParams('The params are not valid.', {
+    code: 'validation_failed',
+    errors: parsed.error.issues.map((issue) => ({ path: pathOf(issue), message: issue.message })),
+  });
 }
 
 /** A2A's "Content type not supported" (the spec's -32005): a message with no text to answer. */
@@ -98,17 +94,10 @@ export function checkMessage(params: MessageSendParams): void {
       accepted: ['text/plain'],
     });
   }
-  const parsed = chatRequestSchema.safeParse({
+  checkParams(
+    chatRequestSchema,
     // A contextId the SDK will make up (none given) is a valid session id.
-    session_id: params.message.contextId ?? 'new',
-    message: textOf(params),
-  });
-  if (!parsed.success) {
-    throw invalidParams(
-      parsed.error.issues.map((issue) => ({
-        path: issue.path[0] === 'session_id' ? 'message.contextId' : 'message.parts',
-        message: issue.message,
-      })),
-    );
-  }
+    { session_id: params.message.contextId ?? 'new', message: textOf(params) },
+    (issue) => (issue.path[0] === 'session_id' ? 'message.contextId' : 'message.parts'),
+  );
 }

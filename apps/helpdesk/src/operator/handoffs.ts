@@ -40,6 +40,9 @@ export interface ConversationEvent {
   at: string;
 }
 
+/** The most events eventsAfter reads at a time. */
+export const EVENTS_PAGE = 500;
+
 export type NewConversationEvent = Omit<ConversationEvent, 'id' | 'at'>;
 
 /** What happens to a conversation's queue entry, and the event (and webhook) that says so. */
@@ -71,11 +74,8 @@ export interface Handoffs {
   ): Promise<{ entry: Handoff | undefined; event: ConversationEvent }>;
   /** Records an event of a conversation (a message). */
   record(event: NewConversationEvent): Promise<ConversationEvent>;
-  /** Events after `after` (all sessions, or one), oldest first, at most `limit`. */
-  eventsAfter(
-    after: number,
-    options?: { sessionId?: string; limit?: number },
-  ): Promise<ConversationEvent[]>;
+  /** Events after `after` (all sessions', or one's), oldest first, at most EVENTS_PAGE. */
+  eventsAfter(after: number, sessionId?: string): Promise<ConversationEvent[]>;
   /** The id of the latest event (0 when none). */
   cursor(): Promise<number>;
   /** Waiting entries requested before `before` whose customer was not told yet, now marked told. */

@@ -1,6 +1,4 @@
-import type { ConversationEvent, Handoffs } from './handoffs.js';
-
-const BATCH = 500;
+import { EVENTS_PAGE, type ConversationEvent, type Handoffs } from './handoffs.js';
 
 /**
  * One reader of the conversations' live events per process, however many streams are open: every
@@ -66,12 +64,12 @@ export class LiveFeed {
     try {
       let after = await this.cursor;
       for (;;) {
-        const events = await this.source.eventsAfter(after, { limit: BATCH });
+        const events = await this.source.eventsAfter(after);
         if (events.length === 0) break;
         after = events.at(-1)!.id;
         this.cursor = Promise.resolve(after);
         for (const listener of this.listeners) listener(events);
-        if (events.length < BATCH) break;
+        if (events.length < EVENTS_PAGE) break;
       }
     } catch {
       // The database away: the next tick tries again; streams stay open meanwhile.

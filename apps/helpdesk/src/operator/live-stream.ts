@@ -1,7 +1,7 @@
 import { EventStream } from '@repo/http-kit';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import type { ConversationEvent } from './handoffs.js';
+import { EVENTS_PAGE, type ConversationEvent } from './handoffs.js';
 import type { LiveFeed } from './live-feed.js';
 
 /** `?after=`: where a stream opened by a page that has just read the past begins. */
@@ -66,12 +66,9 @@ export async function streamLiveEvents(
   if (options.first) stream.send(options.first.event, options.first.data);
   try {
     for (;;) {
-      const past = await feed.source.eventsAfter(last, {
-        sessionId: options.sessionId,
-        limit: 500,
-      });
+      const past = await feed.source.eventsAfter(last, options.sessionId);
       past.forEach(send);
-      if (past.length < 500) break;
+      if (past.length < EVENTS_PAGE) break;
     }
   } finally {
     replaying = false;

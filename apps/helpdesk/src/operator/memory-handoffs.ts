@@ -1,5 +1,6 @@
 import type { Outbox } from '@repo/webhooks';
 import {
+  EVENTS_PAGE,
   notInQueue,
   type ConversationEvent,
   type Handoff,
@@ -59,11 +60,10 @@ export class MemoryHandoffs implements Handoffs {
     return recorded;
   }
 
-  async eventsAfter(after: number, options: { sessionId?: string; limit?: number } = {}) {
-    const { sessionId, limit = 500 } = options;
+  async eventsAfter(after: number, sessionId?: string) {
     return this.events
       .filter((event) => event.id > after && (!sessionId || event.session_id === sessionId))
-      .slice(0, limit);
+      .slice(0, EVENTS_PAGE);
   }
 
   async cursor(): Promise<number> {

@@ -42,20 +42,37 @@ export function createOperatorDesk(deps: OperatorDeskDeps) {
   const announce = (type: HandoffWebhookType, entry: Handoff, actor: string) =>
     webhooks ? [handoffWebhook(type, entry, actor, webhooks.includeContent)] : [];
 
-  /** Appends a message to the ADK session's history (the turn holds the session). */
-  const remember = async (sessionId: string, author: string, text: string) => {
+  /**
+   * A message while a person holds the conversation, the customer's or `operator`'s: a live event,
+   * a transcript turn and an ADK history event (the turn holds the session).
+   */
+  const post = async (
+    transcript: TurnTranscript,
+    sessionId: string,
+    text: string,
+    operator?: string,
+  ): Promise<ConversationEvent> => {
+    const when = at();
+    const by = operator === undefined ? {} : { operator };
+    const event = await handoffs.record({
+      session_id: sessionId,
+      type: operator === undefined ? 'customer_message' : 'operator_message',
+      data: { ...by, text, at: when },
+    });
+    const role = operator === undefined ? 'user' : 'operator';
+    transcript.append([{ role, agent: null, ...by, text, at: when, event_id: event.id }]);
     const { appName, userId } = settings;
     const session = await deps.sessionService.getSession({ appName, userId, sessionId });
-    if (!session) return;
-    const role = author === 'user' ? 'user' : 'model';
+    if (!session) return event;
     await deps.sessionService.appendEvent({
       session,
       event: createEvent({
         invocationId: randomUUID(),
-        author,
-        content: { role, parts: [{ text }] },
+        author: role,
+        content: { role: role === 'user' ? 'user' : 'model', parts: [{ text }] },
       }),
     });
+    return event;
   };
 
   const holds = (entry: Handoff | undefined, operator: string) =>
@@ -105,17 +122,7 @@ export function createOperatorDesk(deps: OperatorDeskDeps) {
       return deps.store.runTurn(sessionId, async (transcript) => {
         // Checked again holding the session: a hand back may have come in between.
         await holding(sessionId, operator);
-        const when = at();
-        const event = await handoffs.record({
-          session_id: sessionId,
-          type: 'operator_message',
-          data: { operator, text, at: when },
-        });
-        transcript.append([
-          { role: 'operator', agent: null, operator, text, at: when, event_id: event.id },
-        ]);
-        await remember(sessionId, 'operator', text);
-        return event;
+        return post(transcript, sessionId, text, operator);
       });
     },
 
@@ -140,14 +147,7 @@ export function createOperatorDesk(deps: OperatorDeskDeps) {
 
     /** A customer's message while a person holds the conversation: no turn of the agents. */
     customerMessage: async (sessionId: string, text: string, transcript: TurnTranscript) => {
-      const when = at();
-      const event = await handoffs.record({
-        session_id: sessionId,
-        type: 'customer_message',
-        data: { text, at: when },
-      });
-      transcript.append([{ role: 'user', agent: null, text, at: when, event_id: event.id }]);
-      await remember(sessionId, 'user', text);
+      await post(transcript, sessionId, text);
     },
 
     /** A ticket was opened (the escalation agent): the conversation waits for a person. */

@@ -3,6 +3,7 @@ import { withTransaction } from '@repo/pg-kit';
 import type { Outbox } from '@repo/webhooks';
 import { EVENTS_LOCK } from '../db/lock-keys.js';
 import {
+  EVENTS_PAGE,
   notInQueue,
   type ConversationEvent,
   type Handoff,
@@ -36,6 +37,8 @@ const eventOf = (row: EventRow): ConversationEvent => ({
 
 const COLUMNS =
   'session_id, state, operator, reason, ticket_id, summary, requested_at, taken_at, wait_notified_at';
+const valuesOf = (entry: Handoff) =>
+  COLUMNS.split(', ').map((column) => entry[column as keyof Handoff]);
 
 function statements(schema: string, sessionsTable: string) {
   const handoffs = `"${schema}"."helpdesk_handoffs"`;
@@ -55,9 +58,10 @@ function statements(schema: string, sessionsTable: string) {
       DELETE FROM ${events} WHERE session_id = $1`,
     record: `INSERT INTO ${events} (session_id, type, data, at) VALUES ($1, $2, $3::jsonb, $4)
       RETURNING id, session_id, type, data, at`,
-    after: `SELECT id, session_id, type, data, at FROM ${events} WHERE id > $1 ORDER BY id LIMIT $2`,
+    after: `SELECT id, session_id, type, data, at FROM ${events}
+      WHERE id > $1 ORDER BY id LIMIT ${EVENTS_PAGE}`,
     afterIn: `SELECT id, session_id, type, data, at FROM ${events}
-      WHERE session_id = $3 AND id > $1 ORDER BY id LIMIT $2`,
+      WHERE session_id = $2 AND id > $1 ORDER BY id LIMIT ${EVENTS_PAGE}`,
     cursor: `SELECT coalesce(max(id), 0) AS id FROM ${events}`,
     overdue: `UPDATE ${handoffs} SET wait_notified_at = $2
       WHERE state = 'waiting' AND wait_notified_at IS NULL AND requested_at <= $1
@@ -94,17 +98,7 @@ export class PostgresHandoffs implements Handoffs {
 
   request(entry: Handoff, change: (entry: Handoff) => HandoffChange): Promise<Handoff | undefined> {
     return this.transaction(async (client) => {
-      const inserted = await client.query(this.sql.insert, [
-        entry.session_id,
-        entry.state,
-        entry.operator,
-        entry.reason,
-        entry.ticket_id,
-        entry.summary,
-        entry.requested_at,
-        entry.taken_at,
-        entry.wait_notified_at,
-      ]);
+      const inserted = await client.query(this.sql.insert, valuesOf(entry));
       if (inserted.rowCount !== 1) return undefined;
       await this.commit(client, change(entry));
       return entry;
@@ -139,11 +133,10 @@ export class PostgresHandoffs implements Handoffs {
     return this.transaction((client) => this.insertEvent(client, event));
   }
 
-  async eventsAfter(after: number, options: { sessionId?: string; limit?: number } = {}) {
-    const limit = options.limit ?? 500;
-    const { rows } = options.sessionId
-      ? await this.query<EventRow>(this.sql.afterIn, [after, limit, options.sessionId])
-      : await this.query<EventRow>(this.sql.after, [after, limit]);
+  async eventsAfter(after: number, sessionId?: string) {
+    const { rows } = sessionId
+      ? await this.query<EventRow>(this.sql.afterIn, [after, sessionId])
+      : await this.query<EventRow>(this.sql.after, [after]);
     return rows.map(eventOf);
   }
 
