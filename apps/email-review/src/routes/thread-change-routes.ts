@@ -1,10 +1,4 @@
-import {
-  defineRoute,
-  emptyBody,
-  type ResponseSpec,
-  type Route,
-  type RouteSpec,
-} from '@repo/http-kit';
+import { defineRoute, emptyBody, type ResponseSpec, type Route } from '@repo/http-kit';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { RevisionCondition } from '../operations/decide-thread.js';
@@ -44,7 +38,11 @@ const IF_MATCH_TAG = /^\s*"(\d{1,9})"\s*$/;
  * (any) names none to check. Entity tags that are not a revision of ours (weak ones included:
  * If-Match compares strongly) never match: 412.
  */
-function revisionCondition(req: Request, revision: number | undefined): RevisionCondition {
+function revisionCondition(
+  req: Request,
+  body: { revision?: number } | undefined,
+): RevisionCondition {
+  const revision = body?.revision;
   const header = req.get('If-Match');
   if (header === undefined || header.trim() === '*') return { ifMatch: undefined, revision };
   const ifMatch = header
@@ -56,27 +54,25 @@ function revisionCondition(req: Request, revision: number | undefined): Revision
 }
 
 /** What edit, approve and reject document about acting on the revision the reviewer saw. */
-const revisionChecked = {
-  headers: {
-    'If-Match': {
-      description:
-        'The revision the reviewer saw, as the ETag of GET /threads/{thread_id} (`"3"`): refused with 412 unless it is the current one.',
-    },
+const ifMatchHeader = {
+  'If-Match': {
+    description:
+      'The revision the reviewer saw, as the ETag of GET /threads/{thread_id} (`"3"`): refused with 412 unless it is the current one.',
   },
-  responses: {
-    409: {
-      description:
-        'The thread is not in a state that allows this (`thread_not_awaiting_review`), or the body’s `revision` is not the current one (`revision_mismatch`; `revision` in the answer is the current one; the request changed nothing). Approve also answers `revision_mismatch` when the workflow holds a draft the view did not show: the view now shows it, at a new revision.',
-    },
-    412: {
-      description:
-        'If-Match names another revision than the current one (`revision_mismatch`; `revision` and the ETag give the current one). Nothing changed.',
-      headers: revisionTag,
-    },
+};
+const revisionAnswers: Record<number, ResponseSpec> = {
+  409: {
+    description:
+      'The thread is not in a state that allows this (`thread_not_awaiting_review`), or the body’s `revision` is not the current one (`revision_mismatch`; `revision` in the answer is the current one; the request changed nothing). Approve also answers `revision_mismatch` when the workflow holds a draft the view did not show: the view now shows it, at a new revision.',
+  },
+  412: {
+    description:
+      'If-Match names another revision than the current one (`revision_mismatch`; `revision` and the ETag give the current one). Nothing changed.',
+    headers: revisionTag,
   },
 };
 
-/** A change to a paused thread: the same parameters and error answers for edit, approve, reject, retry. */
+/** A change to a thread: the same parameters and error answers for each. */
 function threadChange<B extends z.ZodType>(
   thread: (description: string) => ResponseSpec,
   spec: {
@@ -84,9 +80,10 @@ function threadChange<B extends z.ZodType>(
     summary: string;
     ok: string;
     body: B;
-    headers?: RouteSpec['headers'];
+    /** Documents If-Match and its answers: the change acts only on the revision the reviewer saw. */
+    revisionChecked?: boolean;
     responses?: Record<number, ResponseSpec>;
-    change: (threadId: string, body: z.output<B>, req: Request) => Promise<Thread>;
+    change: (threadId: string, body: z.output<B>, condition: RevisionCondition) => Promise<Thread>;
   },
 ): Route {
   return defineRoute({
@@ -95,7 +92,7 @@ function threadChange<B extends z.ZodType>(
     summary: spec.summary,
     params: threadParams,
     body: spec.body,
-    headers: spec.headers,
+    headers: spec.revisionChecked ? ifMatchHeader : undefined,
     responses: {
       200: thread(spec.ok),
       400: { description: 'Invalid thread id or body.' },
@@ -108,19 +105,19 @@ function threadChange<B extends z.ZodType>(
         description:
           'The database (`database_unavailable`) or, for a step that calls it, the model (`llm_unavailable`, the thread kept as failed) is unavailable; try again after Retry-After.',
       },
+      ...(spec.revisionChecked ? revisionAnswers : {}),
       ...spec.responses,
     },
     handler: async ({ params, body, req, res }) => {
       // The body was parsed by `spec.body`; TypeScript cannot resolve that through the generic B.
-      sendThread(res, await spec.change(params.thread_id, body as z.output<B>, req));
+      const parsed = body as z.output<B>;
+      const condition = revisionCondition(req, parsed as { revision?: number } | undefined);
+      sendThread(res, await spec.change(params.thread_id, parsed, condition));
     },
   });
 }
 
-/**
- * The changes to a thread (edit, approve, redeliver, reject, retry), each acting on the revision the
- * reviewer saw when the request names it; `thread` documents the answer.
- */
+/** The changes to a thread (edit, approve, redeliver, reject, retry); `thread` documents the answer. */
 export function threadChangeRoutes(
   threads: ThreadService,
   thread: (description: string) => ResponseSpec,
@@ -131,13 +128,11 @@ export function threadChangeRoutes(
       summary: 'Replace the draft with text, or redraft it with instructions.',
       ok: 'Edited, awaiting review again.',
       body: editThreadBody,
-      headers: revisionChecked.headers,
+      revisionChecked: true,
       responses: {
-        ...revisionChecked.responses,
         502: { description: 'The model failed during the redraft; the thread is kept as failed.' },
       },
-      change: (threadId, { revision, ...edit }, req) =>
-        threads.editThread(threadId, edit, revisionCondition(req, revision)),
+      change: threads.editThread,
     }),
     threadChange(thread, {
       action: 'approve',
@@ -145,14 +140,8 @@ export function threadChangeRoutes(
         'Approve the draft: the thread is sent and its reply queued for delivery (both or neither).',
       ok: 'Sent; `delivery.status` is `queued` (a worker delivers it after this answer), or `no_recipient` when there is no address to reply to (nothing is sent until redeliver names one).',
       body: approveThreadBody,
-      headers: revisionChecked.headers,
-      responses: revisionChecked.responses,
-      change: (threadId, approval, req) =>
-        threads.approveThread(
-          threadId,
-          { to: approval?.to },
-          revisionCondition(req, approval?.revision),
-        ),
+      revisionChecked: true,
+      change: threads.approveThread,
     }),
     threadChange(thread, {
       action: 'redeliver',
@@ -173,14 +162,8 @@ export function threadChangeRoutes(
       summary: 'Reject the draft: the workflow ends without sending.',
       ok: 'Rejected.',
       body: rejectThreadBody,
-      headers: revisionChecked.headers,
-      responses: revisionChecked.responses,
-      change: (threadId, rejection, req) =>
-        threads.rejectThread(
-          threadId,
-          { reason: rejection?.reason, note: rejection?.note },
-          revisionCondition(req, rejection?.revision),
-        ),
+      revisionChecked: true,
+      change: threads.rejectThread,
     }),
     threadChange(thread, {
       action: 'retry',
@@ -188,7 +171,7 @@ export function threadChangeRoutes(
       ok: 'Resumed.',
       body: emptyBody,
       responses: { 502: { description: 'The model failed again; the thread stays failed.' } },
-      change: (threadId) => threads.retryThread(threadId),
+      change: threads.retryThread,
     }),
   ];
 }

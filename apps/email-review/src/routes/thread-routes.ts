@@ -6,7 +6,6 @@ import type { ThreadService } from '../operations/thread-service.js';
 import { DEFAULT_LABELS, type Labels } from '../workflow/classification.js';
 import { parseRawEmail, RAW_EMAIL_MAX_BYTES, type InboundEmail } from '../email/raw-email.js';
 import { UNKNOWN_EMAIL } from '../email/thread-email.js';
-import { listFiltered } from './filtered-list.js';
 import {
   createThreadBody,
   idempotencyKeyHeader,
@@ -151,7 +150,7 @@ export function threadRoutes(
         400: { description: 'Invalid query or cursor.' },
       },
       handler: async ({ query, res }) => {
-        res.json(await listFiltered(threads, query));
+        res.json(await threads.listThreads(query));
       },
     }),
     defineRoute({
