@@ -52,6 +52,9 @@ export interface HandoffChange {
   announce: WebhookEvent[];
 }
 
+/** A change of a queued entry: the entry after it (undefined: it leaves the queue) and its event. */
+export type HandoffUpdate = (entry: Handoff) => HandoffChange & { entry: Handoff | undefined };
+
 /**
  * The operators' queue and the conversations' live events: in memory (MemoryHandoffs) or in
  * PostgreSQL (PostgresHandoffs), shared by every instance then.
@@ -59,19 +62,13 @@ export interface HandoffChange {
 export interface Handoffs {
   get(sessionId: string): Promise<Handoff | undefined>;
   list(): Promise<Handoff[]>;
-  /**
-   * Puts the conversation in the queue, waiting, unless it is there already: the new entry, or
-   * undefined when it was queued before (nothing recorded then).
-   */
-  request(entry: Handoff, change: (entry: Handoff) => HandoffChange): Promise<Handoff | undefined>;
+  /** Queues the entry and records `change`, unless its conversation is queued already. */
+  request(entry: Handoff, change: HandoffChange): Promise<void>;
   /**
    * Changes the entry with `update` (which throws to refuse) and records its event, atomically
-   * with any other change of the same entry. `update` returning undefined removes the entry.
+   * with any other change of the same entry: the entry after it.
    */
-  change(
-    sessionId: string,
-    update: (entry: Handoff) => { entry: Handoff | undefined } & HandoffChange,
-  ): Promise<{ entry: Handoff | undefined; event: ConversationEvent }>;
+  change(sessionId: string, update: HandoffUpdate): Promise<Handoff | undefined>;
   /** Records an event of a conversation (a message). */
   record(event: NewConversationEvent): Promise<ConversationEvent>;
   /** Events after `after` (all sessions', or one's), oldest first, at most EVENTS_PAGE. */

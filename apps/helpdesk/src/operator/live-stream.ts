@@ -1,5 +1,5 @@
 import { EventStream } from '@repo/http-kit';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { z } from 'zod';
 import { EVENTS_PAGE, type ConversationEvent } from './handoffs.js';
 import type { LiveFeed } from './live-feed.js';
@@ -17,16 +17,10 @@ export const afterQuery = z.object({
     ),
 });
 
-/** Where a stream resumes: `Last-Event-ID` (a reconnect), else `?after=`, else now. */
-export function resumeAfter(req: Request, after: number | undefined): number | undefined {
-  const header = req.get('last-event-id');
-  if (header !== undefined && /^\d{1,15}$/.test(header)) return Number(header);
-  return after;
-}
-
 /**
- * Conversation events as Server-Sent Events with ids: a client reconnecting with `Last-Event-ID`
- * gets what it missed, once (past events first, then the live feed's beyond the last id sent).
+ * Conversation events as Server-Sent Events with ids, from `Last-Event-ID` (a reconnect), else
+ * `after` (`?after=`), else now: a client gets what it missed, once (past events first, then the
+ * live feed's beyond the last id sent).
  */
 export async function streamLiveEvents(
   res: Response,
@@ -38,7 +32,9 @@ export async function streamLiveEvents(
     heartbeatMs?: number;
   },
 ): Promise<void> {
-  let last = options.after ?? (await feed.source.cursor());
+  const lastEventId = res.req.get('last-event-id');
+  const resumed = lastEventId && /^\d{1,15}$/.test(lastEventId) ? Number(lastEventId) : undefined;
+  let last = resumed ?? options.after ?? (await feed.source.cursor());
   let replaying = true;
   const waiting: ConversationEvent[] = [];
   const mine = (event: ConversationEvent) =>

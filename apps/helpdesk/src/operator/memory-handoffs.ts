@@ -5,6 +5,7 @@ import {
   type ConversationEvent,
   type Handoff,
   type HandoffChange,
+  type HandoffUpdate,
   type Handoffs,
   type NewConversationEvent,
 } from './handoffs.js';
@@ -31,26 +32,20 @@ export class MemoryHandoffs implements Handoffs {
     return [...this.entries.values()];
   }
 
-  async request(
-    entry: Handoff,
-    change: (entry: Handoff) => HandoffChange,
-  ): Promise<Handoff | undefined> {
-    if (this.entries.has(entry.session_id)) return undefined;
+  async request(entry: Handoff, change: HandoffChange): Promise<void> {
+    if (this.entries.has(entry.session_id)) return;
     this.entries.set(entry.session_id, entry);
-    await this.commit(change(entry));
-    return entry;
+    await this.commit(change);
   }
 
-  async change(
-    sessionId: string,
-    update: (entry: Handoff) => { entry: Handoff | undefined } & HandoffChange,
-  ) {
+  async change(sessionId: string, update: HandoffUpdate): Promise<Handoff | undefined> {
     const current = this.entries.get(sessionId);
     if (!current) throw notInQueue(sessionId);
     const next = update(current);
     if (next.entry) this.entries.set(sessionId, next.entry);
     else this.entries.delete(sessionId);
-    return { entry: next.entry, event: await this.commit(next) };
+    await this.commit(next);
+    return next.entry;
   }
 
   async record(event: NewConversationEvent): Promise<ConversationEvent> {

@@ -99,18 +99,17 @@ export function createOperatorDesk(deps: OperatorDeskDeps) {
     takeOver: async (sessionId: string, operator: string): Promise<Handoff> => {
       const current = await handoffs.get(sessionId);
       if (holds(current, operator)) return current!;
-      const { entry } = await handoffs.change(sessionId, (waiting) => {
+      const taken = await handoffs.change(sessionId, (waiting) => {
         if (waiting.state === 'taken') throw alreadyTaken(sessionId, waiting.operator);
-        const taken: Handoff = { ...waiting, state: 'taken', operator, taken_at: at() };
+        const entry: Handoff = { ...waiting, state: 'taken', operator, taken_at: at() };
         return {
-          entry: taken,
+          entry,
           event: { session_id: sessionId, type: 'taken_over', data: { operator } },
-          announce: announce('conversation.taken_over', taken, operator),
+          announce: announce('conversation.taken_over', entry, operator),
         };
       });
-      const taken = entry!;
-      deps.onTakeover?.(Date.parse(taken.taken_at!) - Date.parse(taken.requested_at));
-      return taken;
+      deps.onTakeover?.(Date.parse(taken!.taken_at!) - Date.parse(taken!.requested_at));
+      return taken!;
     },
 
     reply: async (
@@ -164,14 +163,14 @@ export function createOperatorDesk(deps: OperatorDeskDeps) {
         taken_at: null,
         wait_notified_at: null,
       };
-      await handoffs.request(entry, (queued) => ({
+      await handoffs.request(entry, {
         event: {
           session_id: sessionId,
           type: 'handoff_requested',
-          data: { reason: queued.reason, ticket_id: ticketId, summary: queued.summary },
+          data: { reason: entry.reason, ticket_id: ticketId, summary: entry.summary },
         },
-        announce: announce('conversation.handoff_requested', queued, actor),
-      }));
+        announce: announce('conversation.handoff_requested', entry, actor),
+      });
     },
 
     /** Tells each customer who waited longer than `waitMs` (once); they stay in the queue. */

@@ -5,7 +5,7 @@ import { messageTextSchema, sessionParamsSchema } from '../routes/schemas.js';
 import { turnSchema } from '../sessions/transcript.js';
 import { handoffSchema } from './handoffs.js';
 import type { LiveFeed } from './live-feed.js';
-import { afterQuery, resumeAfter, streamLiveEvents } from './live-stream.js';
+import { afterQuery, streamLiveEvents } from './live-stream.js';
 import { requireOperator, type OperatorRoster } from './operator-access.js';
 
 interface OperatorRouteOptions {
@@ -142,12 +142,10 @@ export function operatorRoutes(options: OperatorRouteOptions): Route[] {
         },
         ...auth,
       },
-      handler: async ({ query, req, res }) => {
+      handler: async ({ query, res }) => {
         requireOperator(roster);
-        await streamLiveEvents(res, options.feed, {
-          after: resumeAfter(req, query.after),
-          heartbeatMs: options.heartbeatMs,
-        });
+        const { heartbeatMs } = options;
+        await streamLiveEvents(res, options.feed, { after: query.after, heartbeatMs });
       },
     }),
   ];

@@ -8,6 +8,7 @@ import {
   type ConversationEvent,
   type Handoff,
   type HandoffChange,
+  type HandoffUpdate,
   type Handoffs,
   type NewConversationEvent,
 } from './handoffs.js';
@@ -49,7 +50,7 @@ function statements(schema: string, sessionsTable: string) {
     list: `SELECT ${COLUMNS} FROM ${handoffs} ORDER BY requested_at, session_id`,
     insert: `INSERT INTO ${handoffs} (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
       ON CONFLICT (session_id) DO NOTHING`,
-    upsert: `UPDATE ${handoffs} SET state = $2, operator = $3, taken_at = $4, wait_notified_at = $5
+    save: `UPDATE ${handoffs} SET state = $2, operator = $3, taken_at = $4, wait_notified_at = $5
       WHERE session_id = $1`,
     remove: `DELETE FROM ${handoffs} WHERE session_id = $1`,
     orphans: `DELETE FROM ${events} e WHERE NOT EXISTS (SELECT 1 FROM ${sessionsTable} s
@@ -96,36 +97,26 @@ export class PostgresHandoffs implements Handoffs {
     return rows.map(handoffOf);
   }
 
-  request(entry: Handoff, change: (entry: Handoff) => HandoffChange): Promise<Handoff | undefined> {
-    return this.transaction(async (client) => {
+  async request(entry: Handoff, change: HandoffChange): Promise<void> {
+    await this.transaction(async (client) => {
       const inserted = await client.query(this.sql.insert, valuesOf(entry));
-      if (inserted.rowCount !== 1) return undefined;
-      await this.commit(client, change(entry));
-      return entry;
+      if (inserted.rowCount === 1) await this.commit(client, change);
     });
   }
 
-  change(
-    sessionId: string,
-    update: (entry: Handoff) => { entry: Handoff | undefined } & HandoffChange,
-  ) {
+  change(sessionId: string, update: HandoffUpdate): Promise<Handoff | undefined> {
     return this.transaction(async (client) => {
       const { rows } = await client.query<HandoffRow>(this.sql.lock, [sessionId]);
       if (!rows[0]) throw notInQueue(sessionId);
       const next = update(handoffOf(rows[0]));
       if (next.entry) {
         const { state, operator, taken_at, wait_notified_at } = next.entry;
-        await client.query(this.sql.upsert, [
-          sessionId,
-          state,
-          operator,
-          taken_at,
-          wait_notified_at,
-        ]);
+        await client.query(this.sql.save, [sessionId, state, operator, taken_at, wait_notified_at]);
       } else {
         await client.query(this.sql.remove, [sessionId]);
       }
-      return { entry: next.entry, event: await this.commit(client, next) };
+      await this.commit(client, next);
+      return next.entry;
     });
   }
 

@@ -1,6 +1,6 @@
 import { defineRoute } from '@repo/http-kit';
 import type { LiveFeed } from '../operator/live-feed.js';
-import { afterQuery, resumeAfter, streamLiveEvents } from '../operator/live-stream.js';
+import { afterQuery, streamLiveEvents } from '../operator/live-stream.js';
 import type { ChatService } from '../chat/chat-service.js';
 import { sessionNotFound } from '../sessions/session-access.js';
 import { sessionAccessOf } from '../web/public-widget.js';
@@ -85,7 +85,7 @@ export const sessionEventsRoute = (
       if (!(await chat.turns(session_id, access))) throw sessionNotFound(session_id);
       const entry = await chat.desk.entry(session_id);
       await streamLiveEvents(res, feed, {
-        after: resumeAfter(req, query.after),
+        after: query.after,
         sessionId: session_id,
         first: {
           event: 'state',
