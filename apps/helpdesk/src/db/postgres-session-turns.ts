@@ -1,21 +1,17 @@
-import type { Session } from '@google/adk';
+import type { Event, Session } from '@google/adk';
 import type pg from 'pg';
 import { SessionQueues, sessionTakenOver } from '../sessions/session-queues.js';
 import type { Outbox, WebhookEvent } from '@repo/webhooks';
 import {
-  turnTranscript,
+  runTurnSteps,
   type SessionSettings,
   type SessionTurns,
   type TurnTranscript,
 } from '../sessions/session-turns.js';
-import { mayReach, sessionNotFound, type WidgetProof } from '../sessions/session-access.js';
+import { mayReach, type WidgetProof } from '../sessions/session-access.js';
 import { Transcript, type Turn } from '../sessions/transcript.js';
 import { withTransaction } from '@repo/pg-kit';
-import {
-  sessionFromRow,
-  type PostgresSessionService,
-  type SessionRow,
-} from './postgres-session-service.js';
+import type { CondensingSessionService } from '../sessions/condensing-session-service.js';
 import { releasing, type SessionLease, type SessionLeases } from './session-leases.js';
 import { storableJson } from './storable-json.js';
 import { sweepIdleSessions } from './sweep-idle-sessions.js';
@@ -26,16 +22,20 @@ interface PostgresSessionTurnsOptions extends Omit<SessionSettings, 'history'> {
   /** Turns of one session one at a time across instances. */
   leases: SessionLeases;
   schema: string;
-  sessionService: PostgresSessionService;
+  /** ADK's sessions: a turn's session is checked out into it while the turn runs. */
+  sessionService: CondensingSessionService;
   /** Where the events a turn announces are committed, in the transaction of the turn's write. */
   outbox?: Outbox;
 }
 
-type StoredRow = SessionRow & {
+interface StoredRow {
+  state: Record<string, unknown>;
+  events: Event[];
   transcript: Turn[];
   created_at: Date;
+  updated_at: Date;
   widget_token_sha256: string | null;
-};
+}
 
 function statements(schema: string) {
   const sessions = sessionsTable(schema);
@@ -107,23 +107,30 @@ export class PostgresSessionTurns implements SessionTurns {
           this.cutoff(),
         ]);
         const stored = rows[0];
-        if (!mayReach(proof, stored?.widget_token_sha256)) throw sessionNotFound(sessionId);
-        const row = stored ?? { state: {}, events: [], updated_at: new Date(clock()) };
-        const session = sessionFromRow({ appName, userId, sessionId }, row);
+        const session: Session = {
+          id: sessionId,
+          appName,
+          userId,
+          state: stored?.state ?? {},
+          events: stored?.events ?? [],
+          lastUpdateTime: stored?.updated_at.getTime() ?? clock(),
+        };
         const transcript = new Transcript(this.options.transcript, stored?.transcript);
-        sessionService.checkOut(session);
-        const announced: WebhookEvent[] = [];
-        let result: T;
-        try {
-          result = await turn(turnTranscript(transcript, announced));
-        } catch (error) {
-          await this.touchAndRelease(lease, stored);
-          throw error;
-        } finally {
-          sessionService.checkIn(session);
-        }
-        await this.saveAndRelease(lease, { session, transcript, stored, announced });
-        return result;
+        return runTurnSteps(sessionId, proof, turn, {
+          widgetTokenSha256: stored?.widget_token_sha256,
+          open: () => {
+            sessionService.checkOut(session);
+            return transcript;
+          },
+          save: (announced) => {
+            sessionService.checkIn(session);
+            return this.saveAndRelease(lease, { session, transcript, stored, announced });
+          },
+          failed: () => {
+            sessionService.checkIn(session);
+            return this.touchAndRelease(lease, stored);
+          },
+        });
       }),
     );
   }

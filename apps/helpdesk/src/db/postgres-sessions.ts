@@ -2,12 +2,12 @@ import type { Logger } from '@repo/http-kit';
 import { redactSecrets } from '@repo/llm-config';
 import { openPools, setUpWithRetry } from '@repo/pg-kit';
 import { PostgresHandoffs } from '../operator/postgres-handoffs.js';
-import { PostgresSessionService } from './postgres-session-service.js';
 import { PostgresSessionTurns } from './postgres-session-turns.js';
 import { SessionLeases } from './session-leases.js';
 import { setupDatabase } from './setup-database.js';
 import { sessionsTable } from './tables.js';
 import type { SessionSettings } from '../sessions/session-turns.js';
+import { CondensingSessionService } from '../sessions/condensing-session-service.js';
 import { PostgresOutbox, type DeliveryMetrics, type WebhookSettings } from '@repo/webhooks';
 
 export interface PostgresSessionsOptions {
@@ -20,16 +20,12 @@ export interface PostgresSessionsOptions {
   logger: Logger;
   /** A session's lease unless renewed (default 30 s): how long a dead turn holds its session. */
   leaseMs?: number;
-  /** How long a turn waits for another instance's turn of the same session (default 60 s). */
-  leaseWaitMs?: number;
   /** How long to wait for a connection before 503 (PG_CONNECT_TIMEOUT_MS; default 5 s). */
   connectTimeoutMs?: number;
   /** PG_QUERY_TIMEOUT_MS (default 10 s): client side (a frozen server) and as statement timeout. */
   queryTimeoutMs?: number;
   /** Statements prepared once per connection (PG_PREPARED_STATEMENTS; default true). */
   preparedStatements?: boolean;
-  /** Start-up retries while the database is away: first delay, doubling up to 30 s. */
-  retryBaseMs?: number;
   /** The help center's schema (KB_SCHEMA), set up with the sessions'. */
   knowledgeSchema?: string;
   /** The webhook endpoints; their deliveries live beside the sessions. */
@@ -38,7 +34,8 @@ export interface PostgresSessionsOptions {
 
 const MAX_RETRY_DELAY_MS = 30_000;
 const DEFAULT_LEASE_MS = 30_000;
-const DEFAULT_LEASE_WAIT_MS = 60_000;
+/** How long a turn waits for another instance's turn of the same session before 429. */
+const LEASE_WAIT_MS = 60_000;
 
 /**
  * Sessions in PostgreSQL: the pool (shared with the help center; its queries fail as 503
@@ -71,18 +68,10 @@ export function openPostgresSessions(options: PostgresSessionsOptions) {
   const leases = new SessionLeases(
     pool,
     options.schema,
-    {
-      ttlMs: options.leaseMs ?? DEFAULT_LEASE_MS,
-      waitMs: options.leaseWaitMs ?? DEFAULT_LEASE_WAIT_MS,
-    },
+    { ttlMs: options.leaseMs ?? DEFAULT_LEASE_MS, waitMs: LEASE_WAIT_MS },
     logger,
   );
-  const sessionService = new PostgresSessionService(
-    pool,
-    options.schema,
-    settings.history,
-    settings.clock,
-  );
+  const sessionService = new CondensingSessionService(settings.history);
   const outbox = new PostgresOutbox({
     ...options.webhooks,
     logger,
@@ -111,7 +100,6 @@ export function openPostgresSessions(options: PostgresSessionsOptions) {
       redact: redactSecrets,
       logger,
       untilMs: retry.untilMs,
-      firstDelayMs: options.retryBaseMs,
       maxDelayMs: MAX_RETRY_DELAY_MS,
       stopped: () => closed,
     }).catch((error: unknown) => {

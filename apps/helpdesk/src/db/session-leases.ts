@@ -10,8 +10,6 @@ interface LeaseSettings {
   ttlMs: number;
   /** How long a turn waits for another instance's turn of the same session before 429. */
   waitMs: number;
-  /** How often a live holder renews its lease (default a third of the ttl). */
-  renewEveryMs?: number;
 }
 
 /** A session's key and a lease's owner: $1–$4 of every statement on a lease. */
@@ -68,7 +66,8 @@ export class SessionLeases {
     private readonly settings: LeaseSettings,
     private readonly logger: Logger,
   ) {
-    this.renewEveryMs = settings.renewEveryMs ?? Math.max(50, Math.floor(settings.ttlMs / 3));
+    // A live holder renews a third of the way through.
+    this.renewEveryMs = Math.max(50, Math.floor(settings.ttlMs / 3));
     this.sql = statements(schema);
   }
 

@@ -7,18 +7,17 @@ import {
   type Event,
   type GetSessionConfig,
   type GetSessionRequest,
-  type ListSessionsRequest,
   type ListSessionsResponse,
   type Session,
 } from '@google/adk';
 import { condenseHistory, type HistoryLimits } from './condense-history.js';
 
 /** One map key per ADK session. */
-export const sessionKey = (session: Pick<Session, 'appName' | 'userId' | 'id'>) =>
+const sessionKey = (session: Pick<Session, 'appName' | 'userId' | 'id'>) =>
   `${session.appName}\u0000${session.userId}\u0000${session.id}`;
 
 /** getSession's `config` applied to a copy's events (most recent N, after a timestamp). */
-export function applyGetConfig(session: Session, config: GetSessionConfig | undefined): Session {
+function applyGetConfig(session: Session, config: GetSessionConfig | undefined): Session {
   if (config?.numRecentEvents) session.events = session.events.slice(-config.numRecentEvents);
   if (config?.afterTimestamp) {
     const after = config.afterTimestamp;
@@ -27,23 +26,30 @@ export function applyGetConfig(session: Session, config: GetSessionConfig | unde
   return session;
 }
 
-/** listSessions' answer for sessions listed without their events: one page holding them all. */
-export function onePage(sessions: Session[]): ListSessionsResponse {
-  const totalItems = sessions.length;
-  return { sessions, page: 1, limit: totalItems, totalItems, totalPages: totalItems ? 1 : 0 };
-}
-
 /**
  * ADK sessions in process memory (a BaseSessionService). Unlike ADK's InMemorySessionService, each
  * history is condensed when a new message arrives (condenseHistory), and `getSession` copies
- * shallowly (ADK never changes an appended event). No eviction and no locking: the SessionStore
- * decides which sessions live and runs one turn per session at a time.
+ * shallowly (ADK never changes an appended event). No eviction and no locking: the SessionTurns
+ * (SessionStore, PostgresSessionTurns) decide which sessions live and run one turn per session at
+ * a time.
  */
 export class CondensingSessionService extends BaseSessionService {
-  protected readonly sessions = new Map<string, Session>();
+  private readonly sessions = new Map<string, Session>();
 
   constructor(private readonly historyLimits: HistoryLimits) {
     super();
+  }
+
+  /**
+   * A session read from elsewhere (PostgreSQL), served until `checkIn`: ADK's calls during its turn
+   * change only it, and the turn writes it back once it succeeded.
+   */
+  checkOut(session: Session): void {
+    this.sessions.set(sessionKey(session), session);
+  }
+
+  checkIn(session: Session): void {
+    this.sessions.delete(sessionKey(session));
   }
 
   /** The history to keep once a turn is over: what the model sees next turn. */
@@ -80,13 +86,9 @@ export class CondensingSessionService extends BaseSessionService {
     return stored && applyGetConfig(copyOf(stored), config);
   }
 
-  async listSessions({ appName, userId }: ListSessionsRequest): Promise<ListSessionsResponse> {
-    const prefix = sessionKey({ appName, userId, id: '' });
-    const sessions: Session[] = [];
-    for (const [key, session] of this.sessions) {
-      if (key.startsWith(prefix)) sessions.push({ ...session, state: {}, events: [] });
-    }
-    return onePage(sessions);
+  /** Unused: the SessionTurns count and find sessions. */
+  listSessions(): Promise<ListSessionsResponse> {
+    return Promise.reject(new Error('listSessions is not served: SessionTurns keep the sessions.'));
   }
 
   async deleteSession({ appName, userId, sessionId }: DeleteSessionRequest): Promise<void> {

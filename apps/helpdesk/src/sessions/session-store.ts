@@ -1,14 +1,14 @@
 import type { BaseSessionService } from '@google/adk';
 import { LRUCache } from 'lru-cache';
 import { SessionQueues } from './session-queues.js';
-import type { Outbox, WebhookEvent } from '@repo/webhooks';
+import type { Outbox } from '@repo/webhooks';
 import {
-  turnTranscript,
+  runTurnSteps,
   type SessionSettings,
   type SessionTurns,
   type TurnTranscript,
 } from './session-turns.js';
-import { mayReach, sessionNotFound, type WidgetProof } from './session-access.js';
+import { mayReach, type WidgetProof } from './session-access.js';
 import { Transcript, type Turn } from './transcript.js';
 
 interface SessionStoreOptions extends Omit<SessionSettings, 'history'> {
@@ -88,14 +88,15 @@ export class SessionStore implements SessionTurns {
     turn: (transcript: TurnTranscript) => Promise<T>,
     proof?: WidgetProof,
   ): Promise<T> {
-    return this.queues.runLimited(sessionId, async () => {
-      let kept = this.busy.get(sessionId);
-      if (!mayReach(proof, kept?.widgetTokenSha256)) throw sessionNotFound(sessionId);
-      kept ??= await this.create(sessionId);
-      const announced: WebhookEvent[] = [];
-      const result = await turn(turnTranscript(kept.transcript, announced));
-      if (announced.length > 0) await this.options.outbox?.publish(announced);
-      return result;
+    return this.queues.runLimited(sessionId, () => {
+      const kept = this.busy.get(sessionId);
+      return runTurnSteps(sessionId, proof, turn, {
+        widgetTokenSha256: kept?.widgetTokenSha256,
+        open: async () => (kept ?? (await this.create(sessionId))).transcript,
+        save: async (announced) => {
+          if (announced.length > 0) await this.options.outbox?.publish(announced);
+        },
+      });
     });
   }
 

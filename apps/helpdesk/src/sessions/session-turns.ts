@@ -1,7 +1,7 @@
 import type { WebhookEvent } from '@repo/webhooks';
 import type { HistoryLimits } from './condense-history.js';
-import type { WidgetProof } from './session-access.js';
-import type { Turn, TranscriptLimits } from './transcript.js';
+import { mayReach, sessionNotFound, type WidgetProof } from './session-access.js';
+import type { Transcript, Turn, TranscriptLimits } from './transcript.js';
 
 /** How sessions are kept, with the defaults applied: what any place sessions live must honour. */
 export interface SessionSettings {
@@ -23,15 +23,43 @@ export interface TurnTranscript {
   announce(events: WebhookEvent[]): void;
 }
 
-/** A turn's view of `transcript`, collecting what it announces into `announced`. */
-export function turnTranscript(
-  transcript: { append(turns: Turn[]): void },
-  announced: WebhookEvent[],
-): TurnTranscript {
-  return {
-    append: (turns) => transcript.append(turns),
-    announce: (events) => announced.push(...events),
-  };
+/** Where a turn's session is kept: what the shared steps of a turn (`runTurnSteps`) need of it. */
+interface TurnSession {
+  /** The hash of the widget's secret the session keeps; none for a new session. */
+  widgetTokenSha256: string | null | undefined;
+  /** The session ready for the turn (created if new): its transcript. */
+  open(): Transcript | Promise<Transcript>;
+  /** After the turn succeeded: the session kept, with the events the turn announced. */
+  save(announced: WebhookEvent[]): Promise<void>;
+  /** After the turn failed: it changed nothing. */
+  failed?(): Promise<void>;
+}
+
+/**
+ * The steps of a turn wherever its session lives: reached only with the session's `proof` (else
+ * 404), opened, the turn run on its transcript, then saved, or `failed` when the turn throws.
+ */
+export async function runTurnSteps<T>(
+  sessionId: string,
+  proof: WidgetProof,
+  turn: (transcript: TurnTranscript) => Promise<T>,
+  session: TurnSession,
+): Promise<T> {
+  if (!mayReach(proof, session.widgetTokenSha256)) throw sessionNotFound(sessionId);
+  const transcript = await session.open();
+  const announced: WebhookEvent[] = [];
+  let result: T;
+  try {
+    result = await turn({
+      append: (turns) => transcript.append(turns),
+      announce: (events) => announced.push(...events),
+    });
+  } catch (error) {
+    await session.failed?.();
+    throw error;
+  }
+  await session.save(announced);
+  return result;
 }
 
 /** Where sessions live and how their turns are serialized: memory (SessionStore) or PostgreSQL. */
