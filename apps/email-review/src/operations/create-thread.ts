@@ -12,10 +12,7 @@ export interface CreatedThread {
   thread: Thread;
   /** False when the Idempotency-Key (or the email's Message-ID) already created this thread. */
   created: boolean;
-  /**
-   * The classify-and-draft job, run here at once: settles with the thread paused for review, or
-   * rejects with the run's failure (already recorded as `failed`; or the queue reruns it later).
-   */
+  /** The classify-and-draft job run here: settles with the thread paused for review, or rejects. */
   drafted?: Promise<Thread>;
 }
 
@@ -34,13 +31,24 @@ export async function createThread(
   source: EmailSource = 'json',
 ): Promise<CreatedThread> {
   const previous = await answeredThreadId(deps, received.email);
-  const fresh = newThread(randomUUID(), received, now(deps), previous);
-  const createdEvent = {
-    type: 'created' as const,
-    at: fresh.created_at,
-    actor: currentActor(),
-    source,
+  const at = now(deps);
+  // `drafting` in the index, so not reviewable until the first run's view is saved.
+  const fresh: Thread = {
+    ...(previous ? { previous_thread_id: previous } : {}),
+    thread_id: randomUUID(),
+    status: 'drafting',
+    inbound: received.inbound,
+    email: received.email,
+    classification: null,
+    draft: null,
+    revision: 0,
+    created_at: at,
+    updated_at: at,
+    sent_at: null,
+    error: null,
+    delivery: null,
   };
+  const createdEvent = { type: 'created' as const, at, actor: currentActor(), source };
   const messageKey = received.email.message_id && `message-id:${received.email.message_id}`;
   const job = { thread_id: fresh.thread_id, kind: 'draft' as const };
   const { thread, created, jobId } = await deps.transaction(async (tx) => {
@@ -62,28 +70,4 @@ export async function createThread(
   // Whoever stops waiting (202) leaves the failure to the thread (`failed`) and the log.
   drafted.catch(() => {});
   return { thread, created: true, drafted };
-}
-
-/** In the index before the first run: `drafting`, so not reviewable until the run's view is saved. */
-function newThread(
-  threadId: string,
-  received: InboundEmail,
-  at: string,
-  previousThreadId: string | undefined,
-): Thread {
-  return {
-    ...(previousThreadId ? { previous_thread_id: previousThreadId } : {}),
-    thread_id: threadId,
-    status: 'drafting',
-    inbound: received.inbound,
-    email: received.email,
-    classification: null,
-    draft: null,
-    revision: 0,
-    created_at: at,
-    updated_at: at,
-    sent_at: null,
-    error: null,
-    delivery: null,
-  };
 }

@@ -24,7 +24,7 @@ export interface RevisionCondition {
   revision?: number | undefined;
 }
 
-/** Edit, approve and reject act only on the revision the reviewer saw, when they say which. */
+/** Decisions act only on the revision the reviewer saw, when they say which; and on a paused thread. */
 function requireRevision(thread: Thread, condition: RevisionCondition = {}): void {
   if (condition.ifMatch && !condition.ifMatch.includes(thread.revision))
     throw new RevisionMismatch(thread, 412);
@@ -32,7 +32,6 @@ function requireRevision(thread: Thread, condition: RevisionCondition = {}): voi
     throw new RevisionMismatch(thread, 409);
 }
 
-/** Edit, approve and reject need a thread paused for review. */
 function requireAwaitingReview(thread: Thread): void {
   if (thread.status !== 'awaiting_review') throw new ThreadNotAwaitingReview(thread);
 }
@@ -43,9 +42,8 @@ export interface Decision extends Transaction {
 }
 
 /**
- * The graph over a transaction's saver, for the decisions (OperationDeps' `graphOn`): compiled once
- * per saver, with the telemetry's callbacks; the service's own saver has `graph`, and memory mode's
- * transactions share one saver.
+ * OperationDeps' `graphOn`: the graph over a transaction's saver, compiled once per saver with the
+ * telemetry's callbacks (the service's own saver has `graph`; memory mode's transactions share it).
  */
 export function graphOnEachSaver(service: {
   graph: EmailGraph;
@@ -68,10 +66,9 @@ export function graphOnEachSaver(service: {
 
 /**
  * A reviewer's decision on a paused thread (edit, approve, reject, the start of a redraft): one
- * transaction records it in the graph's checkpoint and writes the view and its history by
- * compare-and-set (still `awaiting_review` at the revision read), so view and checkpoint agree.
- * When the thread moved on meanwhile, it rolls back and answers from the thread read again
- * (412/409 `revision_mismatch`, or 409 `thread_not_awaiting_review`).
+ * transaction records it in the checkpoint and writes view and history by compare-and-set (still
+ * `awaiting_review` at the revision read). When the thread moved on meanwhile, it rolls back and
+ * answers from the thread read again (412/409 `revision_mismatch`, 409 `thread_not_awaiting_review`).
  */
 export async function decideThread(
   deps: OperationDeps,
@@ -114,9 +111,9 @@ export interface Approval {
 }
 
 /**
- * Approves the draft the reviewer was shown, in one decision: the thread `sent`, its reply queued,
- * `approved` in the history, and `sent` recorded as the `send` step's output (the step never runs
- * in the service), so what is sent is the checkpoint's draft. A worker delivers it later.
+ * Approves the draft the reviewer was shown, in one decision: the thread `sent`, its reply queued
+ * (a worker delivers it), `approved` in the history, and `sent` recorded as the `send` step's output
+ * (the step never runs in the service), so what is sent is the checkpoint's draft.
  */
 export function approveThread(
   deps: OperationDeps,

@@ -10,15 +10,14 @@ import type { ThreadStore } from '../threads/thread-store.js';
 import type { EmailGraph } from '../workflow/graph.js';
 import type { GuidelineDerivation } from '../guidelines/guideline-derivation.js';
 import type { QualityLedger } from '../quality/quality-ledger.js';
-import type { InboundEmail } from '../email/raw-email.js';
-import { createThread, type EmailSource } from './create-thread.js';
-import { editThread, type ThreadEdit } from './edit-thread.js';
+import { createThread } from './create-thread.js';
+import { editThread } from './edit-thread.js';
 import { getThread, getThreadHistory } from './get-thread.js';
-import { listThreads, type ThreadListRequest } from './list-threads.js';
+import { listThreads } from './list-threads.js';
 import { redeliverThread } from './redeliver-thread.js';
-import { rejectThread, type Rejection } from './reject-thread.js';
+import { rejectThread } from './reject-thread.js';
 import { retryThread } from './retry-thread.js';
-import { approveThread, type Approval, type RevisionCondition } from './decide-thread.js';
+import { approveThread } from './decide-thread.js';
 
 /** What the operations work with; passed in so that the server and the tests choose. */
 export interface OperationDeps {
@@ -64,24 +63,24 @@ export const runConfig = (threadId: string) => ({
 export const stateConfig = (threadId: string) => ({ configurable: { thread_id: threadId } });
 
 /**
- * The review workflow's operations (one file each; approve beside the decisions' frame) over one
+ * The review workflow's operations (one file each; approve beside the decisions' frame) bound to one
  * set of dependencies: what routes call.
  */
 export function createThreadService(deps: OperationDeps) {
+  const bound =
+    <A extends unknown[], R>(operation: (deps: OperationDeps, ...args: A) => R) =>
+    (...args: A) =>
+      operation(deps, ...args);
   return {
-    createThread: (received: InboundEmail, idempotencyKey?: string, source?: EmailSource) =>
-      createThread(deps, received, idempotencyKey, source),
-    getThread: (threadId: string) => getThread(deps, threadId),
-    getThreadHistory: (threadId: string) => getThreadHistory(deps, threadId),
-    listThreads: (request: ThreadListRequest) => listThreads(deps, request),
-    editThread: (threadId: string, edit: ThreadEdit, condition?: RevisionCondition) =>
-      editThread(deps, threadId, edit, condition),
-    approveThread: (threadId: string, approval?: Approval, condition?: RevisionCondition) =>
-      approveThread(deps, threadId, approval, condition),
-    redeliverThread: (threadId: string, to?: string) => redeliverThread(deps, threadId, to),
-    rejectThread: (threadId: string, rejection?: Rejection, condition?: RevisionCondition) =>
-      rejectThread(deps, threadId, rejection, condition),
-    retryThread: (threadId: string) => retryThread(deps, threadId),
+    createThread: bound(createThread),
+    getThread: bound(getThread),
+    getThreadHistory: bound(getThreadHistory),
+    listThreads: bound(listThreads),
+    editThread: bound(editThread),
+    approveThread: bound(approveThread),
+    redeliverThread: bound(redeliverThread),
+    rejectThread: bound(rejectThread),
+    retryThread: bound(retryThread),
   };
 }
 

@@ -80,13 +80,11 @@ export const rejectThreadBody = z
   })
   .optional();
 
-const EDIT_FIELDS = ['draft', 'instructions'] as const;
-
 /** How many of the edit's two fields a body has (0 for anything but an object). */
-function editFieldCount(body: unknown): number {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 0;
-  return EDIT_FIELDS.filter((field) => field in body).length;
-}
+const editFieldCount = (body: unknown) =>
+  typeof body === 'object' && body
+    ? ['draft', 'instructions'].filter((key) => key in body).length
+    : 0;
 
 /**
  * Exactly one of the two: the reviewer's own text, or instructions for a redraft. When the body has
@@ -127,10 +125,6 @@ const listThreadsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(200).optional().describe('`next_cursor` of the previous page.'),
 });
-
-export const idempotencyKeyHeader = z
-  .string()
-  .regex(/^[\x21-\x7e]{1,200}$/, 'must be 1-200 visible ASCII characters');
 
 const labelSchema = z.object({ name: z.string(), description: z.string().optional() });
 

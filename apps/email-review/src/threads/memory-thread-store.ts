@@ -10,32 +10,17 @@ import type {
   ThreadStore,
 } from './thread-store.js';
 
-/**
- * Memory mode's history. Appended by the memory thread index in the same synchronous step as the
- * view it records, which is memory mode's transaction.
- */
-class MemoryThreadHistory implements ThreadHistory {
-  private readonly events = new Map<string, HistoryEvent[]>();
-
-  append(threadId: string, events: readonly HistoryEvent[]): void {
-    if (events.length === 0) return;
-    const list = this.events.get(threadId) ?? [];
-    list.push(...events.map((event) => ({ ...event })));
-    this.events.set(threadId, list);
-  }
-
-  async list(threadId: string): Promise<HistoryEvent[]> {
-    return (this.events.get(threadId) ?? []).map((event) => ({ ...event }));
-  }
-}
-
 /** The thread index for memory mode: lost with the process, like MemorySaver's checkpoints. */
 export class MemoryThreadStore implements ThreadStore {
   private readonly threads = new Map<string, Thread>();
   private readonly byIdempotencyKey = new Map<string, string>();
   /** Thread ids in creation order; a thread's position is its index + 1. */
   private readonly order: string[] = [];
-  readonly history = new MemoryThreadHistory();
+  private readonly events = new Map<string, HistoryEvent[]>();
+  /** Memory mode's history, appended in the same synchronous step as the view it records. */
+  readonly history: ThreadHistory = {
+    list: async (threadId) => (this.events.get(threadId) ?? []).map((event) => ({ ...event })),
+  };
 
   constructor(
     /** Told of each write (GET /events in memory mode). */
@@ -53,7 +38,7 @@ export class MemoryThreadStore implements ThreadStore {
     }
     this.threads.set(thread.thread_id, { ...thread });
     this.order.push(thread.thread_id);
-    this.history.append(thread.thread_id, events);
+    this.append(thread.thread_id, events);
     this.report('thread.created', thread);
     await this.webhooks?.publish(thread, events);
     return { thread: { ...thread }, created: true };
@@ -69,7 +54,7 @@ export class MemoryThreadStore implements ThreadStore {
     const before = this.threads.get(thread.thread_id);
     if (!before) return;
     this.threads.set(thread.thread_id, { ...thread });
-    this.history.append(thread.thread_id, events);
+    this.append(thread.thread_id, events);
     this.report('thread.updated', thread, before);
     await this.webhooks?.publish(thread, events);
   }
@@ -94,5 +79,11 @@ export class MemoryThreadStore implements ThreadStore {
       last = position;
     }
     return { threads };
+  }
+
+  private append(threadId: string, events: readonly HistoryEvent[]): void {
+    const list = this.events.get(threadId) ?? [];
+    list.push(...events.map((event) => ({ ...event })));
+    this.events.set(threadId, list);
   }
 }
