@@ -20,9 +20,8 @@ export interface CreatedThread {
 export type EmailSource = 'json' | 'mime';
 
 /**
- * Stores the thread (`drafting`) with its classify-and-draft job in one transaction and starts the
- * job here; answers once stored, or with the thread the Idempotency-Key already created. Without a
- * key, the email's Message-ID serves as one: the same message posted twice is one thread.
+ * Stores the thread (`drafting`) with its classify-and-draft job in one transaction, starts the job
+ * here, and answers with it, or with the thread the Idempotency-Key (else the Message-ID) created.
  */
 export async function createThread(
   deps: OperationDeps,

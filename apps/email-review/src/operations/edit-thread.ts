@@ -16,18 +16,9 @@ export function editThread(
   edit: ThreadEdit,
   condition?: RevisionCondition,
 ): Promise<Thread> {
-  return 'draft' in edit
-    ? replaceDraft(deps, threadId, edit.draft, condition)
-    : redraft(deps, threadId, edit.instructions, condition);
-}
-
-/** One decision: the new text at the next revision, recorded as the draft step's output (still paused before `send`). */
-function replaceDraft(
-  deps: OperationDeps,
-  threadId: string,
-  draft: string,
-  condition?: RevisionCondition,
-): Promise<Thread> {
+  if ('instructions' in edit) return redraft(deps, threadId, edit.instructions, condition);
+  const { draft } = edit;
+  // One decision: the new text at the next revision, as the draft step's output (still before `send`).
   return decideThread(deps, threadId, condition, async (thread, decision) => {
     const view = { ...thread, draft, revision: thread.revision + 1, updated_at: now(deps) };
     const edited = {

@@ -1,14 +1,14 @@
+import { APIError } from 'openai';
+import { isModelFailure, ModelOutputInvalid } from '../llm/llm-errors.js';
 import type { HistoryEvent } from '../threads/thread-history.js';
-import type { Thread } from '../threads/thread.js';
-import { describeFailure } from '../threads/failure.js';
+import type { Thread, ThreadError } from '../threads/thread.js';
 import { projectThread } from '../threads/thread-projection.js';
 import type { EmailStateValues } from '../workflow/state.js';
 import { log, now, stateConfig, type OperationDeps } from './thread-service.js';
 
 /**
- * Marks a failed model job's thread `failed` (retryable), keeping the steps its run completed, and
- * records them and `failed` in its history; the job is finished in the same transaction. When that
- * cannot be written it is logged, and the job runs again later.
+ * Marks a failed model job's thread `failed` (retryable) with the steps its run completed, in its
+ * history too, and finishes the job, in one transaction; when that fails it is logged (the job reruns).
  */
 export async function recordFailure(
   deps: OperationDeps,
@@ -69,4 +69,18 @@ export function stepEvents(before: Thread, after: Thread, at: string): HistoryEv
   if (after.revision > before.revision)
     events.push({ type: 'drafted', at, actor: 'model', revision: after.revision });
   return events;
+}
+
+/** What a failed thread records about why: a stable code and a message without user text. */
+export function describeFailure(error: unknown): ThreadError {
+  if (error instanceof ModelOutputInvalid)
+    return { code: 'llm_output_invalid', message: error.message };
+  if (error instanceof APIError && error.status !== undefined)
+    return { code: 'llm_unavailable', message: `The model provider answered ${error.status}.` };
+  if (isModelFailure(error))
+    return {
+      code: 'llm_unavailable',
+      message: `The model provider could not be reached (${error.name}).`,
+    };
+  return { code: 'internal_error', message: 'The workflow step failed unexpectedly.' };
 }

@@ -14,11 +14,10 @@ import { now, runConfig, stateConfig, type OperationDeps } from './thread-servic
 import { recordFailure, stepEvents } from './record-failure.js';
 
 /**
- * Runs a thread's model job (src/jobs/model-jobs.ts), here at once or in another instance's worker
- * after a crash. The run checkpoints when it stops; one transaction then commits the view by
- * compare-and-set (`drafting` to `awaiting_review`), its history and the job's deletion. Resuming
- * from the checkpoint, a rerun repeats no saved step. A failed run is recorded `failed` (a model
- * failure answers 502/503); with the database away it throws, and the job runs again later.
+ * Runs a thread's model job, here at once or in another instance's worker after a crash; then one
+ * transaction commits the view (`drafting` to `awaiting_review`), its history and the job's end. A
+ * rerun resumes from the checkpoint. A failed run is recorded `failed` (a model failure answers
+ * 502/503); with the database away it throws, and the job runs again later.
  */
 export async function runModelJob(
   deps: OperationDeps,
@@ -91,10 +90,7 @@ async function runGraph(
   return ran;
 }
 
-/**
- * Whether the checkpoint is paused before `send`, with no failed step. `next` is empty when a crash
- * came between a step's saved writes and the checkpoint after it: that run must go on.
- */
+/** Paused before `send` with no failed step (`next` is empty when a crash cut a step short). */
 function isSettled(snapshot: StateSnapshot): boolean {
   return (
     snapshot.tasks.every((task) => !task.error) &&

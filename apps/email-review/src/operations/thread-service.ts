@@ -50,9 +50,8 @@ export function log(deps: Pick<OperationDeps, 'logger'>): Logger {
 }
 
 /**
- * How a model job runs the graph: `durability: 'exit'` writes one checkpoint when the run stops
- * (paused for review, or failed: a retry skips the steps that finished). Why not per step: see
- * docs/design.md (Checkpoints).
+ * How a model job runs the graph: one checkpoint when the run stops (paused for review, or failed:
+ * a retry skips the steps that finished). Why not per step: docs/design.md (Checkpoints).
  */
 export const runConfig = (threadId: string) => ({
   configurable: { thread_id: threadId },

@@ -17,10 +17,8 @@ export const revisionTag = {
 };
 
 /**
- * Answers with a thread and its revision as ETag. The ETag names the draft the reviewer sees (for
- * If-Match), not the whole answer: the status changes under one revision (approve, reject), so it
- * must never make a conditional GET answer 304. `res.json` would (Express compares If-None-Match
- * with any ETag set), hence the explicit end.
+ * Answers with a thread, its revision as ETag: the draft the reviewer sees (for If-Match), not the
+ * whole answer (approve and reject keep the revision), so never a 304, which `res.json` would give.
  */
 export function sendThread(res: Response, thread: Thread, status = 200): void {
   res
