@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import express, { type Express } from 'express';
-import { chatPageCsp, pageHeaders } from '../web/chat-page.js';
+import type { Express } from 'express';
+import { chatPageCsp, pageAssets } from '../web/chat-page.js';
 
 // The same relative path reaches web/operator/ from src/operator (jest) and dist/operator.
 const consoleRoot = fileURLToPath(new URL('../../web/operator/', import.meta.url));
@@ -10,12 +10,7 @@ export const CONSOLE_PATHS = ['/console', '/console/'];
 
 /** Serves the operator console (web/operator/ at /console/): its own scripts only, never framed. */
 export function consolePage() {
-  const csp = chatPageCsp(["'none'"]);
-  const assets = express.static(consoleRoot, {
-    index: 'index.html',
-    redirect: false,
-    setHeaders: (res) => pageHeaders(res, csp),
-  });
+  const assets = pageAssets(consoleRoot, chatPageCsp(["'none'"]), 'index.html');
   return (app: Express) => {
     // The page's relative URLs need the trailing slash; Express matches /console/ here too.
     app.get('/console', (req, res, next) => {

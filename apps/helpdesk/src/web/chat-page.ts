@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import express, { type Express, type Response } from 'express';
+import express, { type Express, type RequestHandler, type Response } from 'express';
 
 // The same relative path reaches the package's web/ folder from src/web (jest) and dist/web (runtime).
 const webRoot = fileURLToPath(new URL('../../web/', import.meta.url));
@@ -33,18 +33,17 @@ export function pageHeaders(res: Response, csp: string): void {
   res.setHeader('Cache-Control', 'no-cache');
 }
 
+/** The files under `root`, with the page's headers; a directory is never redirected to. */
+export const pageAssets = (root: string, csp: string, index: string | false): RequestHandler =>
+  express.static(root, { index, redirect: false, setHeaders: (res) => pageHeaders(res, csp) });
+
 /**
  * Serves the customer chat (web/index.html at `/`, web/assets/ at `/assets/`) and the embed script
  * (`/widget.js`, loaded by other sites: readable cross-origin), for createHttpApp's `configure`.
  */
 export function chatPage(options: { frameAncestors: readonly string[] | '*' }) {
   const csp = chatPageCsp(options.frameAncestors);
-  const assets = express.static(`${webRoot}assets`, {
-    fallthrough: true,
-    index: false,
-    redirect: false,
-    setHeaders: (res) => pageHeaders(res, csp),
-  });
+  const assets = pageAssets(`${webRoot}assets`, csp, false);
   return (app: Express) => {
     app.get(['/', '/index.html'], (_req, res) => {
       pageHeaders(res, csp);
