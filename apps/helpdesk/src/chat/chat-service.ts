@@ -57,19 +57,13 @@ export interface ChatServiceOptions {
   agent: BaseAgent;
   /** Passed to ADK's Runner (AGENT_APP_NAME). */
   appName: string;
-  /**
-   * Where ADK keeps the sessions (default: in memory, condensing history). It must condense
-   * history as CondensingSessionService does, or prompts grow with the length of a session.
-   */
+  /** Where ADK keeps the sessions (default: CondensingSessionService); it must condense history. */
   sessionService?: BaseSessionService;
   /** Default: ADK's Runner over `agent` and `sessionService`. */
   runner?: Runner;
   /** ADK plugins of the default Runner (e.g. src/telemetry's MetricsPlugin). */
   plugins?: BasePlugin[];
-  /**
-   * Where sessions live and how their turns are serialized (default: the in-memory, bounded
-   * SessionStore). Given with the `sessionService` it runs turns on (PostgresSessionTurns).
-   */
+  /** Where sessions live (default: SessionStore); given with the `sessionService` it uses. */
   sessionTurns?: SessionTurns;
   sessionTtlMs: number;
   /** Sessions kept in memory at most (memory mode only). */
@@ -140,9 +134,8 @@ export function sessionSettings(
 }
 
 /**
- * The chat operation: ADK's Runner over the agent tree, sessions kept by one bounded store that
- * runs one turn per session at a time. The session service and the Runner are injected, with
- * in-memory defaults as ADK's own dev server has them. Everything here is built once per process.
+ * The chat operation: ADK's Runner over the agent tree, one turn per session at a time. Session
+ * service and Runner are injected, with in-memory defaults as in ADK's dev server.
  */
 export function createChatService(options: ChatServiceOptions) {
   const settings = sessionSettings(options);

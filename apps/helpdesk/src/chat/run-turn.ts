@@ -52,11 +52,9 @@ const ticketIdIn = (event: Event) =>
     .find((ticketId) => ticketId !== undefined);
 
 /**
- * Runs one message through the agent tree and reads the outcome from ADK's events: the last
- * final text is the reply and its author the agent; a `create_ticket` result gives the ticket id.
- * ADK reports model failures as events carrying `errorCode`, not as exceptions; those, an
- * exception, or a turn that ends without text all fail the turn. A failed turn still names a
- * ticket it opened, so a client that retries does not open a second one unknowingly.
+ * Runs one message through the agent tree: the last final text is the reply, its author the agent.
+ * A model failure (an event with `errorCode`, not an exception), an exception or no text fails the
+ * turn, naming a ticket it opened, so a client that retries does not open a second unknowingly.
  */
 export async function runTurn(
   runner: Runner,

@@ -11,11 +11,9 @@ interface TurnEventSink {
 }
 
 /**
- * One message, its turn streamed: `agent`, `tool_call`, `tool_result` and `delta` events as
- * they happen, then exactly one `done` (the reply JSON mode answers) or `error` (problem
- * details, with the ticket id if the turn opened one). The sink opens when the turn starts, so
- * what fails before (429 session_busy) still leaves as an ordinary problem: the error is
- * rethrown. The turn does not depend on the sink: a client gone away only stops the writing.
+ * One message, its turn streamed as it happens, then exactly one `done` (the JSON reply) or
+ * `error` (problem details). The sink opens when the turn starts: what fails before (429
+ * session_busy) is rethrown as an ordinary problem. A client gone away only stops the writing.
  */
 export async function streamTurn(
   chat: ChatService,

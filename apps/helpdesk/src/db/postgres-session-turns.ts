@@ -64,11 +64,9 @@ function statements(schema: string) {
 }
 
 /**
- * Sessions in PostgreSQL, any number of instances serving them. A turn takes its place in this
- * process's queue for the session (beyond the limit 429), then the session's lease (renewed while
- * it runs), reads the row, runs, and writes the row back in one statement that also gives the
- * lease back, only if it is still this turn's (`releasing`). No connection is held meanwhile; a
- * turn that fails or dies leaves the row as it was.
+ * Sessions in PostgreSQL, for any number of instances. A turn queues in this process (429 beyond
+ * the limit), claims the session's lease, reads the row, runs holding no connection, and writes
+ * the row back in the statement that gives the lease back, if still its own (`releasing`).
  */
 export class PostgresSessionTurns implements SessionTurns {
   private readonly queues: SessionQueues;
@@ -143,7 +141,7 @@ export class PostgresSessionTurns implements SessionTurns {
     return row && mayReach(proof, row.widget_token_sha256) ? row.transcript : undefined;
   }
 
-  /** SessionTurns#openWidgetSession: an empty row keeping the secret's hash. */
+  /** An empty row keeping the secret's hash. */
   async openWidgetSession(sessionId: string, widgetTokenSha256: string): Promise<void> {
     const { pool, clock } = this.options;
     const inserted = await pool.query(this.sql.openWidget, [
@@ -192,9 +190,8 @@ export class PostgresSessionTurns implements SessionTurns {
   }
 
   /**
-   * The turn's one write, and the lease given back, if the lease is still this turn's. The
-   * events the turn announced commit in the same transaction, so they exist exactly when the
-   * turn that reports them was saved; a turn that announced none writes in one statement.
+   * The turn's one write, giving the lease back if still this turn's. What the turn announced
+   * commits in the same transaction: it exists exactly when the turn was saved.
    */
   private async saveAndRelease(
     lease: SessionLease,

@@ -38,11 +38,9 @@ const DEFAULT_LEASE_MS = 30_000;
 const LEASE_WAIT_MS = 60_000;
 
 /**
- * Sessions in PostgreSQL: the pool (shared with the help center; its queries fail as 503
- * `database_unavailable` before set-up and while the database is away), ADK's session service,
- * the turns store, the webhook outbox and the operators' handoffs over one schema. `start` sets
- * the schema up, retrying with backoff (the service listens meanwhile, /readyz 503) until
- * `untilMs` (DATABASE_STARTUP_TIMEOUT_MS); a shutdown ends the tries quietly.
+ * Sessions, webhook outbox and operators' handoffs over one schema and one pool (shared with the
+ * help center; 503 `database_unavailable` while the database is away). `start` sets the schema
+ * up, retrying with backoff (/readyz 503 meanwhile) until `untilMs`; a shutdown ends the tries.
  */
 export function openPostgresSessions(options: PostgresSessionsOptions) {
   const { logger, settings } = options;

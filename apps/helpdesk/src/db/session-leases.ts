@@ -50,11 +50,9 @@ function statements(schema: string) {
 }
 
 /**
- * Leases on sessions, one row per session with a turn running (`helpdesk_session_leases`), so
- * turns of one session run one at a time across every instance without holding a connection:
- * a claim is one statement, a renewal one every `renewEveryMs`, and the turn's write gives the
- * lease back (`releasing`). A holder that dies stops renewing; its session is free again once
- * the lease expires (on the database's clock, so instances' clocks do not matter).
+ * One lease row per session with a turn running, so its turns run one at a time on every instance
+ * without holding a connection. A dead holder stops renewing; its session is free again once the
+ * lease expires (on the database's clock, so instances' clocks do not matter).
  */
 export class SessionLeases {
   private readonly sql: ReturnType<typeof statements>;

@@ -5,7 +5,6 @@ import {
   type CreateSessionRequest,
   type DeleteSessionRequest,
   type Event,
-  type GetSessionConfig,
   type GetSessionRequest,
   type ListSessionsResponse,
   type Session,
@@ -15,16 +14,6 @@ import { condenseHistory, type HistoryLimits } from './condense-history.js';
 /** One map key per ADK session. */
 const sessionKey = (session: Pick<Session, 'appName' | 'userId' | 'id'>) =>
   `${session.appName}\u0000${session.userId}\u0000${session.id}`;
-
-/** getSession's `config` applied to a copy's events (most recent N, after a timestamp). */
-function applyGetConfig(session: Session, config: GetSessionConfig | undefined): Session {
-  if (config?.numRecentEvents) session.events = session.events.slice(-config.numRecentEvents);
-  if (config?.afterTimestamp) {
-    const after = config.afterTimestamp;
-    session.events = session.events.filter((event) => event.timestamp >= after);
-  }
-  return session;
-}
 
 /**
  * ADK sessions in process memory (a BaseSessionService). Unlike ADK's InMemorySessionService, each
@@ -57,14 +46,10 @@ export class CondensingSessionService extends BaseSessionService {
     return condenseHistory(events, this.historyLimits);
   }
 
-  async createSession({
-    appName,
-    userId,
-    state,
-    sessionId,
-  }: CreateSessionRequest): Promise<Session> {
-    const id = sessionId ?? randomUUID();
-    const session: Session = {
+  async createSession(request: CreateSessionRequest): Promise<Session> {
+    const { appName, userId, state } = request;
+    const id = request.sessionId ?? randomUUID();
+    const session = {
       id,
       appName,
       userId,
@@ -76,14 +61,16 @@ export class CondensingSessionService extends BaseSessionService {
     return copyOf(session);
   }
 
-  async getSession({
-    appName,
-    userId,
-    sessionId,
-    config,
-  }: GetSessionRequest): Promise<Session | undefined> {
-    const stored = this.sessions.get(sessionKey({ appName, userId, id: sessionId }));
-    return stored && applyGetConfig(copyOf(stored), config);
+  /** A copy, with `config` applied: the most recent N events, those after a timestamp. */
+  async getSession(request: GetSessionRequest): Promise<Session | undefined> {
+    const stored = this.sessions.get(sessionKey({ ...request, id: request.sessionId }));
+    if (!stored) return undefined;
+    const { numRecentEvents, afterTimestamp } = request.config ?? {};
+    const session = copyOf(stored);
+    if (numRecentEvents) session.events = session.events.slice(-numRecentEvents);
+    if (afterTimestamp)
+      session.events = session.events.filter((e) => e.timestamp >= afterTimestamp);
+    return session;
   }
 
   /** Unused: the SessionTurns count and find sessions. */
@@ -91,8 +78,8 @@ export class CondensingSessionService extends BaseSessionService {
     return Promise.reject(new Error('listSessions is not served: SessionTurns keep the sessions.'));
   }
 
-  async deleteSession({ appName, userId, sessionId }: DeleteSessionRequest): Promise<void> {
-    this.sessions.delete(sessionKey({ appName, userId, id: sessionId }));
+  async deleteSession(request: DeleteSessionRequest): Promise<void> {
+    this.sessions.delete(sessionKey({ ...request, id: request.sessionId }));
   }
 
   override async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {

@@ -65,7 +65,6 @@ export class SessionStore implements SessionTurns {
     });
   }
 
-  /** SessionTurns#count: the sessions this process keeps. */
   count(): number {
     return this.size;
   }
@@ -77,12 +76,10 @@ export class SessionStore implements SessionTurns {
     return this.idle.size + busy;
   }
 
-  /** Turns of a session running or waiting. */
   queued(sessionId: string): number {
     return this.queues.pending(sessionId);
   }
 
-  /** SessionTurns#runTurn. */
   runTurn<T>(
     sessionId: string,
     turn: (transcript: TurnTranscript) => Promise<T>,
@@ -100,13 +97,13 @@ export class SessionStore implements SessionTurns {
     });
   }
 
-  /** SessionTurns#turnsOf. Reading is not a use. */
+  /** Reading is not a use. */
   turnsOf(sessionId: string, proof?: WidgetProof): readonly Turn[] | undefined {
     const kept = this.busy.has(sessionId) ? this.busy.get(sessionId) : this.idle.peek(sessionId);
     return mayReach(proof, kept?.widgetTokenSha256) ? kept?.transcript.turns : undefined;
   }
 
-  /** SessionTurns#openWidgetSession; the id is the service's own random choice. */
+  /** The id is the service's own random choice. */
   openWidgetSession(sessionId: string, widgetTokenSha256: string): Promise<void> {
     return this.queues.run(sessionId, async () => {
       if (this.busy.get(sessionId)) throw new Error(`Session ${sessionId} exists already.`);
@@ -115,7 +112,6 @@ export class SessionStore implements SessionTurns {
     });
   }
 
-  /** Forgets a session; a turn of it in flight finishes first. */
   delete(sessionId: string): Promise<void> {
     return this.queues.run(sessionId, async () => {
       this.busy.set(sessionId, undefined);

@@ -49,12 +49,11 @@ export class Transcript {
     private readonly limits: TranscriptLimits,
     turns: readonly Turn[] = [],
   ) {
-    this.turns.push(...turns);
-    this.chars = turns.reduce((sum, turn) => sum + charsOf(turn), 0);
+    this.append(turns);
   }
 
   /** Appends the messages of a finished turn, then trims the oldest beyond the limits. */
-  append(turns: Turn[]): void {
+  append(turns: readonly Turn[]): void {
     this.turns.push(...turns);
     this.chars += turns.reduce((sum, turn) => sum + charsOf(turn), 0);
     this.trim(turns.length);
