@@ -11,20 +11,20 @@ export type Replay = { changes: ThreadChange[] } | { gap: true };
  */
 export class ChangeFeed {
   private readonly recent: ThreadChange[] = [];
-  private readonly listeners = new Set<ChangeListener>();
-  private readonly closers = new Set<() => void>();
+  /** Each listener, and what ends its stream when the feed closes. */
+  private readonly subscriptions = new Map<ChangeListener, () => void>();
 
   constructor(private readonly window = 1_000) {}
 
   publish(change: ThreadChange): void {
     this.recent.push(change);
     if (this.recent.length > this.window) this.recent.shift();
-    for (const listener of this.listeners) listener(change);
+    for (const listener of this.subscriptions.keys()) listener(change);
   }
 
   /** Open subscriptions (streams). */
   get subscribers(): number {
-    return this.listeners.size;
+    return this.subscriptions.size;
   }
 
   /** Changes after `lastId`, in order. */
@@ -36,17 +36,13 @@ export class ChangeFeed {
 
   /** `onClose`: the feed is closing (the service shuts down): end the stream. */
   subscribe(listener: ChangeListener, onClose: () => void = () => undefined): () => void {
-    this.listeners.add(listener);
-    this.closers.add(onClose);
-    return () => {
-      this.listeners.delete(listener);
-      this.closers.delete(onClose);
-    };
+    this.subscriptions.set(listener, onClose);
+    return () => this.subscriptions.delete(listener);
   }
 
   /** Tells every subscriber to end: streams must not hold a shutdown's drain. */
   close(): void {
-    for (const onClose of [...this.closers]) onClose();
+    for (const onClose of [...this.subscriptions.values()]) onClose();
   }
 
   /**

@@ -62,8 +62,8 @@ export function listenForThreadChanges(options: {
   let client: pg.Client | undefined;
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
+  /** Reconnects since the last LISTEN: the first one of an outage logs it. */
   let failures = 0;
-  let lost = false;
   let listened = false;
   const heartbeat = setInterval(() => {
     const current = client;
@@ -97,7 +97,6 @@ export function listenForThreadChanges(options: {
         options.feed.gap();
       }
       listened = true;
-      lost = false;
       failures = 0;
     } catch (error) {
       reconnect(next, error);
@@ -107,9 +106,8 @@ export function listenForThreadChanges(options: {
   const reconnect = (dead: pg.Client, error: unknown) => {
     if (stopped || client !== dead) return;
     client = undefined;
-    if (!lost)
+    if (failures === 0)
       logger.warn({ err: error }, 'thread change listener lost its connection; reconnecting');
-    lost = true;
     dead.end().catch(() => undefined);
     retryTimer = setTimeout(() => void connect(), backoffMs(RECONNECTS, (failures += 1)));
   };

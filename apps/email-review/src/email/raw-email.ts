@@ -1,5 +1,5 @@
 import { HttpError } from '@repo/http-kit';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import { simpleParser, type AddressObject } from 'mailparser';
 import { storableText } from '../workflow/model-text.js';
 import { formatMailbox } from './mailbox.js';
 import {
@@ -53,26 +53,20 @@ function messageIds(list: string[]): string[] {
 }
 
 /**
- * mailparser refuses some messages outright (more than 1,000 MIME parts, a part's header over
- * 1 MB): the message is unreadable, as one without text is, not a fault of the service.
- */
-async function mimeParsed(raw: Buffer): Promise<ParsedMail> {
-  try {
-    return await simpleParser(raw, { skipTextToHtml: true, skipTextLinks: true });
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new UnreadableEmail(`The message's MIME structure cannot be read: ${reason}.`);
-  }
-}
-
-/**
  * An RFC 5322 message, parsed by mailparser: its text part (or its HTML part as text), any charset
  * decoded, and the headers the reply needs. Attachments are not kept, only their names. Every text
  * is made storable (no NUL, no lone surrogate: PostgreSQL's jsonb refuses both) and the headers one
  * line each, as a JSON `inbound` is checked at the schema.
  */
 export async function parseRawEmail(raw: Buffer): Promise<InboundEmail> {
-  const parsed = await mimeParsed(raw);
+  // mailparser refuses some messages outright (over 1,000 MIME parts, a part's header over 1 MB):
+  // the message is unreadable, as one without text is, not a fault of the service.
+  const parsed = await simpleParser(raw, { skipTextToHtml: true, skipTextLinks: true }).catch(
+    (error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new UnreadableEmail(`The message's MIME structure cannot be read: ${reason}.`);
+    },
+  );
   const inbound = storableText(parsed.text ?? '')
     .replace(/\r\n/g, '\n')
     .trim();

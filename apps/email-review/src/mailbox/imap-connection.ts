@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { ImapFlow, type ImapFlowOptions } from 'imapflow';
+import { ImapFlow } from 'imapflow';
 
 /** How to reach the mailbox: IMAP_URL and its companions (see src/env.ts). */
 export interface ImapSettings {
@@ -23,12 +23,6 @@ export function mailboxLabel(url: string): string {
   return `${parsed.protocol}//${parsed.host}/${mailboxPath(url)}`;
 }
 
-/** The token file is read at each connection, so that whatever refreshes it is picked up. */
-async function accessToken(settings: ImapSettings): Promise<string | undefined> {
-  if (settings.xoauth2TokenFile) return (await readFile(settings.xoauth2TokenFile, 'utf8')).trim();
-  return settings.xoauth2Token;
-}
-
 /**
  * A connected client. `imaps://` is TLS from the start; `imap://` upgrades with STARTTLS, and a
  * server that offers none is refused before the login (imapflow's `doSTARTTLS: true`) unless
@@ -38,8 +32,11 @@ export async function connectImap(settings: ImapSettings): Promise<ImapFlow> {
   const url = new URL(settings.url);
   const secure = url.protocol === 'imaps:';
   const user = decodeURIComponent(url.username);
-  const token = await accessToken(settings);
-  const options: ImapFlowOptions = {
+  // The token file is read at each connection, so that whatever refreshes it is picked up.
+  const token = settings.xoauth2TokenFile
+    ? (await readFile(settings.xoauth2TokenFile, 'utf8')).trim()
+    : settings.xoauth2Token;
+  const client = new ImapFlow({
     host: url.hostname,
     port: url.port ? Number(url.port) : secure ? 993 : 143,
     secure,
@@ -52,29 +49,36 @@ export async function connectImap(settings: ImapSettings): Promise<ImapFlow> {
     greetingTimeout: settings.timeoutMs,
     // IDLE is silent until mail comes: IMAP_POLL_MS (at most 4 min) breaks it well before this.
     socketTimeout: 5 * 60_000,
-  };
-  const client = new ImapFlow(options);
+  });
   // An 'error' event without a listener would end the process; the reader watches 'close'.
   client.on('error', () => {});
   await client.connect().catch((error: unknown) => {
-    if ((error as { tlsFailed?: boolean }).tlsFailed) throw noStartTls(error);
-    throw error;
+    if (!(error as { tlsFailed?: boolean }).tlsFailed) throw error;
+    // Says what to do about it: imapflow says only that the server has no STARTTLS.
+    throw new Error(
+      `${(error as Error).message}: not logging in unencrypted (use imaps://, or set MAIL_ALLOW_PLAINTEXT_AUTH=true to allow it)`,
+    );
   });
   return client;
-}
-
-/** Says what to do about a server without STARTTLS (imapflow says only that it has none). */
-function noStartTls(error: unknown): Error {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new Error(
-    `${reason}: not logging in unencrypted (use imaps://, or set MAIL_ALLOW_PLAINTEXT_AUTH=true to allow it)`,
-  );
 }
 
 /** Logs out politely, or drops the socket when the server is gone. */
 export async function disconnectImap(client: ImapFlow): Promise<void> {
   if (!client.usable) return client.close();
   await client.logout().catch(() => client.close());
+}
+
+/** Runs `work` on a connection of its own, closed once it is done. */
+export async function withImap<T>(
+  settings: ImapSettings,
+  work: (client: ImapFlow) => Promise<T>,
+): Promise<T> {
+  const client = await connectImap(settings);
+  try {
+    return await work(client);
+  } finally {
+    await disconnectImap(client);
+  }
 }
 
 export const hasFolder = async (client: ImapFlow, folder: string) =>

@@ -3,13 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImapFlow } from 'imapflow';
 import { backoffMs, type Backoff } from '@repo/http-kit';
 import type { Logger } from 'pino';
-import {
-  connectImap,
-  disconnectImap,
-  ensureFolder,
-  mailboxLabel,
-  mailboxPath,
-} from './imap-connection.js';
+import { ensureFolder, mailboxLabel, mailboxPath, withImap } from './imap-connection.js';
 import type { MailboxSettings } from './mailbox-service.js';
 import type { HeldReaderLock, MailboxState, ReaderLock } from './mailbox-state.js';
 import { takeMessage, type CreateThread } from './take-message.js';
@@ -107,11 +101,10 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
     });
   }
 
-  async function readWhileConnected(held: HeldReaderLock, reading: AbortSignal) {
-    const client = await connectImap(imap);
-    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
-    const end = Promise.race([closed, held.lost, stopped]);
-    try {
+  const readWhileConnected = (held: HeldReaderLock, reading: AbortSignal) =>
+    withImap(imap, async (client) => {
+      const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+      const end = Promise.race([closed, held.lost, stopped]);
       await ensureFolder(client, folders.quarantine);
       if (folders.processed) await ensureFolder(client, folders.processed);
       const lock = await client.getMailboxLock(mailbox);
@@ -129,10 +122,7 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
       } finally {
         lock.release();
       }
-    } finally {
-      await disconnectImap(client);
-    }
-  }
+    });
 
   async function readWhileHeld(held: HeldReaderLock) {
     const lost = new AbortController();

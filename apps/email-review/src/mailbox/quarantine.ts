@@ -1,6 +1,6 @@
 import { HttpError } from '@repo/http-kit';
 import { z } from 'zod';
-import { connectImap, disconnectImap, hasFolder, type ImapSettings } from './imap-connection.js';
+import { hasFolder, withImap, type ImapSettings } from './imap-connection.js';
 import { QUARANTINE_REASONS } from './take-message.js';
 
 const quarantinedMessageSchema = z.object({
@@ -45,15 +45,12 @@ function reasonOf(flags: Set<string> | undefined): 'oversized' | 'unreadable' | 
  * The messages in the quarantine folder as it is now (the newest `max`, oldest first), read over a
  * connection of its own.
  */
-export async function listQuarantine(
+export function listQuarantine(
   settings: ImapSettings,
   folder: string,
   max = QUARANTINE_LIST_MAX,
 ): Promise<QuarantineList> {
-  const client = await connectImap(settings).catch(() => {
-    throw new MailboxUnavailable();
-  });
-  try {
+  return withImap(settings, async (client) => {
     if (!(await hasFolder(client, folder))) return { folder, total: 0, messages: [] };
     const lock = await client.getMailboxLock(folder, { readOnly: true });
     try {
@@ -82,10 +79,7 @@ export async function listQuarantine(
     } finally {
       lock.release();
     }
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
+  }).catch(() => {
     throw new MailboxUnavailable();
-  } finally {
-    await disconnectImap(client);
-  }
+  });
 }

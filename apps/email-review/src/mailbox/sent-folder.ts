@@ -3,17 +3,9 @@ import type { Logger } from 'pino';
 import type { OutgoingMessage } from '../delivery/delivery.js';
 import type { MailTransport } from '../delivery/mail-transport.js';
 import { mailOptionsOf } from '../delivery/smtp-transport.js';
-import type { ImapFlow } from 'imapflow';
-import { connectImap, disconnectImap, ensureFolder, type ImapSettings } from './imap-connection.js';
+import { ensureFolder, withImap, type ImapSettings } from './imap-connection.js';
 
 export type SentFiling = 'filed' | 'failed' | 'no_folder';
-
-/** IMAP_SENT_FOLDER (created when missing), or the folder with the \Sent special-use flag. */
-async function sentFolder(client: ImapFlow, named?: string) {
-  if (!named) return (await client.list()).find((entry) => entry.specialUse === '\\Sent')?.path;
-  await ensureFolder(client, named);
-  return named;
-}
 
 /**
  * The transport, filing a copy of each reply SMTP accepted in the mailbox's Sent folder, after
@@ -30,16 +22,16 @@ export function filedInSent(
     onFiled?: (outcome: SentFiling) => void;
   },
 ): MailTransport {
-  const file = async (raw: Buffer): Promise<SentFiling> => {
-    const client = await connectImap(options.settings);
-    try {
-      const folder = await sentFolder(client, options.folder);
+  const file = (raw: Buffer) =>
+    withImap(options.settings, async (client): Promise<SentFiling> => {
+      // IMAP_SENT_FOLDER (created when missing), or the folder with the \Sent special-use flag.
+      if (options.folder) await ensureFolder(client, options.folder);
+      const folder =
+        options.folder ||
+        (await client.list()).find((entry) => entry.specialUse === '\\Sent')?.path;
       if (!folder) return 'no_folder';
       return (await client.append(folder, raw, ['\\Seen'])) ? 'filed' : 'failed';
-    } finally {
-      await disconnectImap(client);
-    }
-  };
+    });
   const filing = new Set<Promise<void>>();
   const fileCopy = async (message: OutgoingMessage) => {
     const log = { thread_id: message.thread_id, message_id: message.message_id };

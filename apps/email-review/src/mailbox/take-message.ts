@@ -35,22 +35,6 @@ interface TakeMessageDeps {
   logger: Logger;
 }
 
-/** The thread is created as POST /threads creates it from a raw message, with `mailbox` as actor. */
-function asMailbox<T>(logger: Logger, uid: number, work: () => Promise<T>): Promise<T> {
-  const requestId = randomUUID();
-  const log = logger.child({ request_id: requestId, imap_uid: uid });
-  return requestContext.run({ requestId, log, actor: 'mailbox' }, work);
-}
-
-async function parsed(raw: Buffer): Promise<InboundEmail | undefined> {
-  try {
-    return await parseRawEmail(raw);
-  } catch {
-    // UnreadableEmail, or MIME mailparser could not take apart: the message is quarantined.
-    return undefined;
-  }
-}
-
 /**
  * One message (by UID, in the open mailbox): a thread through the create path, then flagged or
  * moved; or, when it cannot become a thread, moved to quarantine. Nothing is ever deleted. Throws
@@ -64,13 +48,19 @@ export async function takeMessage(
   if (message.size > RAW_EMAIL_MAX_BYTES) return quarantine(deps, uid, 'oversized');
   const fetched = await client.fetchOne(String(uid), { source: true }, { uid: true });
   if (!fetched || !fetched.source) return 'gone';
-  const received = await parsed(fetched.source);
+  // UnreadableEmail, or MIME mailparser could not take apart: the message is quarantined.
+  const received = await parseRawEmail(fetched.source).catch(() => undefined);
   if (!received) return quarantine(deps, uid, 'unreadable');
   // Without a Message-ID, the UID stands in as the key, so a crash's re-read is one thread still.
   const key = received.email.message_id ? undefined : `imap:${message.uidValidity}:${uid}`;
+  // Created as POST /threads creates it from a raw message, with `mailbox` as actor.
+  const requestId = randomUUID();
+  const log = deps.logger.child({ request_id: requestId, imap_uid: uid });
   let created;
   try {
-    created = await asMailbox(deps.logger, uid, () => deps.createThread(received, key, 'mime'));
+    created = await requestContext.run({ requestId, log, actor: 'mailbox' }, () =>
+      deps.createThread(received, key, 'mime'),
+    );
   } catch (error) {
     // A message POST /threads would answer 4xx is refused for good: retrying would block the mailbox.
     if (error instanceof HttpError && error.status < 500)
