@@ -16,14 +16,9 @@ const A2A_TASK_TTL_MS = 24 * 60 * 60 * 1000;
 function keptMessage(message: Message): Message {
   if (message.role !== 'user') return message;
   const { kind, role, messageId, contextId, taskId } = message;
-  return {
-    kind,
-    role,
-    messageId,
-    ...(contextId !== undefined ? { contextId } : {}),
-    ...(taskId !== undefined ? { taskId } : {}),
-    parts: message.parts.filter((part) => part.kind === 'text'),
-  };
+  // An id left undefined is not kept: tasks are held as JSON.
+  const parts = message.parts.filter((part) => part.kind === 'text');
+  return { kind, role, messageId, contextId, taskId, parts };
 }
 
 function keptTask(task: Task): Task {
@@ -31,7 +26,7 @@ function keptTask(task: Task): Task {
   return {
     ...task,
     status: status.message ? { ...status, message: keptMessage(status.message) } : status,
-    ...(task.history ? { history: task.history.map(keptMessage) } : {}),
+    history: task.history?.map(keptMessage),
   };
 }
 
