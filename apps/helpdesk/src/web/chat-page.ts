@@ -26,7 +26,7 @@ export function chatPageCsp(frameAncestors: readonly string[] | '*'): string {
 }
 
 /** The page's (and the operator console's) security and caching headers. */
-export function pageHeaders(res: Response, csp: string): void {
+function pageHeaders(res: Response, csp: string): void {
   res.setHeader('Content-Security-Policy', csp);
   res.setHeader('Referrer-Policy', 'no-referrer');
   // Unversioned file names: let the browser cache, but revalidate (ETag) on every load.
