@@ -56,7 +56,6 @@ function statements(schema: string) {
     deleteAndRelease: `${released}, deleted AS (
         DELETE FROM ${sessions} WHERE ${SESSION_KEY} AND EXISTS (SELECT 1 FROM released))
       SELECT EXISTS (SELECT 1 FROM released) AS held`,
-    transcript: `SELECT transcript, widget_token_sha256 FROM ${sessions} WHERE ${SESSION_KEY} AND updated_at >= $4`,
     openWidget: `INSERT INTO ${sessions} (app_name, user_id, session_id, state, events, transcript, created_at, updated_at, widget_token_sha256)
       VALUES ($1, $2, $3, '{}', '[]', '[]', $4, $4, $5) ON CONFLICT DO NOTHING`,
     count: `SELECT count(*)::int AS n FROM ${sessions} WHERE app_name = $1 AND user_id = $2 AND updated_at >= $3`,
@@ -99,12 +98,8 @@ export class PostgresSessionTurns implements SessionTurns {
   ): Promise<T> {
     return this.queues.runLimited(sessionId, () =>
       this.leased(sessionId, async (lease) => {
-        const { pool, appName, userId, clock, sessionService } = this.options;
-        const { rows } = await pool.query<StoredRow>(this.sql.read, [
-          ...this.ids(sessionId),
-          this.cutoff(),
-        ]);
-        const stored = rows[0];
+        const { appName, userId, clock, sessionService } = this.options;
+        const stored = await this.read(sessionId);
         const session: Session = {
           id: sessionId,
           appName,
@@ -134,10 +129,7 @@ export class PostgresSessionTurns implements SessionTurns {
   }
 
   async turnsOf(sessionId: string, proof?: WidgetProof): Promise<readonly Turn[] | undefined> {
-    const result = await this.options.pool.query<
-      Pick<StoredRow, 'transcript' | 'widget_token_sha256'>
-    >(this.sql.transcript, [...this.ids(sessionId), this.cutoff()]);
-    const row = result.rows[0];
+    const row = await this.read(sessionId);
     return row && mayReach(proof, row.widget_token_sha256) ? row.transcript : undefined;
   }
 
@@ -237,6 +229,13 @@ export class PostgresSessionTurns implements SessionTurns {
     await pool
       .query(this.sql.touchAndRelease, [...lease.key, new Date(clock())])
       .catch(() => undefined);
+  }
+
+  /** The session's row, unless it expired. */
+  private async read(sessionId: string): Promise<StoredRow | undefined> {
+    const values = [...this.ids(sessionId), this.cutoff()];
+    const { rows } = await this.options.pool.query<StoredRow>(this.sql.read, values);
+    return rows[0];
   }
 
   private ids(sessionId: string): [string, string, string] {
