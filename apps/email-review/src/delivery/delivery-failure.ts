@@ -7,13 +7,6 @@ interface DeliveryFailure {
   response: string | null;
 }
 
-interface SmtpError {
-  code?: unknown;
-  responseCode?: unknown;
-  response?: unknown;
-  message?: unknown;
-}
-
 /** Commands nodemailer refuses before talking to a server: retrying the same message cannot help. */
 const PERMANENT_CODES = new Set(['EENVELOPE', 'EMESSAGE']);
 
@@ -22,22 +15,14 @@ const PERMANENT_CODES = new Set(['EENVELOPE', 'EMESSAGE']);
  * connection, and anything else unknown are transient.
  */
 export function classifyDeliveryFailure(error: unknown): DeliveryFailure {
-  const smtp = (typeof error === 'object' && error !== null ? error : {}) as SmtpError;
-  const responseCode = typeof smtp.responseCode === 'number' ? smtp.responseCode : undefined;
-  const code = typeof smtp.code === 'string' ? smtp.code : undefined;
-  const text =
-    typeof smtp.response === 'string'
-      ? smtp.response
-      : typeof smtp.message === 'string'
-        ? smtp.message
-        : String(error);
-  const permanent =
-    responseCode !== undefined
-      ? responseCode >= 500
-      : code !== undefined && PERMANENT_CODES.has(code);
+  const { code, responseCode, response, message } = Object(error) as Record<string, unknown>;
+  const reply = typeof response === 'string' ? response : undefined;
+  const smtpCode = typeof code === 'string' ? code : '';
+  const text = reply ?? (typeof message === 'string' ? message : String(error));
   return {
-    permanent,
-    message: `${code ? `${code}: ` : ''}${text}`.slice(0, 500),
-    response: typeof smtp.response === 'string' ? smtp.response.slice(0, 500) : null,
+    permanent:
+      typeof responseCode === 'number' ? responseCode >= 500 : PERMANENT_CODES.has(smtpCode),
+    message: `${smtpCode ? `${smtpCode}: ` : ''}${text}`.slice(0, 500),
+    response: reply?.slice(0, 500) ?? null,
   };
 }

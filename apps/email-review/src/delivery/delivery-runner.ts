@@ -53,13 +53,13 @@ export function createDeliveryRunner(deps: DeliveryRunnerDeps) {
   return {
     start: () =>
       deps.store.start(async (threadId, lastTry) => {
-        const outcome = await deps.store
+        const recorded = await deps.store
           .attempt(threadId, (delivery) => attemptDelivery(deps, delivery, lastTry))
           .catch((error: unknown) => {
             deps.logger.warn({ err: error, thread_id: threadId }, 'delivery attempt not recorded');
             throw error;
           });
-        if (outcome?.status === 'queued') throw new DeliveryDeferred(threadId);
+        if (recorded?.status === 'queued') throw new DeliveryDeferred(threadId);
       }),
     async stop() {
       await deps.store.stop();

@@ -48,12 +48,12 @@ export interface DeliveryStore {
   get(threadId: string): Promise<Delivery | undefined>;
   /**
    * Runs `attempt` holding the thread's queued message, then records its outcome (applyOutcome) and
-   * returns it; undefined when the message is not queued or another worker holds it.
+   * returns the record; undefined when the message is not queued or another worker holds it.
    */
   attempt(
     threadId: string,
     attempt: (delivery: Delivery) => Promise<DeliveryOutcome>,
-  ): Promise<DeliveryOutcome | undefined>;
+  ): Promise<Delivery | undefined>;
   /** A `failed` or `no_recipient` delivery queued again (see requeued); undefined otherwise. */
   redeliver(threadId: string, to: string | undefined): Promise<Delivery | undefined>;
   start(handler: DeliveryHandler): Promise<void>;

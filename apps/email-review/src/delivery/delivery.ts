@@ -74,17 +74,6 @@ export function replyMessage(
   };
 }
 
-/** One thread's delivery record: the message, and where its delivery stands. */
-export interface Delivery extends OutgoingMessage {
-  status: DeliveryStatus;
-  /** SMTP attempts since the message was (re)queued. */
-  attempts: number;
-  last_error: string | null;
-  delivered_at: string | null;
-  /** What the SMTP server last answered: its acceptance, or its refusal (null before any answer). */
-  last_response: string | null;
-}
-
 /** The record an approval creates: queued, or `no_recipient` when there is no address to send to. */
 export function newDelivery(message: OutgoingMessage): Delivery {
   return {
@@ -115,6 +104,9 @@ export const deliveryViewSchema = z.object({
   delivered_at: z.iso.datetime().nullable(),
 });
 type DeliveryView = z.infer<typeof deliveryViewSchema>;
+
+/** One thread's delivery record: the message, and where its delivery stands. */
+export type Delivery = OutgoingMessage & DeliveryView;
 
 export function deliveryView(delivery: Delivery): DeliveryView {
   const { status, attempts, message_id, to, last_error, last_response, delivered_at } = delivery;

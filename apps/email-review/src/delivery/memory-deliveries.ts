@@ -46,9 +46,7 @@ export class MemoryDeliveries implements DeliveryStore {
     if (delivery?.status !== 'queued' || this.held.has(threadId)) return undefined;
     this.held.add(threadId);
     try {
-      const outcome = await attempt({ ...delivery });
-      await this.record(applyOutcome(delivery, outcome), 'attempted');
-      return outcome;
+      return await this.record(applyOutcome(delivery, await attempt({ ...delivery })), 'attempted');
     } finally {
       this.held.delete(threadId);
     }

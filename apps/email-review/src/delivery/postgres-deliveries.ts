@@ -1,7 +1,7 @@
 import { withTransaction } from '@repo/pg-kit';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { deliveryEvent, deliveryView, type Delivery, type DeliveryChange } from './delivery.js';
+import { deliveryEvent, deliveryView, type Delivery } from './delivery.js';
 import type { RetryPolicy } from './retry-policy.js';
 import {
   applyOutcome,
@@ -119,15 +119,10 @@ export class PostgresDeliveries implements DeliveryStore {
     return result.rows[0] && fromRow(result.rows[0]);
   }
 
-  async attempt(threadId: string, attempt: (delivery: Delivery) => Promise<DeliveryOutcome>) {
-    return withTransaction(this.pool, async (client) => {
-      const taken = await client.query<DeliveryRow>(this.sql.take, [threadId, ['queued']]);
-      if (!taken.rows[0]) return undefined;
-      const delivery = fromRow(taken.rows[0]);
-      const outcome = await attempt(delivery);
-      await this.record(client, applyOutcome(delivery, outcome), 'attempted');
-      return outcome;
-    });
+  attempt(threadId: string, attempt: (delivery: Delivery) => Promise<DeliveryOutcome>) {
+    return this.change(threadId, 'attempted', async (delivery) =>
+      applyOutcome(delivery, await attempt(delivery)),
+    );
   }
 
   /**
@@ -143,17 +138,11 @@ export class PostgresDeliveries implements DeliveryStore {
       );
   }
 
-  async redeliver(threadId: string, to: string | undefined) {
-    return withTransaction(this.pool, async (client) => {
-      const unsent = await client.query<DeliveryRow>(this.sql.take, [
-        threadId,
-        ['failed', 'no_recipient'],
-      ]);
-      if (!unsent.rows[0]) return undefined;
-      const delivery = requeued(fromRow(unsent.rows[0]), to);
-      await this.record(client, delivery, 'redelivered');
-      await this.enqueue(client, delivery);
-      return delivery;
+  redeliver(threadId: string, to: string | undefined) {
+    return this.change(threadId, 'redelivered', async (delivery, client) => {
+      const queued = requeued(delivery, to);
+      await this.enqueue(client, queued);
+      return queued;
     });
   }
 
@@ -171,28 +160,38 @@ export class PostgresDeliveries implements DeliveryStore {
     await Promise.all([this.givenUp.stop(), this.queue.stop()]);
   }
 
-  private async record(client: pg.PoolClient, delivery: Delivery, change: DeliveryChange) {
-    await client.query(this.sql.update, [
-      delivery.thread_id,
-      delivery.status,
-      delivery.attempts,
-      delivery.last_error,
-      delivery.delivered_at,
-      delivery.last_response,
-      delivery.to,
-    ]);
-    const updated = await client.query<{ view: Thread }>(this.sql.updateView, [
-      delivery.thread_id,
-      deliveryView(delivery),
-      delivery.status,
-    ]);
-    const events = [deliveryEvent(delivery, change)];
-    await this.settings.threads.history.appendIn(
-      client,
-      delivery.thread_id,
-      events,
-      updated.rows[0]?.view,
-    );
+  /**
+   * Holds the thread's record while it is queued (an attempt) or unsent (a redelivery) and writes
+   * what `next` makes of it, with the thread's view and history event, in one transaction.
+   */
+  private change(
+    threadId: string,
+    change: 'attempted' | 'redelivered',
+    next: (delivery: Delivery, client: pg.PoolClient) => Promise<Delivery>,
+  ) {
+    const from = change === 'attempted' ? ['queued'] : ['failed', 'no_recipient'];
+    return withTransaction(this.pool, async (client) => {
+      const taken = await client.query<DeliveryRow>(this.sql.take, [threadId, from]);
+      if (!taken.rows[0]) return undefined;
+      const delivery = await next(fromRow(taken.rows[0]), client);
+      await client.query(this.sql.update, [
+        delivery.thread_id,
+        delivery.status,
+        delivery.attempts,
+        delivery.last_error,
+        delivery.delivered_at,
+        delivery.last_response,
+        delivery.to,
+      ]);
+      const updated = await client.query<{ view: Thread }>(this.sql.updateView, [
+        delivery.thread_id,
+        deliveryView(delivery),
+        delivery.status,
+      ]);
+      const events = [deliveryEvent(delivery, change)];
+      await this.settings.threads.history.appendIn(client, threadId, events, updated.rows[0]?.view);
+      return delivery;
+    });
   }
 
   /**

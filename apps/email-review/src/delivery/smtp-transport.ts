@@ -13,12 +13,6 @@ interface SmtpSettings {
   allowPlaintextAuth?: boolean;
 }
 
-/** smtp:// with a user in the URL: the password must not leave without STARTTLS unless allowed. */
-function requiresStartTls(settings: SmtpSettings): boolean {
-  const url = new URL(settings.url);
-  return url.protocol === 'smtp:' && url.username !== '' && !settings.allowPlaintextAuth;
-}
-
 /** The reply as nodemailer composes it: for SMTP, and for the copy filed in the Sent folder. */
 export function mailOptionsOf(message: OutgoingMessage): Mail.Options {
   return {
@@ -34,6 +28,7 @@ export function mailOptionsOf(message: OutgoingMessage): Mail.Options {
 
 /** Real delivery through nodemailer; a new connection per message (no pool to go stale). */
 export function createSmtpTransport(settings: SmtpSettings): MailTransport {
+  const url = new URL(settings.url);
   // nodemailer reads host, port, TLS mode and credentials from the URL; the timeouts are ours.
   const transporter = nodemailer.createTransport({
     url: settings.url,
@@ -42,8 +37,9 @@ export function createSmtpTransport(settings: SmtpSettings): MailTransport {
     socketTimeout: settings.timeoutMs,
     disableFileAccess: true,
     disableUrlAccess: true,
-    // nodemailer refuses to go on (ETLS) when the server cannot upgrade, before any AUTH.
-    requireTLS: requiresStartTls(settings),
+    // smtp:// with a user: the password must not leave without STARTTLS unless allowed. nodemailer
+    // refuses to go on (ETLS) when the server cannot upgrade, before any AUTH.
+    requireTLS: url.protocol === 'smtp:' && url.username !== '' && !settings.allowPlaintextAuth,
   } as SMTPTransport.Options);
   return {
     kind: 'smtp',

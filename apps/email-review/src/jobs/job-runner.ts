@@ -4,12 +4,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { withQueueSetupLock } from '../db/setup-database.js';
 import { queueSchema } from '../db/tables.js';
-import {
-  startQueueWorkers,
-  type JobHandler,
-  type QueueWorkers,
-  type WorkOptions,
-} from './queue-workers.js';
+import { startQueueWorkers, type JobHandler, type WorkOptions } from './queue-workers.js';
 
 interface JobRunnerSettings {
   connectionString: string;
@@ -47,7 +42,7 @@ export interface JobQueue<T extends object> {
  */
 export class JobRunner {
   private readonly boss: PgBoss;
-  private readonly queues = new Map<string, PgBoss.Queue | undefined>();
+  private readonly queues: PgBoss.Queue[] = [];
   private readonly opened = new Set<{ stop(): Promise<void> }>();
   private setupPool: pg.Pool | undefined;
 
@@ -67,8 +62,10 @@ export class JobRunner {
    * opened before the queue that names it (a deferred foreign key).
    */
   queue<T extends object>(name: string, options?: Omit<PgBoss.Queue, 'name'>): JobQueue<T> {
-    const registered = this.register(name, options);
-    let workers: QueueWorkers | undefined;
+    const created = { name, ...options };
+    this.queues.push(created);
+    const registered = this.setupPool && this.createQueues(this.setupPool, [created]);
+    let stopWorkers: (() => Promise<void>) | undefined;
     const queue: JobQueue<T> = {
       send: async (data, sendOptions, client) => {
         await registered;
@@ -83,7 +80,7 @@ export class JobRunner {
       },
       work: async (workOptions, handler) => {
         await registered;
-        workers ??= startQueueWorkers<T>({
+        stopWorkers ??= startQueueWorkers<T>({
           boss: this.boss,
           queue: name,
           ...workOptions,
@@ -92,24 +89,19 @@ export class JobRunner {
         });
       },
       stop: async () => {
-        const stopping = workers;
-        workers = undefined;
-        await stopping?.stop();
+        const stopping = stopWorkers;
+        stopWorkers = undefined;
+        await stopping?.();
       },
     };
     this.opened.add(queue);
     return queue;
   }
 
-  private async register(name: string, options?: Omit<PgBoss.Queue, 'name'>): Promise<void> {
-    this.queues.set(name, options && { name, ...options });
-    if (this.setupPool) await this.createQueues(this.setupPool, [name]);
-  }
-
   /** Starts pg-boss (its migrations) and creates the registered queues, one instance at a time. */
   async start(setupPool: pg.Pool): Promise<void> {
     if (this.setupPool) return;
-    await this.createQueues(setupPool, [...this.queues.keys()], () => this.boss.start());
+    await this.createQueues(setupPool, this.queues, () => this.boss.start());
     this.setupPool = setupPool;
   }
 
@@ -120,12 +112,11 @@ export class JobRunner {
     this.setupPool = undefined;
   }
 
-  private createQueues(setupPool: pg.Pool, names: string[], first?: () => Promise<unknown>) {
+  private createQueues(setupPool: pg.Pool, queues: PgBoss.Queue[], first?: () => Promise<unknown>) {
     return withQueueSetupLock(setupPool, async () => {
       await first?.();
-      for (const name of names)
-        if (!(await this.boss.getQueue(name)))
-          await this.boss.createQueue(name, this.queues.get(name) ?? { name });
+      for (const queue of queues)
+        if (!(await this.boss.getQueue(queue.name))) await this.boss.createQueue(queue.name, queue);
     });
   }
 

@@ -10,15 +10,11 @@ export interface WorkOptions {
 /** One job's work; `lastTry` when pg-boss will not retry it. A throw fails the job. */
 export type JobHandler<T> = (job: PgBoss.JobWithMetadata<T>, lastTry: boolean) => Promise<void>;
 
-export interface QueueWorkers {
-  /** Lets each worker finish the job it holds, then ends them. */
-  stop(): Promise<void>;
-}
-
 /**
  * The queue's workers on pg-boss's public fetch, complete and fail, each awaited and caught (why
  * not pg-boss 10's `work()`: the register's `pg-boss-queue-workers`). A fetch, complete or fail the
  * database refused goes to `onQueueError`; a taken job is handed out again once its lease expires.
+ * Returns the workers' stop: each finishes the job it holds.
  */
 export function startQueueWorkers<T extends object>(
   options: WorkOptions & {
@@ -27,47 +23,37 @@ export function startQueueWorkers<T extends object>(
     handler: JobHandler<T>;
     onQueueError: (error: unknown) => void;
   },
-): QueueWorkers {
+): () => Promise<void> {
+  const { boss, queue, handler, onQueueError } = options;
   const stopping = new AbortController();
-  const settle = async (write: () => Promise<unknown>) => {
-    try {
-      await write();
-    } catch (error) {
-      options.onQueueError(error);
-    }
-  };
   const loop = async () => {
     while (!stopping.signal.aborted) {
-      let job: PgBoss.JobWithMetadata<T> | undefined;
       // pg-boss's fetch answers [] when the database is away (it swallows the error itself).
-      await settle(async () => {
-        [job] = await options.boss.fetch<T>(options.queue, { batchSize: 1, includeMetadata: true });
-      });
+      const [job] = await boss
+        .fetch<T>(queue, { batchSize: 1, includeMetadata: true })
+        .catch((error: unknown) => {
+          onQueueError(error);
+          return [];
+        });
       if (!job) {
         await sleep(options.pollMs, undefined, { signal: stopping.signal }).catch(() => {});
         continue;
       }
-      let failure: unknown;
-      const taken = job;
-      try {
-        await options.handler(taken, taken.retryCount >= taken.retryLimit);
-      } catch (error) {
-        failure = error;
-      }
-      await settle(() =>
-        failure === undefined
-          ? options.boss.complete(options.queue, taken.id)
-          : options.boss.fail(options.queue, taken.id, {
-              message: failure instanceof Error ? failure.message : String(failure),
+      await Promise.resolve(job)
+        .then((taken) => handler(taken, taken.retryCount >= taken.retryLimit))
+        .then(
+          () => boss.complete(queue, job.id),
+          (error: unknown) =>
+            boss.fail(queue, job.id, {
+              message: error instanceof Error ? error.message : String(error),
             }),
-      );
+        )
+        .catch(onQueueError);
     }
   };
   const loops = Array.from({ length: options.concurrency }, loop);
-  return {
-    async stop() {
-      stopping.abort();
-      await Promise.all(loops);
-    },
+  return async () => {
+    stopping.abort();
+    await Promise.all(loops);
   };
 }

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { JobQueue, JobRunner } from '../jobs/job-runner.js';
+import type { JobRunner } from '../jobs/job-runner.js';
 import { finishedThreadDeleter } from './delete-finished-threads.js';
 
 export interface RetentionSettings {
@@ -62,12 +62,11 @@ export function createThreadRetention(deps: {
   const { pool, schema, jobs } = deps.database;
   const { days, batchSize = 100, pauseMs = 50 } = deps.settings;
   const unsentDays = deps.settings.unsentDays ?? Math.max(days, UNSENT_DAYS_DEFAULT);
-  const clock = deps.clock ?? (() => new Date());
   const deleteBatch = finishedThreadDeleter(pool, schema);
-  let queue: JobQueue<object> | undefined;
+  const queue = jobs.queue(JOB, { policy: 'singleton' });
 
   const runOnce = async () => {
-    const now = clock().getTime();
+    const now = (deps.clock?.() ?? new Date()).getTime();
     const cutoffs = {
       finished: new Date(now - days * DAY_MS),
       unsent: new Date(now - unsentDays * DAY_MS),
@@ -90,12 +89,11 @@ export function createThreadRetention(deps: {
   return {
     runOnce,
     async start() {
-      queue = jobs.queue(JOB, { policy: 'singleton' });
       await queue.schedule(CRON);
       await queue.work({ concurrency: 1, pollMs: POLL_MS }, async () => {
         await runOnce();
       });
     },
-    stop: async () => queue?.stop(),
+    stop: () => queue.stop(),
   };
 }
