@@ -19,10 +19,7 @@ export async function answeredThreadId(
   return undefined;
 }
 
-/**
- * A thread's first run's input: its email and, when it answers a reply we sent, the earlier
- * exchange (the customer's email and that reply).
- */
+/** A thread's first run's input: its email, and the earlier exchange when it answers our reply. */
 export async function firstRunInput(
   deps: Pick<OperationDeps, 'threads'>,
   thread: Thread,

@@ -1,18 +1,15 @@
 import { decodeCursor, encodeCursor } from '../threads/cursor.js';
-import type { DeliveryStatus } from '../delivery/delivery.js';
 import type { GROUNDING_STATUSES } from '../knowledge/grounding.js';
-import type { Thread, ThreadStatus } from '../threads/thread.js';
+import type { Thread } from '../threads/thread.js';
+import type { ListQuery } from '../threads/thread-store.js';
 import type { OperationDeps } from './thread-service.js';
 
 /** The most threads one filtered page reads; past it the page ends short, with a cursor to go on. */
 export const FILTER_SCAN_MAX = 1_000;
 
-export interface ThreadListRequest {
-  status?: ThreadStatus | undefined;
-  delivery?: DeliveryStatus | undefined;
+export interface ThreadListRequest extends Omit<ListQuery, 'before'> {
   category?: string | undefined;
   grounding?: (typeof GROUNDING_STATUSES)[number] | undefined;
-  limit: number;
   cursor?: string | undefined;
 }
 

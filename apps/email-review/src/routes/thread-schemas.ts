@@ -87,8 +87,8 @@ const editFieldCount = (body: unknown) =>
     : 0;
 
 /**
- * Exactly one of the two: the reviewer's own text, or instructions for a redraft. When the body has
- * one of them, zod's own message names what is wrong with it; otherwise the answer says the rule.
+ * Exactly one: the reviewer's own text, or instructions for a redraft. With one of them, zod's own
+ * message says what is wrong with it; otherwise the answer says the rule.
  */
 export const editThreadBody = z.union(
   [
@@ -109,10 +109,7 @@ export const editThreadBody = z.union(
   },
 );
 
-/**
- * 1-64 letters, digits, `_` or `-` (the service issues UUIDs, which fit). Anything else is refused
- * (400) before it reaches a store.
- */
+/** 1-64 letters, digits, `_` or `-` (the service issues UUIDs); anything else is a 400. */
 export const threadParams = z.object({
   thread_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not a thread id'),
 });

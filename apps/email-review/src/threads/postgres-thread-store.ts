@@ -78,9 +78,7 @@ export class PostgresThreadHistory implements ThreadHistory {
   }
 }
 
-interface ViewRow {
-  view: Thread;
-}
+type ViewRow = { view: Thread };
 
 /** The thread index in PostgreSQL (`email_threads`), beside the checkpoint tables. */
 export class PostgresThreadStore implements ThreadStore {

@@ -40,12 +40,9 @@ export class RecipientRequired extends HttpError {
 export class DeliveryNotFailed extends HttpError {
   constructor(thread: Thread) {
     const status = thread.delivery?.status ?? 'none';
-    super(
-      409,
-      'delivery_not_failed',
-      `The thread's delivery is ${status}; only a failed or recipient-less delivery can be queued again.`,
-      { extra: { thread_id: thread.thread_id, delivery_status: status } },
-    );
+    const detail = `The thread's delivery is ${status}; only a failed or recipient-less delivery can be queued again.`;
+    const extra = { thread_id: thread.thread_id, delivery_status: status };
+    super(409, 'delivery_not_failed', detail, { extra });
   }
 }
 
@@ -72,12 +69,9 @@ export class WorkflowStepFailed extends HttpError {
 export class RevisionMismatch extends HttpError {
   constructor(thread: Thread, status: 409 | 412) {
     const { thread_id, revision } = thread;
-    super(
-      status,
-      'revision_mismatch',
-      `The draft is now at revision ${revision}; look at it again before acting on it.`,
-      { extra: { thread_id, revision }, headers: { ETag: `"${revision}"` } },
-    );
+    const detail = `The draft is now at revision ${revision}; look at it again before acting on it.`;
+    const headers = { ETag: `"${revision}"` };
+    super(status, 'revision_mismatch', detail, { extra: { thread_id, revision }, headers });
   }
 }
 
