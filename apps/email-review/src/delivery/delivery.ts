@@ -32,9 +32,7 @@ export interface OutgoingMessage {
 }
 
 /** Who replies: MAIL_FROM (null with log delivery and no MAIL_FROM). */
-export interface ReplySender {
-  from: string | null;
-}
+export type ReplySender = Pick<OutgoingMessage, 'from'>;
 
 /** `Re: ` once, whatever reply prefixes the subject already carries (Re:, RE:, Re[2]:, AW:, SV:). */
 function replySubject(subject: string | null): string {
