@@ -4,7 +4,7 @@ import { agentNameSchema } from '../agents/agent-names.js';
 import { sourceSchema } from '../help-center/citations.js';
 import type { HistoryLimits } from '../sessions/condense-history.js';
 import { CondensingSessionService } from '../sessions/condensing-session-service.js';
-import type { WidgetProof } from '../sessions/session-access.js';
+import type { SessionAccess } from '../sessions/session-access.js';
 import { SessionStore } from '../sessions/session-store.js';
 import type { SessionSettings, SessionTurns } from '../sessions/session-turns.js';
 import { runTurn, type TurnObserver, type TurnOutcome } from './run-turn.js';
@@ -18,7 +18,7 @@ import { currentActor } from '@repo/http-kit';
 import type { Handoffs } from '../operator/handoffs.js';
 import { MemoryHandoffs } from '../operator/memory-handoffs.js';
 import { createOperatorDesk } from '../operator/operator-desk.js';
-import { apiCaller, type ApiCaller } from './api-caller.js';
+import { apiCaller } from './api-caller.js';
 import { TurnFailedError } from './turn-errors.js';
 import { publishTurnFailed, ticketCreated, type TurnWebhooks } from './turn-webhooks.js';
 
@@ -100,16 +100,6 @@ export const widgetSessionSchema = z.object({
 
 export type WidgetSession = z.infer<typeof widgetSessionSchema>;
 
-/**
- * How a request reaches a session: as a caller the API's auth let in (any session), or as the
- * public widget presenting the session's secret (only a session the widget started). Default:
- * the current request's API caller (A2A, whose route always needs a token when auth is on).
- */
-export type SessionAccess = { caller: ApiCaller } | { widgetToken: string };
-
-const proofOf = (access: SessionAccess): WidgetProof =>
-  'widgetToken' in access ? access : undefined;
-
 const callerOf = (sessionId: string, access: SessionAccess): Caller =>
   'widgetToken' in access ? { kind: 'widget', session: sessionId } : access.caller;
 
@@ -178,7 +168,10 @@ export function createChatService(options: ChatServiceOptions) {
   });
 
   return {
-    /** `observer` watches the turn as it runs (POST /chat's event stream). */
+    /**
+     * `observer` watches the turn as it runs (POST /chat's event stream); `access` defaults to the
+     * request's API caller (A2A, whose route always needs a token when auth is on).
+     */
     send: async (
       sessionId: string,
       message: string,
@@ -218,7 +211,7 @@ export function createChatService(options: ChatServiceOptions) {
           ]);
           return { session_id: sessionId, agent, reply, ...extras };
         },
-        proofOf(access),
+        access,
       );
       // An escalation: the conversation waits for a person (once; the ticket is its reason).
       if ('ticket_id' in reply && reply.ticket_id) {
@@ -227,7 +220,7 @@ export function createChatService(options: ChatServiceOptions) {
       return reply;
     },
     turns: async (sessionId: string, access: SessionAccess = { caller: apiCaller() }) =>
-      store.turnsOf(sessionId, proofOf(access)),
+      store.turnsOf(sessionId, access),
     /** Starts a conversation for the public widget: a random id and its secret. */
     openWidgetSession: async (): Promise<WidgetSession> => {
       const session = { session_id: newWidgetSessionId(), widget_token: newWidgetToken() };

@@ -1,5 +1,6 @@
 import type { Logger } from '@repo/http-kit';
-import type { ChatReply, ChatService, SessionAccess } from './chat-service.js';
+import type { SessionAccess } from '../sessions/session-access.js';
+import type { ChatReply, ChatService } from './chat-service.js';
 import { problemOf } from './turn-errors.js';
 import { turnEventReader, type TurnEvent } from './turn-events.js';
 

@@ -8,7 +8,7 @@ import {
   type SessionTurns,
   type TurnTranscript,
 } from '../sessions/session-turns.js';
-import { mayReach, type WidgetProof } from '../sessions/session-access.js';
+import { mayReach, type SessionAccess } from '../sessions/session-access.js';
 import { Transcript, type Turn } from '../sessions/transcript.js';
 import { withTransaction } from '@repo/pg-kit';
 import type { CondensingSessionService } from '../sessions/condensing-session-service.js';
@@ -94,7 +94,7 @@ export class PostgresSessionTurns implements SessionTurns {
   runTurn<T>(
     sessionId: string,
     turn: (transcript: TurnTranscript) => Promise<T>,
-    proof?: WidgetProof,
+    access?: SessionAccess,
   ): Promise<T> {
     return this.queues.runLimited(sessionId, () =>
       this.leased(sessionId, async (lease) => {
@@ -109,7 +109,7 @@ export class PostgresSessionTurns implements SessionTurns {
           lastUpdateTime: stored?.updated_at.getTime() ?? clock(),
         };
         const transcript = new Transcript(this.options.transcript, stored?.transcript);
-        return runTurnSteps(sessionId, proof, turn, {
+        return runTurnSteps(sessionId, access, turn, {
           widgetTokenSha256: stored?.widget_token_sha256,
           open: () => {
             sessionService.checkOut(session);
@@ -128,9 +128,9 @@ export class PostgresSessionTurns implements SessionTurns {
     );
   }
 
-  async turnsOf(sessionId: string, proof?: WidgetProof): Promise<readonly Turn[] | undefined> {
+  async turnsOf(sessionId: string, access?: SessionAccess): Promise<readonly Turn[] | undefined> {
     const row = await this.read(sessionId);
-    return row && mayReach(proof, row.widget_token_sha256) ? row.transcript : undefined;
+    return row && mayReach(access, row.widget_token_sha256) ? row.transcript : undefined;
   }
 
   /** An empty row keeping the secret's hash. */

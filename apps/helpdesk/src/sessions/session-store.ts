@@ -8,7 +8,7 @@ import {
   type SessionTurns,
   type TurnTranscript,
 } from './session-turns.js';
-import { mayReach, type WidgetProof } from './session-access.js';
+import { mayReach, type SessionAccess } from './session-access.js';
 import { Transcript, type Turn } from './transcript.js';
 
 interface SessionStoreOptions extends Omit<SessionSettings, 'history'> {
@@ -83,11 +83,11 @@ export class SessionStore implements SessionTurns {
   runTurn<T>(
     sessionId: string,
     turn: (transcript: TurnTranscript) => Promise<T>,
-    proof?: WidgetProof,
+    access?: SessionAccess,
   ): Promise<T> {
     return this.queues.runLimited(sessionId, () => {
       const kept = this.busy.get(sessionId);
-      return runTurnSteps(sessionId, proof, turn, {
+      return runTurnSteps(sessionId, access, turn, {
         widgetTokenSha256: kept?.widgetTokenSha256,
         open: async () => (kept ?? (await this.create(sessionId))).transcript,
         save: async (announced) => {
@@ -98,9 +98,9 @@ export class SessionStore implements SessionTurns {
   }
 
   /** Reading is not a use. */
-  turnsOf(sessionId: string, proof?: WidgetProof): readonly Turn[] | undefined {
+  turnsOf(sessionId: string, access?: SessionAccess): readonly Turn[] | undefined {
     const kept = this.busy.has(sessionId) ? this.busy.get(sessionId) : this.idle.peek(sessionId);
-    return mayReach(proof, kept?.widgetTokenSha256) ? kept?.transcript.turns : undefined;
+    return mayReach(access, kept?.widgetTokenSha256) ? kept?.transcript.turns : undefined;
   }
 
   /** The id is the service's own random choice. */

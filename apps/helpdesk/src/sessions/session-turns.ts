@@ -1,6 +1,6 @@
 import type { WebhookEvent } from '@repo/webhooks';
 import type { HistoryLimits } from './condense-history.js';
-import { mayReach, sessionNotFound, type WidgetProof } from './session-access.js';
+import { mayReach, sessionNotFound, type SessionAccess } from './session-access.js';
 import type { Transcript, Turn, TranscriptLimits } from './transcript.js';
 
 /** How sessions are kept, with the defaults applied: what any place sessions live must honour. */
@@ -36,16 +36,16 @@ interface TurnSession {
 }
 
 /**
- * The steps of a turn wherever its session lives: reached only with the session's `proof` (else
+ * The steps of a turn wherever its session lives: only if `access` may reach the session (else
  * 404), opened, the turn run on its transcript, then saved, or `failed` when the turn throws.
  */
 export async function runTurnSteps<T>(
   sessionId: string,
-  proof: WidgetProof,
+  access: SessionAccess | undefined,
   turn: (transcript: TurnTranscript) => Promise<T>,
   session: TurnSession,
 ): Promise<T> {
-  if (!mayReach(proof, session.widgetTokenSha256)) throw sessionNotFound(sessionId);
+  if (!mayReach(access, session.widgetTokenSha256)) throw sessionNotFound(sessionId);
   const transcript = await session.open();
   const announced: WebhookEvent[] = [];
   let result: T;
@@ -66,18 +66,18 @@ export async function runTurnSteps<T>(
 export interface SessionTurns {
   /**
    * Runs `turn` once the session's earlier turns are done; an unknown id starts a session. With a
-   * widget's `proof`, only a session that keeps its secret runs it (else 404 session_not_found,
+   * widget's `access`, only a session that keeps its secret runs it (else 404 session_not_found,
    * checked while the turn holds the session), and an unknown id starts nothing.
    */
   runTurn<T>(
     sessionId: string,
     turn: (transcript: TurnTranscript) => Promise<T>,
-    proof?: WidgetProof,
+    access?: SessionAccess,
   ): Promise<T>;
-  /** The transcript; undefined for an unknown or expired session or one `proof` does not reach. */
+  /** The transcript; undefined for an unknown or expired session or one `access` does not reach. */
   turnsOf(
     sessionId: string,
-    proof?: WidgetProof,
+    access?: SessionAccess,
   ): readonly Turn[] | undefined | Promise<readonly Turn[] | undefined>;
   /** Starts a session for the public widget, keeping the hash of its secret (widget-secret.ts). */
   openWidgetSession(sessionId: string, widgetTokenSha256: string): Promise<void>;
