@@ -100,9 +100,6 @@ export const widgetSessionSchema = z.object({
 
 export type WidgetSession = z.infer<typeof widgetSessionSchema>;
 
-const callerOf = (sessionId: string, access: SessionAccess): Caller =>
-  'widgetToken' in access ? { kind: 'widget', session: sessionId } : access.caller;
-
 // Client-chosen session ids are unique per app, so one ADK user holds them all.
 const USER_ID = 'helpdesk';
 
@@ -188,7 +185,8 @@ export function createChatService(options: ChatServiceOptions) {
             return { session_id: sessionId, mode: 'human', operator };
           }
           const askedAt = at();
-          const caller = callerOf(sessionId, access);
+          const caller: Caller =
+            'widgetToken' in access ? { kind: 'widget', session: sessionId } : access.caller;
           const input = { userId: USER_ID, sessionId, message, caller };
           const outcome = await runTurn(runner, input, observer).catch(async (error: unknown) => {
             if (webhooks && error instanceof TurnFailedError) {
@@ -237,9 +235,7 @@ export function createChatService(options: ChatServiceOptions) {
       await desk.forgetGone();
       return evicted;
     },
-    /** Turns of a session running or waiting in this process. */
     queuedTurns: (sessionId: string) => store.queued(sessionId),
-    /** Sessions kept and not expired: in this process's memory, or in the database (every instance's). */
     countSessions: async () => store.count(),
     /** The operators' side: the queue, takeover, replies, hand back (src/operator). */
     desk,

@@ -56,7 +56,6 @@ function statements(schema: string) {
  */
 export class SessionLeases {
   private readonly sql: ReturnType<typeof statements>;
-  private readonly renewEveryMs: number;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -64,8 +63,6 @@ export class SessionLeases {
     private readonly settings: LeaseSettings,
     private readonly logger: Logger,
   ) {
-    // A live holder renews a third of the way through.
-    this.renewEveryMs = Math.max(50, Math.floor(settings.ttlMs / 3));
     this.sql = statements(schema);
   }
 
@@ -103,6 +100,8 @@ export class SessionLeases {
       stopped = true;
       clearInterval(renewal);
     };
+    // A live holder renews a third of the way through its lease.
+    const everyMs = Math.max(50, Math.floor(this.settings.ttlMs / 3));
     const renewal = setInterval(() => {
       this.pool
         .query(this.sql.renew, [...key, this.settings.ttlMs])
@@ -114,7 +113,7 @@ export class SessionLeases {
         })
         // The database away: its outage is logged once elsewhere; the next renewal tries again.
         .catch(() => undefined);
-    }, this.renewEveryMs);
+    }, everyMs);
     renewal.unref();
     return { key, given: false, stop };
   }
