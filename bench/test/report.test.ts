@@ -114,6 +114,20 @@ describe('scenario 3: the helpdesk behind a bare node:http server', () => {
     );
   });
 
+  it('when it was measured, then the helpdesk is judged over it rather than over ADK alone', () => {
+    const sequential = judgeTargets(withBareHttp()).find((t) =>
+      t.target.startsWith('helpdesk, sequential'),
+    );
+    // 9.1 − 7.9 = 1.2 ms over the bare server (met); over ADK alone it would be 1.8 ms (missed).
+    expect(sequential).toMatchObject({ met: true });
+    expect(sequential?.target).toContain(
+      'over ADK and @google/genai behind a bare node:http server',
+    );
+    expect(sequential?.measured).toMatch(
+      /^1\.2 ms over .*; ADK behind a bare node:http server p50 7\.9 ms\)$/,
+    );
+  });
+
   it('when the helpdesk misses its target, then the explanation gives the same split', () => {
     const spread = judgeTargets(withBareHttp()).find((t) =>
       t.target.startsWith('helpdesk, concurrency 8, arrivals spread'),

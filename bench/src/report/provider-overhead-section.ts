@@ -4,7 +4,7 @@ import type { OverheadRun, Overheads, ProviderOverheadResult } from '../scenario
 import { ratio, summarize, type Summary } from '../stats/percentiles.js';
 import type { Section, Table, TargetCheck } from './report-model.js';
 
-/** The services' own part of the added time: p50 over the frameworks alone, at most this (ms). */
+/** The services' own part of the added time: p50 over their floor, at most this (ms). */
 export const OWN_PART_P50_MS = 1.5;
 
 function added(o: Overheads, kind: string): Summary {
@@ -48,23 +48,42 @@ const SERVICES = [
 ] as const;
 
 /**
+ * The floor a service's added time is judged against, p50: email-review's the frameworks alone
+ * in-process; the helpdesk's the same agent tree on ADK's Runner behind a bare node:http server
+ * (issue 38), so that HTTP between two processes is not counted as the service's own.
+ */
+function floorOf(run: OverheadRun, service: (typeof SERVICES)[number]) {
+  const bare = service.key === 'helpdesk' ? run.helpdeskOverBareHttp : undefined;
+  if (bare) {
+    const name = 'behind a bare node:http server';
+    return {
+      p50: added(bare, service.kind).p50,
+      name: `${service.frameworks} ${name}`,
+      short: `ADK ${name}`,
+    };
+  }
+  const alone = added(run.frameworksAlone[service.key], service.kind);
+  return { p50: alone.p50, name: `${service.frameworks} alone`, short: 'frameworks alone' };
+}
+
+/**
  * Scenario 3's targets: per service, the p50 of the time its requests add over their model calls
- * may exceed that of the frameworks alone (same run, same work) by at most OWN_PART_P50_MS.
+ * may exceed its floor's (same run, same work) by at most OWN_PART_P50_MS.
  */
 export function providerOverheadTargets(result: ProviderOverheadResult): TargetCheck[] {
   const ms = (x: number) => `${x.toFixed(1)} ms`;
   return result.runs.filter(isJudged).flatMap((run) =>
     SERVICES.map((service) => {
       const project = added(run.systems[service.key], service.kind);
-      const alone = added(run.frameworksAlone[service.key], service.kind);
-      const own = project.p50 - alone.p50;
+      const floor = floorOf(run, service);
+      const own = project.p50 - floor.p50;
       const met = own <= OWN_PART_P50_MS;
       // One decimal would show a miss by less than 0.05 ms as "1.5 ms over, short by 0.0 ms".
       const close = (x: number) =>
         Math.abs(own - OWN_PART_P50_MS) < 0.05 ? `${x.toFixed(2)} ms` : ms(x);
       const target: TargetCheck = {
-        target: `${service.name}, ${runLabel(run)}: added time per ${service.per} p50 ≤ ${OWN_PART_P50_MS} ms over ${service.frameworks} alone`,
-        measured: `${close(own)} over (added time p50 ${ms(project.p50)}, p99 ${ms(project.p99)}; frameworks alone p50 ${ms(alone.p50)})`,
+        target: `${service.name}, ${runLabel(run)}: added time per ${service.per} p50 ≤ ${OWN_PART_P50_MS} ms over ${floor.name}`,
+        measured: `${close(own)} over (added time p50 ${ms(project.p50)}, p99 ${ms(project.p99)}; ${floor.short} p50 ${ms(floor.p50)})`,
         met,
       };
       if (met) return target;
@@ -310,7 +329,7 @@ export function providerOverheadSection(result: ProviderOverheadResult): Section
     notes: [
       `Added time = request time − (its model calls × the direct round trip of one call). A direct call to the emulator, same body, sequential: OpenAI ${directCallMs.openai.toFixed(1)} ms, Gemini ${directCallMs.gemini.toFixed(1)} ms (latency ${latencyMs} ms + the emulator's own work). Calls are attributed to requests by a tag in the text each request sends, found in the emulator's request log.`,
       "Sequentially the added time is the service's own work per request; concurrently it also holds the wait behind the other requests' work on the same event loop (and, on this shared 2-core machine, behind other processes).",
-      `The targets judge the services' own part: the p50 of the added time of every email request (create, get, approve) or of every chat message, less that of the frameworks alone in the same run, at most ${OWN_PART_P50_MS} ms, sequentially and concurrently with arrivals spread. The run where all workers start at once is shown, not judged.`,
+      `The targets judge the services' own part: the p50 of the added time of every email request (create, get, approve) or of every chat message, less that of the same run's floor (email-review: LangGraph and the openai SDK alone; helpdesk: its agent tree on ADK's Runner behind a bare node:http server where that was measured, issue 38), at most ${OWN_PART_P50_MS} ms, sequentially and concurrently with arrivals spread. The run where all workers start at once is shown, not judged.`,
       "The split of the sequential added time comes from a preload in the project's services (`node --import bench/dist/profile/request-timeline-preload.js`) that timestamps each request they serve and each model call they make (from undici creating the request to the response's last byte) through Node's diagnostics channels. The SDKs' own work to build a request and read its answer falls in before / between / after; HTTP to and from the bench client includes both sides' HTTP parsing and waking the idle client.",
       "The frameworks alone run in the bench's own process, in every run with the same concurrency and arrivals: email-review's compiled graph invoked on LangGraph's MemorySaver (durability 'exit', as the service runs it; `send` delivers nowhere; its get is `getState`), and the helpdesk's agent tree on ADK's Runner with its InMemorySessionService; same emulator, same texts, same subtraction of the direct calls. What the project adds beyond them is its HTTP server, validation, logging, locks, thread index and session handling.",
       ...(transport ? [BARE_HTTP_NOTE] : []),
