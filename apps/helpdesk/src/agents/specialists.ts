@@ -1,7 +1,8 @@
-import { FunctionTool, LlmAgent, type BaseLlm, type BaseTool } from '@google/adk';
+import { LlmAgent, type BaseLlm, type BaseTool } from '@google/adk';
 import { adkInstruction, type SupportPrompts } from '@repo/support-profile';
 import { checkServiceStatusTool, staticServices } from '../tools/check-service-status.js';
 import { createTicketTool } from '../tools/create-ticket.js';
+import { DeclaredFunctionTool } from '../tools/declared-function-tool.js';
 import { defaultInvoiceAccess, type InvoiceAccessRule } from '../tools/invoice-access.js';
 import { lookupInvoiceTool, staticInvoices } from '../tools/lookup-invoice.js';
 import type { ToolSources } from '../tools/tool-sources.js';
@@ -30,14 +31,14 @@ interface Specialist {
 }
 
 const helpCenterTools = (settings: ToolSettings): BaseTool[] =>
-  settings.helpCenter ? [new FunctionTool(searchHelpCenterTool(settings.helpCenter))] : [];
+  settings.helpCenter ? [new DeclaredFunctionTool(searchHelpCenterTool(settings.helpCenter))] : [];
 
 export const SPECIALISTS = [
   {
     name: 'billing',
     description: 'Answers questions about invoices, charges, payments, refunds and billing.',
     tools: (settings) => [
-      new FunctionTool(
+      new DeclaredFunctionTool(
         lookupInvoiceTool(
           settings.invoiceAccess ?? defaultInvoiceAccess,
           settings.sources?.invoices ?? staticInvoices,
@@ -52,7 +53,9 @@ export const SPECIALISTS = [
       'Handles technical problems: outages, errors, and whether a service or the API is down; ' +
       'and other questions about the product, orders, delivery and shipping.',
     tools: (settings) => [
-      new FunctionTool(checkServiceStatusTool(settings.sources?.services ?? staticServices)),
+      new DeclaredFunctionTool(
+        checkServiceStatusTool(settings.sources?.services ?? staticServices),
+      ),
       ...helpCenterTools(settings),
     ],
   },
@@ -60,7 +63,7 @@ export const SPECIALISTS = [
     name: 'escalation',
     description:
       'Takes over complaints and angry customers, and requests for a human, a person or a manager.',
-    tools: () => [new FunctionTool(createTicketTool)],
+    tools: () => [new DeclaredFunctionTool(createTicketTool)],
   },
 ] as const satisfies readonly Specialist[];
 
