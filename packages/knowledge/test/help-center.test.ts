@@ -199,6 +199,7 @@ describe.each(stores)('help center into the %s store', (_name, open) => {
       get: (slug) => kb.get(slug),
       list: (page) => kb.list(page),
       search: (query, options) => kb.search(query, options),
+      searchIfAny: (query, options) => kb.searchIfAny(query, options),
     };
     const { logger } = capturedLogger();
     watching = await watchHelpCenter(folder.dir, recording, logger, { debounceMs: 50 });

@@ -165,6 +165,19 @@ export function knowledgeBaseContract(open: OpenKnowledgeBase): void {
     expect(await kb.search('?!')).toEqual([]);
   });
 
+  it('when no article is stored, then searchIfAny answers undefined; with one, its hits or none', async () => {
+    const kb = await open();
+    expect(await kb.searchIfAny('refund window')).toBeUndefined();
+    await kb.upsert(refund);
+    expect((await kb.searchIfAny('refund window'))?.map((hit) => hit.slug)).toEqual([
+      'refund-policy',
+    ]);
+    expect(await kb.searchIfAny('zebra')).toEqual([]);
+    expect(await kb.searchIfAny('   ')).toEqual([]);
+    await kb.delete('refund-policy');
+    expect(await kb.searchIfAny('refund window')).toBeUndefined();
+  });
+
   it('when a body is over the size limit, then the upsert is refused with article_too_large (413) and nothing is stored', async () => {
     const kb = await open({ limits: { maxBodyBytes: 100 } });
     const error = await kb.upsert({ ...refund, body: 'é'.repeat(51) }).catch((e: unknown) => e);

@@ -67,12 +67,7 @@ export function openHelpCenter(options: {
     passagesFor: async ({ subject, inbound }) => {
       await ensureTables();
       const query = [subject, inbound].filter(Boolean).join('\n').slice(0, QUERY_MAX_CHARS);
-      return metrics.timed(async () => {
-        const hits = await kb.search(query, { limit: DRAFT_PASSAGES });
-        if (hits.length > 0) return hits;
-        const { articles } = await kb.list({ limit: 1 });
-        return articles.length > 0 ? hits : undefined;
-      });
+      return metrics.timed(() => kb.searchIfAny(query, { limit: DRAFT_PASSAGES }));
     },
     observe: metrics.observeDraft,
   };

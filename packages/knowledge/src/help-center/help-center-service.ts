@@ -27,6 +27,7 @@ export function guardedKnowledgeBase(kb: KnowledgeBase, guard: DatabaseGuard): K
     get: (slug) => guard(() => kb.get(slug)),
     list: (page) => guard(() => kb.list(page)),
     search: (query, options) => guard(() => kb.search(query, options)),
+    searchIfAny: (query, options) => guard(() => kb.searchIfAny(query, options)),
   };
 }
 

@@ -58,4 +58,6 @@ export interface KnowledgeBase {
   list(page: { limit: number; after?: string }): Promise<ArticlePage>;
   /** The best passages for a question, best first; none for a query without words. */
   search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
+  /** As search, but undefined when the knowledge base holds no article (one read tells both). */
+  searchIfAny(query: string, options?: SearchOptions): Promise<SearchHit[] | undefined>;
 }

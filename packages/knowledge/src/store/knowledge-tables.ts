@@ -15,6 +15,7 @@ export function knowledgeTablesMigration(schema: string): string {
   const articles = `"${schema}"."knowledge_articles"`;
   const passages = `"${schema}"."knowledge_passages"`;
   const lexemes = `"${schema}"."knowledge_lexemes"`;
+  const configs = `"${schema}"."knowledge_configs"`;
   // Services sharing the schema set it up under their own set-up locks; this one is the schema's,
   // held to the end of the statements' one transaction (CREATE … IF NOT EXISTS races otherwise).
   return `
@@ -53,7 +54,7 @@ export function knowledgeTablesMigration(schema: string): string {
     -- a vacuum merges it, so rows go straight into the index (as for indexes made before: merged).
     ALTER INDEX "${schema}".knowledge_passages_tsv SET (fastupdate = off);
     SELECT gin_clean_pending_list('"${schema}".knowledge_passages_tsv'::regclass);
-    CREATE TABLE IF NOT EXISTS "${schema}"."knowledge_configs" (config regconfig PRIMARY KEY);
+    CREATE TABLE IF NOT EXISTS ${configs} (config regconfig PRIMARY KEY);
     CREATE TABLE IF NOT EXISTS ${lexemes} (
       lexeme text COLLATE "C" NOT NULL,
       config regconfig NOT NULL,
@@ -65,5 +66,15 @@ export function knowledgeTablesMigration(schema: string): string {
       SELECT w.lexeme, p.config, count(*)
       FROM ${passages} AS p CROSS JOIN unnest(p.tsv) AS w
       WHERE NOT EXISTS (SELECT FROM ${lexemes})
-      GROUP BY w.lexeme, p.config;`;
+      GROUP BY w.lexeme, p.config;
+    -- A table never analyzed is costed as ten pages of rows: a search of an empty knowledge base
+    -- was planned past jit_above_cost, so each one was compiled (milliseconds) before it ran.
+    DO $$ BEGIN
+      IF (SELECT reltuples < 0 FROM pg_class WHERE oid = '${configs}'::regclass) THEN
+        ANALYZE ${configs};
+      END IF;
+      IF (SELECT reltuples < 0 FROM pg_class WHERE oid = '${lexemes}'::regclass) THEN
+        ANALYZE ${lexemes};
+      END IF;
+    END $$;`;
 }

@@ -180,6 +180,10 @@ export class MemoryKnowledgeBase implements KnowledgeBase {
     }));
   }
 
+  async searchIfAny(query: string, options?: SearchOptions): Promise<SearchHit[] | undefined> {
+    return this.articles.size > 0 ? this.search(query, options) : undefined;
+  }
+
   /** The query's distinct terms, without the common ones while a rarer one is left (COMMON_SHARE). */
   private distinctiveTerms(query: string): string[] {
     const terms = [...new Set(tokenize(query).map(processTerm).filter(Boolean))];

@@ -37,6 +37,9 @@ interface ArticleRow {
   source: ArticleSource;
 }
 
+/** A word of the query (queryWordsStatement). */
+type WordRow = QueryWord & { passages: number };
+
 interface HitRow {
   slug: string;
   position: number;
@@ -83,18 +86,23 @@ const allWordsStatement = (schema: string) => `
 
 /**
  * The query's words (lexemes) in each configuration in use, with the passages holding each there
- * and in all configurations, and PostgreSQL's estimate of all the passages.
+ * and in all configurations, and PostgreSQL's estimate of all the passages; and whether any article
+ * is stored (`stored`, on every row: one row without a word when the query has none).
  */
 const queryWordsStatement = (schema: string) => `
-  SELECT k.config::text AS config, w.lexeme, counts.here, counts.everywhere,
-    (SELECT greatest(c.reltuples, 0)::int FROM pg_class AS c
-      WHERE c.oid = '"${schema}"."knowledge_passages"'::regclass) AS passages
-  FROM "${schema}"."knowledge_configs" AS k
-  CROSS JOIN unnest(tsvector_to_array(to_tsvector(k.config, $1))) AS w(lexeme)
-  CROSS JOIN LATERAL (
-    SELECT coalesce(sum(l.passages) FILTER (WHERE l.config = k.config), 0)::int AS here,
-      coalesce(sum(l.passages), 0)::int AS everywhere
-    FROM "${schema}"."knowledge_lexemes" AS l WHERE l.lexeme = w.lexeme) AS counts`;
+  SELECT word.*, s.stored
+  FROM (SELECT EXISTS (SELECT FROM "${schema}"."knowledge_articles") AS stored) AS s
+  LEFT JOIN LATERAL (
+    SELECT k.config::text AS config, w.lexeme, counts.here, counts.everywhere,
+      (SELECT greatest(c.reltuples, 0)::int FROM pg_class AS c
+        WHERE c.oid = '"${schema}"."knowledge_passages"'::regclass) AS passages
+    FROM "${schema}"."knowledge_configs" AS k
+    CROSS JOIN unnest(tsvector_to_array(to_tsvector(k.config, $1))) AS w(lexeme)
+    CROSS JOIN LATERAL (
+      SELECT coalesce(sum(l.passages) FILTER (WHERE l.config = k.config), 0)::int AS here,
+        coalesce(sum(l.passages), 0)::int AS everywhere
+      FROM "${schema}"."knowledge_lexemes" AS l WHERE l.lexeme = w.lexeme) AS counts) AS word
+  ON true`;
 
 /**
  * Each configuration's candidates ($2: passages holding these words, see anyWordQueries), ranked
@@ -268,13 +276,19 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
-    const { limit, language } = searchOptionsSchema.parse(options);
     if (!query.trim()) return [];
+    return (await this.searchIfAny(query, options)) ?? [];
+  }
+
+  async searchIfAny(query: string, options: SearchOptions = {}): Promise<SearchHit[] | undefined> {
+    const { limit, language } = searchOptionsSchema.parse(options);
     const wanted = language?.toLowerCase() ?? null;
-    const { rows: words } = await this.pool.query<QueryWord & { passages: number }>(
+    const { rows: read } = await this.pool.query<Partial<WordRow> & { stored: boolean }>(
       this.sql.queryWords,
       [query],
     );
+    if (!read[0]?.stored) return undefined;
+    const words = read.filter((row): row is WordRow & { stored: boolean } => row.lexeme != null);
     const configs = allWordsConfigs(query, words);
     let rows: HitRow[] = [];
     if (configs.length > 0)
@@ -300,7 +314,7 @@ export class PostgresKnowledgeBase implements KnowledgeBase {
    * one word only when nothing narrower was), ranked together.
    */
   private async searchAnyWord(
-    words: (QueryWord & { passages: number })[],
+    words: WordRow[],
     language: string | null,
     limit: number,
   ): Promise<HitRow[]> {
