@@ -19,6 +19,7 @@ export {
   type ResponseSpec,
   type HttpMethod,
 } from './routes/define-route.js';
+export { writeJson } from './routes/write-json.js';
 export {
   undocumentedResponses,
   documentedRequests,

@@ -1,4 +1,11 @@
-import { createLogger, currentLogger, defineRoute, EventStream, type Logger } from '@repo/http-kit';
+import {
+  createLogger,
+  currentLogger,
+  defineRoute,
+  EventStream,
+  writeJson,
+  type Logger,
+} from '@repo/http-kit';
 import { chatReplySchema, type ChatService } from '../chat/chat-service.js';
 import { streamTurn } from '../chat/stream-turn.js';
 import { CHAT_EVENT_STREAM_EXAMPLE, chatEventStreamSchema } from './chat-event-stream-doc.js';
@@ -63,7 +70,7 @@ export const chatRoute = (chat: ChatService, options: ChatRouteOptions = {}) => 
         access: sessionAccessOf(req, Boolean(options.publicWidget)),
       };
       if (req.accepts(['application/json', 'text/event-stream']) !== 'text/event-stream') {
-        res.json(await chat.send(input.sessionId, input.message, undefined, input.access));
+        writeJson(res, await chat.send(input.sessionId, input.message, undefined, input.access));
         return;
       }
       const requestId = res.getHeader('x-request-id');
