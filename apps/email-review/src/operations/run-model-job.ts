@@ -84,7 +84,7 @@ async function runGraph(
   if (snapshot && values.inbound !== undefined && isSettled(snapshot)) return values;
   // Nothing checkpointed yet (a new thread, or its first run died early): start from the email.
   const input = values.inbound === undefined ? await firstRunInput(deps, thread) : null;
-  const ran = await deps.graph.invoke(input, runConfig(threadId));
+  const ran = await deps.graph.invoke(input, runConfig(threadId, fresh));
   // Committing a run that stopped short would leave the thread `drafting` with its job finished.
   if (ran.reply === undefined) throw new Error('the run stopped before its draft');
   return ran;

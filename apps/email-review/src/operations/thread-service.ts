@@ -8,6 +8,7 @@ import type { Persistence } from '../persistence/persistence.js';
 import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { EmailGraph } from '../workflow/graph.js';
+import { NEW_THREAD } from '../patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
 import type { GuidelineDerivation } from '../guidelines/guideline-derivation.js';
 import type { QualityLedger } from '../quality/quality-ledger.js';
 import { createThread } from './create-thread.js';
@@ -51,10 +52,11 @@ export function log(deps: Pick<OperationDeps, 'logger'>): Logger {
 
 /**
  * How a model job runs the graph: one checkpoint when the run stops (paused for review, or failed:
- * a retry skips the steps that finished). Why not per step: docs/design.md (Checkpoints).
+ * a retry skips the steps that finished). Why not per step: docs/design.md (Checkpoints). A new
+ * thread's first run (`fresh`) has no checkpoint to read (see NEW_THREAD).
  */
-export const runConfig = (threadId: string) => ({
-  configurable: { thread_id: threadId },
+export const runConfig = (threadId: string, fresh = false) => ({
+  configurable: { thread_id: threadId, ...(fresh ? { [NEW_THREAD]: true } : {}) },
   durability: 'exit' as const,
 });
 

@@ -1,7 +1,8 @@
 /**
  * @langchain/langgraph-checkpoint-postgres@1.0.5 · `PostgresSaver#put`/`#putWrites` (overridden),
- * `_loadCheckpoint` (extended) and the private `SQL_STATEMENTS.SELECT_SQL`: a checkpoint is one row,
- * its channel values inside the `checkpoint` jsonb as `[type, text]`, and each put is one statement.
+ * `_loadCheckpoint` (extended), `#getTuple` (skipped for a NEW_THREAD run) and the private
+ * `SQL_STATEMENTS.SELECT_SQL`: a checkpoint is one row, its channel values inside the `checkpoint`
+ * jsonb as `[type, text]`, and each put is one statement.
  * Why: the stock put writes one blob row per channel in its own transaction; this one checks out no
  * connection, so it also runs on a caller's transaction client. Rows of the stock saver still read
  * (from their blobs), but the stock saver cannot read these: switching the patch off needs an empty
@@ -17,6 +18,13 @@ import type {
 import { WRITES_IDX_MAP } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type pg from 'pg';
+
+/**
+ * A run's `configurable` flag: its thread was created by this request and its job is held by this
+ * instance (the job starts after its lease), so there is no checkpoint to read: getTuple answers
+ * none without a statement.
+ */
+export const NEW_THREAD = 'email_review_new_thread';
 
 /** A channel's value inside the checkpoint row: the serde's type and its text (base64 for bytes). */
 type InlineValue = [type: string, text: string];
@@ -49,6 +57,11 @@ export class OneRowPostgresSaver extends PostgresSaver {
       upsert: putWritesSql(`"${schema}".checkpoint_writes`, true),
       insert: putWritesSql(`"${schema}".checkpoint_writes`, false),
     };
+  }
+
+  override async getTuple(config: RunnableConfig) {
+    if (config.configurable?.[NEW_THREAD] === true) return undefined;
+    return super.getTuple(config);
   }
 
   override async put(
