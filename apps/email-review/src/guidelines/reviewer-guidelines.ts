@@ -16,6 +16,7 @@ import { guidelineRoutes } from './guideline-routes.js';
 import { scopesFor, type GuidelineSource } from './guideline.js';
 import { MemoryGuidelines } from './memory-guidelines.js';
 import { PostgresGuidelines } from './postgres-guidelines.js';
+import { keptDraftReads, type GuidelineWrites } from './guideline-writes.js';
 
 /**
  * A derivation's job is anyone's once its worker held it this long (default: the model work's
@@ -47,7 +48,9 @@ const sourceOf = (input: DerivationInput): GuidelineSource => ({
  * derivation queued by approvals and redrafts, what the draft step reads, and the routes.
  */
 export function openReviewerGuidelines(deps: {
-  database?: { pool: pg.Pool; schema: string; jobs: JobRunner } | undefined;
+  database?:
+    | { pool: pg.Pool; schema: string; jobs: JobRunner; guidelineWrites?: GuidelineWrites }
+    | undefined;
   llm: OpenAI;
   model: string;
   threads: Pick<ThreadStore, 'get'>;
@@ -58,9 +61,11 @@ export function openReviewerGuidelines(deps: {
 }) {
   const budgetMs = deps.settings?.modelBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
   const clock = deps.clock ?? (() => new Date());
-  const store = deps.database
+  const writes = deps.database?.guidelineWrites;
+  const stored = deps.database
     ? new PostgresGuidelines(deps.database.pool, deps.database.schema)
     : new MemoryGuidelines();
+  const store = writes ? keptDraftReads(stored, writes) : stored;
   const derivations = new Counter({
     name: 'email_review_guideline_jobs_total',
     help: 'Guideline derivations by outcome: derived (guidelines recorded, maybe none), failed (after its retries).',

@@ -8,6 +8,7 @@ import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { ChangeFeed } from '../changes/change-feed.js';
 import type { Outbox } from '@repo/webhooks';
+import type { GuidelineWrites } from '../guidelines/guideline-writes.js';
 
 export type { Transaction } from './transaction.js';
 
@@ -33,7 +34,14 @@ export interface Persistence {
    * PostgreSQL mode: the query pool and schema (the metrics' counts, the mailbox's place and lock)
    * and the process's job runner (the retention job's queue).
    */
-  database?: { pool: pg.Pool; schema: string; connectionString: string; jobs: JobRunner };
+  database?: {
+    pool: pg.Pool;
+    schema: string;
+    connectionString: string;
+    jobs: JobRunner;
+    /** What the change listener hears of guideline writes (the draft step keeps its reads meanwhile). */
+    guidelineWrites?: GuidelineWrites;
+  };
   /**
    * Sets the store up (PostgreSQL: the schema), trying again with backoff for at most `untilMs`
    * while the database cannot be reached; memory mode has nothing to set up.
