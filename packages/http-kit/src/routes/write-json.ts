@@ -6,5 +6,6 @@ import type { Response } from 'express';
  * POST's ETag is work nobody reads. For the answers of busy POST routes.
  */
 export function writeJson(res: Response, body: unknown): void {
-  res.type('json').end(JSON.stringify(body));
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(body));
 }
