@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import type { ChangeFeed } from './change-feed.js';
 import { threadChangeSchema } from './thread-change.js';
 import { table } from '../db/tables.js';
-import { guidelineWritesChannel, type GuidelineWrites } from '../guidelines/guideline-writes.js';
 
 /** The NOTIFY channel of one schema's thread changes (deployments sharing a database stay apart). */
 const changeChannel = (schema: string) => `email_threads_${schema}`.slice(0, 63);
@@ -57,12 +56,9 @@ export function listenForThreadChanges(options: {
   connectionString: string;
   schema: string;
   feed: ChangeFeed;
-  /** Told of every guideline write, and whether the listener hears them (on its connection too). */
-  guidelineWrites?: GuidelineWrites;
   logger: Logger;
 }) {
   const { logger } = options;
-  const guidelineChannel = guidelineWritesChannel(options.schema);
   let client: pg.Client | undefined;
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -87,7 +83,6 @@ export function listenForThreadChanges(options: {
     });
     client = next;
     next.on('notification', (message) => {
-      if (message.channel === guidelineChannel) return options.guidelineWrites?.written();
       const parsed = threadChangeSchema.safeParse(JSON.parse(message.payload ?? 'null'));
       if (parsed.success) options.feed.publish(parsed.data);
     });
@@ -96,7 +91,6 @@ export function listenForThreadChanges(options: {
     try {
       await next.connect();
       await next.query(`LISTEN "${changeChannel(options.schema)}"`);
-      if (options.guidelineWrites) await next.query(`LISTEN "${guidelineChannel}"`);
       if (client !== next) return;
       if (listened) {
         logger.info('thread change listener reconnected');
@@ -104,7 +98,6 @@ export function listenForThreadChanges(options: {
       }
       listened = true;
       failures = 0;
-      options.guidelineWrites?.listening(true);
     } catch (error) {
       reconnect(next, error);
     }
@@ -113,7 +106,6 @@ export function listenForThreadChanges(options: {
   const reconnect = (dead: pg.Client, error: unknown) => {
     if (stopped || client !== dead) return;
     client = undefined;
-    options.guidelineWrites?.listening(false);
     if (failures === 0)
       logger.warn({ err: error }, 'thread change listener lost its connection; reconnecting');
     dead.end().catch(() => undefined);
@@ -124,7 +116,6 @@ export function listenForThreadChanges(options: {
     start: () => connect(),
     stop: async () => {
       stopped = true;
-      options.guidelineWrites?.listening(false);
       clearTimeout(retryTimer);
       clearInterval(heartbeat);
       await client?.end().catch(() => undefined);

@@ -3,7 +3,6 @@ import type pg from 'pg';
 import { table } from '../db/tables.js';
 import type { Guideline, GuidelineScope, GuidelineSource, ScopeKind } from './guideline.js';
 import { scopeKey } from './guideline.js';
-import { guidelineWritesMigration } from './guideline-writes.js';
 import {
   learnedGuideline,
   type GuidelineChange,
@@ -34,8 +33,7 @@ export function guidelineTablesMigration(schema: string): string {
       job_id text PRIMARY KEY,
       thread_id text NOT NULL,
       recorded_at timestamptz NOT NULL DEFAULT now()
-    );
-    ${guidelineWritesMigration(schema)}`;
+    );`;
 }
 
 interface GuidelineRow {

@@ -16,7 +16,6 @@ import { guidelineRoutes } from './guideline-routes.js';
 import { scopesFor, type GuidelineSource } from './guideline.js';
 import { MemoryGuidelines } from './memory-guidelines.js';
 import { PostgresGuidelines } from './postgres-guidelines.js';
-import { keptDraftReads, type GuidelineWrites } from './guideline-writes.js';
 
 /**
  * A derivation's job is anyone's once its worker held it this long (default: the model work's
@@ -48,9 +47,7 @@ const sourceOf = (input: DerivationInput): GuidelineSource => ({
  * derivation queued by approvals and redrafts, what the draft step reads, and the routes.
  */
 export function openReviewerGuidelines(deps: {
-  database?:
-    | { pool: pg.Pool; schema: string; jobs: JobRunner; guidelineWrites?: GuidelineWrites }
-    | undefined;
+  database?: { pool: pg.Pool; schema: string; jobs: JobRunner } | undefined;
   llm: OpenAI;
   model: string;
   threads: Pick<ThreadStore, 'get'>;
@@ -61,11 +58,9 @@ export function openReviewerGuidelines(deps: {
 }) {
   const budgetMs = deps.settings?.modelBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
   const clock = deps.clock ?? (() => new Date());
-  const writes = deps.database?.guidelineWrites;
-  const stored = deps.database
+  const store = deps.database
     ? new PostgresGuidelines(deps.database.pool, deps.database.schema)
     : new MemoryGuidelines();
-  const store = writes ? keptDraftReads(stored, writes) : stored;
   const derivations = new Counter({
     name: 'email_review_guideline_jobs_total',
     help: 'Guideline derivations by outcome: derived (guidelines recorded, maybe none), failed (after its retries).',

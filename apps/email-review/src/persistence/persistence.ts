@@ -8,7 +8,6 @@ import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { ChangeFeed } from '../changes/change-feed.js';
 import type { Outbox } from '@repo/webhooks';
-import type { GuidelineWrites } from '../guidelines/guideline-writes.js';
 
 export type { Transaction } from './transaction.js';
 
@@ -34,14 +33,7 @@ export interface Persistence {
    * PostgreSQL mode: the query pool and schema (the metrics' counts, the mailbox's place and lock)
    * and the process's job runner (the retention job's queue).
    */
-  database?: {
-    pool: pg.Pool;
-    schema: string;
-    connectionString: string;
-    jobs: JobRunner;
-    /** What the change listener hears of guideline writes (the draft step keeps its reads meanwhile). */
-    guidelineWrites?: GuidelineWrites;
-  };
+  database?: { pool: pg.Pool; schema: string; connectionString: string; jobs: JobRunner };
   /**
    * Sets the store up (PostgreSQL: the schema), trying again with backoff for at most `untilMs`
    * while the database cannot be reached; memory mode has nothing to set up.

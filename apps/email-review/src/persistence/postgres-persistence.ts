@@ -12,7 +12,6 @@ import { PostgresThreadHistory, PostgresThreadStore } from '../threads/postgres-
 import { setupDatabase } from '../db/setup-database.js';
 import { listenForThreadChanges } from '../changes/postgres-changes.js';
 import { ChangeFeed } from '../changes/change-feed.js';
-import { GuidelineWrites } from '../guidelines/guideline-writes.js';
 import { PostgresOutbox } from '@repo/webhooks';
 import { outboxDeps, threadWebhooks, type WebhookOptions } from '../webhooks/thread-webhooks.js';
 
@@ -104,12 +103,10 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     logger,
   });
   const changes = new ChangeFeed();
-  const guidelineWrites = new GuidelineWrites();
   const listener = listenForThreadChanges({
     connectionString: options.connectionString,
     schema: options.schema,
     feed: changes,
-    guidelineWrites,
     logger,
   });
   let listening = false;
@@ -134,13 +131,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
   };
   return {
     kind: 'postgres',
-    database: {
-      pool,
-      schema: options.schema,
-      connectionString: options.connectionString,
-      jobs,
-      guidelineWrites,
-    },
+    database: { pool, schema: options.schema, connectionString: options.connectionString, jobs },
     checkpointer,
     // BEGIN; the stores' writes and the graph's checkpoint on one client (a saver on the client
     // joins its transaction); COMMIT.
