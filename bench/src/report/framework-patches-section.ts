@@ -81,7 +81,7 @@ export function frameworkPatchesSection(result: FrameworkPatchesResult): Section
       ),
     ],
     notes: [
-      `In the bench process, with the emulator answering at once, so only the frameworks and the patched code are timed. Each variant switches one patch off; variants take turns round by round. The helpdesk's patches exist for function rather than speed (the Gemini base URL and call policy) and are not measured here: switched off, the service no longer works as specified. Its one speed patch, a cached tool declaration, was removed when this scenario showed no gain (6.5 vs 6.3 ms per message without it).`,
+      `In the bench process, with the emulator answering at once, so only the frameworks and the patched code are timed. Each variant switches one patch off; variants take turns round by round. The helpdesk's patches exist for function rather than speed (the Gemini base URL and call policy) and are not measured here: switched off, the service no longer works as specified. Its tool declarations are built once per tool by a FunctionTool subclass through ADK's \`_getDeclaration\` (an extension point, not a patch); an earlier prototype patch that cached them was removed when this scenario showed no gain (6.5 vs 6.3 ms per message without it).`,
     ],
     targets: frameworkPatchesTargets(result),
     commands: [],

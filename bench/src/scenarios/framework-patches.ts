@@ -21,8 +21,8 @@ const EMAIL_VARIANTS: Array<{ patch: string | null; options: PersistencePatches 
  * Scenario 5: what each framework patch that exists for speed buys, measured in the bench's own
  * process with the provider answering at once (so only the framework's own work is timed):
  * email-review's graph on its PostgreSQL checkpointer, lifecycles/s at concurrency 8, each patch
- * switched off in turn. (The helpdesk's patches are for function, not speed; its one speed patch,
- * a cached tool declaration, was removed when this scenario showed no gain.) Variants take turns
+ * switched off in turn. (The helpdesk's patches are for function, not speed; its tool declarations
+ * are built once by a FunctionTool subclass, ADK's own extension point, not a patch.) Variants take turns
  * round by round, so drift in the machine's load falls on all of them alike; the report compares
  * medians.
  */
