@@ -1,11 +1,9 @@
-import { authEnvRules, httpServiceEnv } from '@repo/http-kit';
+import { authEnvRules, flagFromEnv, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
 import { knowledgeEnv } from '@repo/knowledge';
 import { loadSupportConfig, type SupportPrompts, type SupportProfile } from '@repo/support-profile';
 import { webhooksEnv } from '@repo/webhooks';
-import type { z } from 'zod';
-import { operatorEnv } from './operator/operator-env.js';
-import { widgetEnv } from './web/widget-env.js';
+import { z } from 'zod';
 import {
   intFromEnv,
   loadAgentModelSettings,
@@ -23,31 +21,49 @@ function isBaseUrl(value: string): boolean {
   return !url.username && !url.password;
 }
 
+/** An origin a page that embeds the chat may have: scheme, host and optional port, nothing else. */
+const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$|^https?:\/\/\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/** `*` (any site may frame the chat page) or origins: the page's CSP `frame-ancestors`. */
+function allowedOrigins(value: string, ctx: z.RefinementCtx): string[] | '*' {
+  const entries = value.split(/[\s,]+/).filter(Boolean);
+  if (entries.length === 1 && entries[0] === '*') return '*';
+  const bad = entries.find((entry) => !ORIGIN.test(entry));
+  if (bad === undefined) return entries;
+  ctx.addIssue({ code: 'custom', message: `${bad} is not an origin like https://shop.example` });
+  return z.NEVER;
+}
+
 const serviceEnvSchema = httpServiceEnv(3002)
   .extend({
     /** Sessions idle for longer than this are forgotten. */
     SESSION_TTL_SECONDS: intFromEnv(3600),
     /** Most sessions kept in memory; the least recently used go first (memory mode only). */
     MAX_SESSIONS: intFromEnv(10_000),
-    /**
-     * With DATABASE_URL, sessions live in PostgreSQL (`sessions=postgres`); otherwise in process
-     * memory. PG_POOL_MAX: connections for queries (a turn holds none while the model runs);
-     * PG_CONNECT_TIMEOUT_MS and PG_QUERY_TIMEOUT_MS bound each wait on the database.
-     */
+    /** With DATABASE_URL, sessions live in PostgreSQL; otherwise in process memory. */
     ...databaseEnv({ poolMax: 20, queryTimeoutMs: 10_000 }),
-    /**
-     * How long a session's lease lasts unless its turn renews it (every third of it): a turn
-     * whose process died keeps its session busy this long at most (PostgreSQL mode).
-     */
+    /** A turn whose process died keeps its session busy this long at most (renewed every third). */
     SESSION_LEASE_MS: intFromEnv(30_000),
     /** How long start-up keeps trying an unreachable database (serving 503 meanwhile) before exit 1. */
     DATABASE_STARTUP_TIMEOUT_MS: intFromEnv(300_000),
-    ...widgetEnv,
-    ...operatorEnv,
+    WIDGET_ALLOWED_ORIGINS: z.string().trim().default('*').transform(allowedOrigins),
+    /** `true`: the chat page, POST /chat and GET /sessions/{id} answer without a token, rate limited. */
+    WIDGET_PUBLIC: flagFromEnv(false),
+    /** Public widget: requests per minute from one IP address to /chat and /sessions/{id}. */
+    WIDGET_RATE_PER_IP: intFromEnv(60),
+    /** Public widget: messages per minute to one session. */
+    WIDGET_RATE_PER_SESSION: intFromEnv(20),
+    /** Who may use the operator console: actor names (API_TOKENS' names, JWT email or subject). */
+    OPERATORS: z
+      .string()
+      .trim()
+      .default('')
+      .transform((value) => value.split(/[\s,]+/).filter(Boolean)),
+    /** How long a conversation waits for a person before the customer is told (it stays queued). */
+    HANDOFF_WAIT_SECONDS: intFromEnv(120),
     /**
-     * The service's base URL as callers reach it (behind a proxy, e.g. https://helpdesk.example):
-     * what the A2A agent card advertises. Default: the address the service listens on, as the
-     * card's connection reached it (never the request's Host header, which the caller writes).
+     * What the A2A agent card advertises (behind a proxy, e.g. https://helpdesk.example). Default:
+     * the address the card's connection reached, never the Host header, which the caller writes.
      */
     PUBLIC_URL: urlFromEnv()
       .refine(
@@ -55,31 +71,22 @@ const serviceEnvSchema = httpServiceEnv(3002)
         'must be a base URL, without user, query or fragment',
       )
       .transform((value) => value?.replace(/\/+$/, '')),
-    /** WEBHOOK_*: endpoints for `ticket.created` and `turn.failed` (packages/webhooks). */
     ...webhooksEnv(),
-    /**
-     * lookup_invoice's and check_service_status's own data: `GET {url}/{id}` answers the record as
-     * JSON, 404 when there is none (README, Tool data sources). Unset: the static demo data.
-     */
+    /** lookup_invoice's and check_service_status's data: `GET {url}/{id}` (README, Tool data sources). */
     INVOICE_SOURCE_URL: urlFromEnv(),
     STATUS_SOURCE_URL: urlFromEnv(),
     /** Per request to a tool data source; past it the tool says the system is not answering. */
     TOOL_SOURCE_TIMEOUT_MS: intFromEnv(5_000),
-    /** KB_DIR (help center articles, loaded at start and watched) and KB_SCHEMA (default knowledge). */
     ...knowledgeEnv(),
   })
   .superRefine(authEnvRules);
 
 export type ServiceEnv = z.infer<typeof serviceEnvSchema> & {
   agentModel: AgentModelSettings;
-  /** SUPPORT_PROFILE_FILE, PROMPTS_DIR, PROFILE_*: the company, the voice and the agents' prompts. */
   support: { profile: SupportProfile; prompts: SupportPrompts };
 };
 
-/**
- * The whole configuration of the service. Throws ConfigError naming the first bad variable, or the
- * profile's bad field or prompt file.
- */
+/** The whole configuration; throws ConfigError naming the first bad variable or profile field. */
 export function loadServiceEnv(env: Env = process.env): ServiceEnv {
   return {
     ...parseEnv(serviceEnvSchema, env),
