@@ -1,35 +1,21 @@
-import type { SupportProfile } from '@repo/support-profile';
+import { DEFAULT_PROFILE, type SupportProfile } from '@repo/support-profile';
 import { z } from 'zod';
 import { cutToCodePoints, storableText } from './model-text.js';
 
-/** The categories without a profile (support-profile's DEFAULT_CATEGORIES); a profile replaces them. */
-export const CATEGORIES = [
-  'billing',
-  'technical_support',
-  'account',
-  'sales',
-  'complaint',
-  'feedback',
-  'spam',
-  'other',
-] as const;
-
-export const URGENCIES = ['low', 'normal', 'high'] as const;
-
-/** The labels a service classifies with: the profile's, or the defaults above. */
+/** The labels a service classifies with: the profile's, or DEFAULT_LABELS. */
 export interface Labels {
   categories: readonly { name: string; description?: string | undefined }[];
   urgencies: readonly { name: string; description?: string | undefined }[];
 }
 
-export const DEFAULT_LABELS: Labels = {
-  categories: CATEGORIES.map((name) => ({ name })),
-  urgencies: URGENCIES.map((name) => ({ name })),
-};
-
 export function labelsOf(profile: SupportProfile): Labels {
   return { categories: profile.categories, urgencies: profile.urgencies };
 }
+
+/** The labels without a profile (support-profile's defaults); a profile replaces them. */
+export const DEFAULT_LABELS = labelsOf(DEFAULT_PROFILE);
+
+export const CATEGORIES = DEFAULT_LABELS.categories.map((label) => label.name);
 
 const names = (labels: Labels['categories']) =>
   labels.map((label) => label.name) as [string, ...string[]];
@@ -51,13 +37,7 @@ export function classificationSchemaFor(labels: Labels) {
   });
 }
 
-export const classificationSchema = classificationSchemaFor(DEFAULT_LABELS);
-
-export interface Classification {
-  category: string;
-  urgency: string;
-  summary: string;
-}
+export type Classification = z.infer<ReturnType<typeof classificationSchemaFor>>;
 
 const SUMMARY_MAX = 200;
 

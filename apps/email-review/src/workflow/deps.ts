@@ -3,7 +3,6 @@ import type { DraftRetrieval } from '../knowledge/help-center.js';
 import type { DraftGuidelines } from '../guidelines/draft-guidelines.js';
 import type { ModelRetryPolicy } from '../llm/model-call.js';
 import type { Labels } from './classification.js';
-import type { Mailer } from './mailer.js';
 import type { EmailPrompts } from './prompts.js';
 
 /** What the workflow's nodes need from the outside world; passed in so tests and servers choose. */
@@ -12,8 +11,11 @@ export interface WorkflowDeps {
   model: string;
   /** How model calls are retried (default: the client's retries, within DEFAULT_RETRY_BUDGET_MS). */
   retry?: ModelRetryPolicy;
-  /** Told of each run of `send` outside the service (see sendNode); the service passes none. */
-  mailer?: Mailer;
+  /**
+   * Told of each run of `send` by LangGraph's own tooling (see sendNode; Studio logs them); the
+   * service passes none, its deliveries are src/delivery/.
+   */
+  mailer?: { send(email: { thread_id: string; text: string; sent_at: string }): Promise<void> };
   clock?: () => Date;
   /** The support profile's prompts (default: the package's, without a profile). */
   prompts?: EmailPrompts;

@@ -6,9 +6,6 @@ import { retrieveNode } from './nodes/retrieve.js';
 import { sendNode } from './nodes/send.js';
 import { EmailState } from './state.js';
 
-/** The human review happens here: every run stops before `send` until someone approves. */
-export const PAUSE_BEFORE = ['send'] as const;
-
 /**
  * classify (and, with a help center, retrieve beside it) → draft → (pause for review) → send. A
  * redraft starts again at draft, which then retrieves for itself.
@@ -42,7 +39,8 @@ export function compileEmailGraph(
 ) {
   return builder.compile({
     ...(checkpointer ? { checkpointer } : {}),
-    interruptBefore: [...PAUSE_BEFORE],
+    // The human review: every run stops before `send` until someone approves.
+    interruptBefore: ['send'],
     name: 'email_review',
   });
 }

@@ -16,11 +16,8 @@ export interface EmailPrompts {
 /** The package's default prompts, without a profile. */
 export const DEFAULT_PROMPTS: EmailPrompts = loadPrompts(DEFAULT_PROFILE);
 
-export const CLASSIFY_SYSTEM_PROMPT = DEFAULT_PROMPTS.classify;
-export const DRAFT_SYSTEM_PROMPT = DEFAULT_PROMPTS.draft;
-
 /** The email as the model reads it: its From and Subject lines when known, then the text. */
-export function emailText(inbound: string, subject?: string | null, from?: string | null): string {
+function emailText(inbound: string, subject?: string | null, from?: string | null): string {
   const headers = [from && `From: ${from}`, subject && `Subject: ${subject}`].filter(Boolean);
   return headers.length > 0 ? `${headers.join('\n')}\n\n${inbound}` : inbound;
 }

@@ -4,12 +4,6 @@ import type { Grounding } from '../knowledge/grounding.js';
 import type { DraftStamp } from '../quality/draft-stamp.js';
 import type { Classification } from './classification.js';
 
-/** The send step's record: when the message left and exactly what it said. */
-export interface SentRecord {
-  at: string;
-  text: string;
-}
-
 /** A thread's earlier exchange, when its email answers a reply the service sent. */
 export interface EarlierExchange {
   /** The customer's earlier email. */
@@ -53,7 +47,11 @@ export const EmailState = Annotation.Root({
   drafted_with: Annotation<DraftStamp | null>({ reducer: (_, next) => next, default: () => null }),
   /** The reviewer's redraft instructions, consumed (reset to null) by the next draft. */
   instructions: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
-  sent: Annotation<SentRecord | null>({ reducer: (_, next) => next, default: () => null }),
+  /** The send step's record: when the message left and exactly what it said. */
+  sent: Annotation<{ at: string; text: string } | null>({
+    reducer: (_, next) => next,
+    default: () => null,
+  }),
   rejected_at: Annotation<string | null>({ reducer: (_, next) => next, default: () => null }),
 });
 

@@ -1,10 +1,5 @@
 import { zodResponseFormat } from 'openai/helpers/zod';
-import {
-  classificationSchemaFor,
-  DEFAULT_LABELS,
-  oneLineSummary,
-  type Classification,
-} from '../classification.js';
+import { classificationSchemaFor, DEFAULT_LABELS, oneLineSummary } from '../classification.js';
 import type { WorkflowDeps } from '../deps.js';
 import { classifyMessages, DEFAULT_PROMPTS } from '../prompts.js';
 import type { EmailStateUpdate, EmailStateValues } from '../state.js';
@@ -38,10 +33,7 @@ export function classifyNode(
     const message = completion.choices[0]?.message;
     if (!message?.parsed)
       throw new ModelOutputInvalid(message?.refusal ? 'the model refused' : 'no classification');
-    return { classification: toClassification(message.parsed) };
+    const { parsed } = message;
+    return { classification: { ...parsed, summary: oneLineSummary(parsed.summary) } };
   };
-}
-
-export function toClassification(parsed: Classification): Classification {
-  return { ...parsed, summary: oneLineSummary(parsed.summary) };
 }

@@ -42,17 +42,7 @@ export function draftNode(
         {
           model: deps.model,
           messages: draftMessages(
-            {
-              inbound: state.inbound,
-              subject: state.subject,
-              from: state.from,
-              classification: state.classification,
-              earlier: state.earlier,
-              previousDraft: state.reply,
-              instructions: state.instructions,
-              passages,
-              guidelines,
-            },
+            { ...state, previousDraft: state.reply, passages, guidelines },
             prompts,
           ),
         },
@@ -61,32 +51,24 @@ export function draftNode(
     );
     const text = storableText(completion.choices[0]?.message.content ?? '').trim();
     if (!text) throw new ModelOutputInvalid('the draft was empty');
-    const stamp = (reply: string) => ({
-      model: deps.model,
-      pipeline_version: deps.pipelineVersion ?? 'unversioned',
-      at: (deps.clock ? deps.clock() : new Date()).toISOString(),
-      text: reply,
-      redrafted: Boolean(state.instructions),
-      guidelines: guidelines ?? [],
-    });
-    if (!deps.helpCenter || passages === undefined)
-      return {
-        reply: text,
-        revision: 1,
-        instructions: null,
-        retrieved: null,
-        grounding: null,
-        drafted_with: stamp(text),
-      };
-    const checked = groundDraft(text, passages);
-    deps.helpCenter.observe(checked.grounding);
+    const checked =
+      deps.helpCenter && passages !== undefined ? groundDraft(text, passages) : undefined;
+    if (checked) deps.helpCenter?.observe(checked.grounding);
+    const reply = checked?.draft ?? text;
     return {
-      reply: checked.draft,
+      reply,
       revision: 1,
       instructions: null,
       retrieved: null,
-      grounding: checked.grounding,
-      drafted_with: stamp(checked.draft),
+      grounding: checked?.grounding ?? null,
+      drafted_with: {
+        model: deps.model,
+        pipeline_version: deps.pipelineVersion ?? 'unversioned',
+        at: (deps.clock ? deps.clock() : new Date()).toISOString(),
+        text: reply,
+        redrafted: Boolean(state.instructions),
+        guidelines: guidelines ?? [],
+      },
     };
   };
 }
