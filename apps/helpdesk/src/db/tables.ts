@@ -11,7 +11,7 @@ export const sessionLeasesTable = (schema: string) => table(schema, 'helpdesk_se
 /**
  * One row per session: ADK's state and condensed history and the transcript, written together once
  * per finished turn; `updated_at` the last use (TTL), `widget_token_sha256` the hash of the widget's
- * secret. Beside it, one lease row per session with a turn running (session-leases.ts).
+ * secret. Beside it, one lease row per session with a turn running (sessions/session-leases.ts).
  */
 export function sessionTablesMigration(schema: string): string {
   const sessions = sessionsTable(schema);

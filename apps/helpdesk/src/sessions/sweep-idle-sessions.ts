@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { SWEEP_LOCK } from './lock-keys.js';
-import { sessionLeasesTable, sessionsTable } from './tables.js';
+import { SWEEP_LOCK } from '../db/lock-keys.js';
+import { sessionLeasesTable, sessionsTable } from '../db/tables.js';
 
 /** Rows deleted per statement. */
 const BATCH = 200;

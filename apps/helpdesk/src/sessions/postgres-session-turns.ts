@@ -1,21 +1,21 @@
 import type { Event, Session } from '@google/adk';
 import type pg from 'pg';
-import { SessionQueues, sessionTakenOver } from '../sessions/session-queues.js';
+import { SessionQueues, sessionTakenOver } from './session-queues.js';
 import type { Outbox, WebhookEvent } from '@repo/webhooks';
 import {
   runTurnSteps,
   type SessionSettings,
   type SessionTurns,
   type TurnTranscript,
-} from '../sessions/session-turns.js';
-import { mayReach, type SessionAccess } from '../sessions/session-access.js';
-import { Transcript, type Turn } from '../sessions/transcript.js';
+} from './session-turns.js';
+import { mayReach, type SessionAccess } from './session-access.js';
+import { Transcript, type Turn } from './transcript.js';
 import { withTransaction } from '@repo/pg-kit';
-import type { CondensingSessionService } from '../sessions/condensing-session-service.js';
+import type { CondensingSessionService } from './condensing-session-service.js';
 import { releasing, type SessionLease, type SessionLeases } from './session-leases.js';
 import { storableJson } from './storable-json.js';
 import { sweepIdleSessions } from './sweep-idle-sessions.js';
-import { SESSION_KEY, sessionsTable } from './tables.js';
+import { SESSION_KEY, sessionsTable } from '../db/tables.js';
 
 interface PostgresSessionTurnsOptions extends Omit<SessionSettings, 'history'> {
   pool: pg.Pool;

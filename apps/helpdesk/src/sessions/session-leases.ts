@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs, type Backoff, type Logger } from '@repo/http-kit';
 import type pg from 'pg';
-import { sessionBusy } from '../sessions/session-queues.js';
-import { SESSION_KEY, sessionLeasesTable } from './tables.js';
+import { sessionBusy } from './session-queues.js';
+import { SESSION_KEY, sessionLeasesTable } from '../db/tables.js';
 
 interface LeaseSettings {
   /** How long a lease lasts unless renewed: a dead holder's session is free again after it. */
