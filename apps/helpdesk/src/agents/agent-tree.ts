@@ -1,7 +1,12 @@
-import type { BaseLlm, LlmAgent } from '@google/adk';
-import { DEFAULT_PROFILE, loadPrompts, type SupportPrompts } from '@repo/support-profile';
+import { LlmAgent, type BaseLlm } from '@google/adk';
+import {
+  adkInstruction,
+  DEFAULT_PROFILE,
+  loadPrompts,
+  type SupportPrompts,
+} from '@repo/support-profile';
 import { createModel, type ModelPatches, type ModelSettings } from '../llm/model.js';
-import { createCoordinator } from './coordinator.js';
+import type { AgentName } from './agent-names.js';
 import { createSpecialist, SPECIALISTS, type ToolSettings } from './specialists.js';
 
 /** The framework patches the tree applies, each on by default (the register: packages/http-kit/src/framework-patches.ts). */
@@ -23,17 +28,20 @@ interface RootAgentOptions {
 }
 
 /**
- * The help desk's agent tree: a coordinator over three specialists, all on one Gemini instance
- * (one HTTP client, one connection pool). Built once per process, never per request.
+ * The help desk's agent tree: a coordinator, which only routes (ADK's `transfer_to_agent`), over
+ * three specialists, all on one model instance (one HTTP client, one connection pool). Built once
+ * per process, never per request. Instructions go as functions: ADK substitutes nothing in them.
  */
 export function createRootAgent(settings: ModelSettings, options: RootAgentOptions = {}): LlmAgent {
   const { patches = {}, observeModel = (model) => model, tools = {} } = options;
   // Default: the package's prompts rendered without a profile.
   const prompts = options.prompts ?? loadPrompts(DEFAULT_PROFILE);
   const model = observeModel(createModel(settings, patches));
-  return createCoordinator(
+  return new LlmAgent({
+    name: 'coordinator' satisfies AgentName,
+    description: 'Routes each customer message to the billing, technical or escalation specialist.',
+    instruction: adkInstruction(prompts.coordinator),
     model,
-    SPECIALISTS.map((specialist) => createSpecialist(specialist, model, prompts, tools)),
-    prompts.coordinator,
-  );
+    subAgents: SPECIALISTS.map((specialist) => createSpecialist(specialist, model, prompts, tools)),
+  });
 }

@@ -68,15 +68,14 @@ export const SPECIALISTS = [
 ] as const satisfies readonly Specialist[];
 
 /**
- * A specialist agent with its tools and the profile's prompt of its name (a function: ADK
- * substitutes nothing in it). Transfers back or sideways are off so ADK's Runner starts the next
- * message at the coordinator instead of resuming here.
+ * A specialist with its tools and the profile's prompt of its name. Transfers back or sideways are
+ * off so ADK's Runner starts the next message at the coordinator instead of resuming here.
  */
 export function createSpecialist(
   specialist: Specialist,
   model: BaseLlm,
   prompts: Pick<SupportPrompts, SpecialistName>,
-  settings: ToolSettings = {},
+  settings: ToolSettings,
 ): LlmAgent {
   return new LlmAgent({
     name: specialist.name,

@@ -2,7 +2,6 @@ import { Runner, type BaseAgent, type BasePlugin, type BaseSessionService } from
 import { z } from 'zod';
 import { agentNameSchema } from '../agents/agent-names.js';
 import { sourceSchema } from '../help-center/citations.js';
-import type { HistoryLimits } from '../sessions/condense-history.js';
 import { CondensingSessionService } from '../sessions/condensing-session-service.js';
 import type { SessionAccess } from '../sessions/session-access.js';
 import { SessionStore } from '../sessions/session-store.js';
@@ -68,12 +67,6 @@ export interface ChatServiceOptions {
   sessionTtlMs: number;
   /** Sessions kept in memory at most (memory mode only). */
   maxSessions: number;
-  /** How much of a session's past the model still sees (default 3 turns, 2 400 characters). */
-  history?: Partial<HistoryLimits>;
-  /** Messages kept per session for GET /sessions/{id} (default 200). */
-  maxTurnsPerSession?: number;
-  /** Characters of message text kept per session for GET /sessions/{id} (default 64 000). */
-  maxTranscriptChars?: number;
   /** Messages of one session waiting or running before more are refused with 429 (default 32). */
   maxQueuedPerSession?: number;
   clock?: () => number;
@@ -111,11 +104,9 @@ export function sessionSettings(
     userId: USER_ID,
     ttlMs: options.sessionTtlMs,
     maxQueuedPerSession: options.maxQueuedPerSession ?? 32,
-    history: { turns: options.history?.turns ?? 3, chars: options.history?.chars ?? 2400 },
-    transcript: {
-      maxTurns: options.maxTurnsPerSession ?? 200,
-      maxChars: options.maxTranscriptChars ?? 64_000,
-    },
+    // What the model still sees of a session's past, and what GET /sessions/{id} keeps of it.
+    history: { turns: 3, chars: 2400 },
+    transcript: { maxTurns: 200, maxChars: 64_000 },
     clock: options.clock ?? Date.now,
   };
 }

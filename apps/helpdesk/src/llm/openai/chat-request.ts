@@ -1,20 +1,10 @@
 import type { LlmRequest } from '@google/adk';
-import type { Content, ContentUnion, FunctionDeclaration, Part } from '@google/genai';
+import type { Content, FunctionDeclaration, Part } from '@google/genai';
 import type OpenAI from 'openai';
 import { jsonSchemaOf } from './json-schema-of.js';
 
 type Message = OpenAI.ChatCompletionMessageParam;
 type ChatParams = OpenAI.ChatCompletionCreateParamsNonStreaming;
-
-function textOfInstruction(instruction: ContentUnion | undefined): string {
-  if (instruction === undefined) return '';
-  if (typeof instruction === 'string') return instruction;
-  if (Array.isArray(instruction)) {
-    return instruction.map((p) => (typeof p === 'string' ? p : (p.text ?? ''))).join('\n');
-  }
-  const parts = 'parts' in instruction ? (instruction.parts ?? []) : [instruction as Part];
-  return parts.map((p) => p.text ?? '').join('\n');
-}
 
 const textsOf = (parts: Part[]) =>
   parts.filter((p) => typeof p.text === 'string' && !p.thought).map((p) => p.text as string);
@@ -82,16 +72,15 @@ function messagesOf(system: string, contents: Content[]): Message[] {
   return messages;
 }
 
+/** ADK 1.2.0 declares a tool's parameters as a Gemini schema (FunctionTool's `parameters`). */
 function toolOf(declaration: FunctionDeclaration): OpenAI.ChatCompletionFunctionTool {
-  const parameters =
-    (declaration.parametersJsonSchema as Record<string, unknown> | undefined) ??
-    (declaration.parameters ? jsonSchemaOf(declaration.parameters) : undefined);
+  const { name = '', description, parameters } = declaration;
   return {
     type: 'function',
     function: {
-      name: declaration.name ?? '',
-      ...(declaration.description ? { description: declaration.description } : {}),
-      parameters: parameters ?? { type: 'object', properties: {} },
+      name,
+      ...(description ? { description } : {}),
+      parameters: parameters ? jsonSchemaOf(parameters) : { type: 'object', properties: {} },
     },
   };
 }
@@ -119,9 +108,11 @@ export function chatCompletionParams(request: LlmRequest, model: string): ChatPa
     'functionDeclarations' in tool ? (tool.functionDeclarations ?? []) : [],
   );
   const toolChoice = toolChoiceOf(request);
+  // ADK 1.2.0 writes the system instruction as one string (LlmRequest's appendInstructions).
+  const system = typeof config.systemInstruction === 'string' ? config.systemInstruction : '';
   return {
     model: request.model ?? model,
-    messages: messagesOf(textOfInstruction(config.systemInstruction), request.contents),
+    messages: messagesOf(system, request.contents),
     ...(declarations.length > 0 ? { tools: declarations.map(toolOf) } : {}),
     ...(toolChoice ? { tool_choice: toolChoice } : {}),
     ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
