@@ -6,14 +6,13 @@ import type { JobRunner } from '../jobs/job-runner.js';
 import { DEFAULT_RETRY_BUDGET_MS } from '../llm/model-call.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import { deriveGuidelines, type DerivationInput } from './derive-guidelines.js';
-import { GUIDELINES_PER_DRAFT, type DraftGuidelines } from './draft-guidelines.js';
 import {
   inProcessDerivation,
   queuedDerivation,
   type RunDerivation,
 } from './guideline-derivation.js';
 import { guidelineRoutes } from './guideline-routes.js';
-import { scopesFor, type GuidelineSource } from './guideline.js';
+import { scopesFor, type GuidelineSource, type UsedGuideline } from './guideline.js';
 import { MemoryGuidelines } from './memory-guidelines.js';
 import { PostgresGuidelines } from './postgres-guidelines.js';
 
@@ -27,6 +26,14 @@ export interface DerivationSettings {
 }
 
 const DEFAULT_LEASE_SECONDS = 120;
+
+/** The most guidelines one draft's prompt carries. */
+const GUIDELINES_PER_DRAFT = 8;
+
+/** What the draft step asks: the guidelines for an email's sender, domain and category, in order. */
+export interface DraftGuidelines {
+  forDraft(email: { from: string | null; category: string | null }): Promise<UsedGuideline[]>;
+}
 
 /** How guidelines are chosen for a draft (part of the pipeline version). */
 export const GUIDELINE_SELECTION = {

@@ -4,7 +4,7 @@ import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import { PostgresQualityLedger } from './postgres-quality-ledger.js';
 import { qualityAnswer, qualityAnswerSchema } from './quality-figures.js';
-import { MemoryQualityLedger, type QualityLedger } from './quality-ledger.js';
+import { MemoryQualityLedger } from './quality-ledger.js';
 import { qualityMetrics } from './quality-metrics.js';
 
 /** Draft quality: the decisions' ledger (PostgreSQL or memory), GET /quality and the gauges. */
@@ -16,12 +16,8 @@ export function openDraftQuality(deps: {
     ? new PostgresQualityLedger(deps.database.pool, deps.database.schema)
     : new MemoryQualityLedger();
   if (deps.registry) qualityMetrics(deps.registry, ledger);
-  return { ledger, routes: qualityRoutes(ledger) };
-}
-
-/** GET /quality: how good the drafts are (the same figures as the /metrics gauges). */
-function qualityRoutes(ledger: QualityLedger): Route[] {
-  return [
+  // GET /quality: the same figures as the /metrics gauges.
+  const routes: Route[] = [
     defineRoute({
       method: 'get',
       path: '/quality',
@@ -40,4 +36,5 @@ function qualityRoutes(ledger: QualityLedger): Route[] {
       },
     }),
   ];
+  return { ledger, routes };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REJECT_REASONS, type DecisionFilter, type DecisionRecord } from './quality-ledger.js';
 
-export const figuresSchema = z.object({
+const figuresSchema = z.object({
   decided: z.number().int(),
   approved: z.number().int(),
   approved_unedited: z.number().int(),
@@ -38,7 +38,6 @@ export const qualityAnswerSchema = z.object({
   by_model: z.array(figuresSchema.extend({ model: z.string().nullable() })),
   by_pipeline_version: z.array(figuresSchema.extend({ pipeline_version: z.string().nullable() })),
 });
-export type QualityAnswer = z.infer<typeof qualityAnswerSchema>;
 
 const median = (values: number[]) => {
   if (values.length === 0) return null;
@@ -65,19 +64,15 @@ export function figuresOf(records: readonly DecisionRecord[]): Figures {
       median: median(distances),
     },
     decision_seconds_median: median(seconds),
-    reject_reasons: REJECT_REASONS.flatMap((reason) => {
+    reject_reasons: REJECT_REASONS.map((reason) => {
       const of = rejected.filter((r) => r.reason === reason);
-      return of.length
-        ? [
-            {
-              reason,
-              count: of.length,
-              thread_ids: of.map((r) => r.thread_id),
-              notes: of.flatMap((r) => (r.note ? [r.note] : [])),
-            },
-          ]
-        : [];
-    }),
+      return {
+        reason,
+        count: of.length,
+        thread_ids: of.map((r) => r.thread_id),
+        notes: of.flatMap((r) => (r.note ? [r.note] : [])),
+      };
+    }).filter((group) => group.count > 0),
   };
 }
 
@@ -100,7 +95,7 @@ function groupedBy<K extends 'category' | 'model' | 'pipeline_version'>(
 export function qualityAnswer(
   records: readonly DecisionRecord[],
   filter: DecisionFilter,
-): QualityAnswer {
+): z.infer<typeof qualityAnswerSchema> {
   return {
     since: filter.since ?? null,
     category: filter.category ?? null,

@@ -1,8 +1,6 @@
 import { modelCallSpan, type ModelCall, type ModelCallOutcome } from '@repo/http-kit';
 import type { Context } from '@opentelemetry/api';
 
-type Fetch = typeof fetch;
-
 interface ChatCompletionBody {
   model?: unknown;
   messages?: unknown;
@@ -10,7 +8,7 @@ interface ChatCompletionBody {
   usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } | null;
 }
 
-export interface ModelCallObservers {
+interface ModelCallObservers {
   /** Told of each call (metrics). */
   report?: ((call: ModelCall) => void) | undefined;
   /** A span for each call (tracing), under the context `parent` gives (the graph node's). */
@@ -63,10 +61,7 @@ async function answerOf(
  * The `fetch` the OpenAI SDK calls for each HTTP attempt (given through `client.withOptions`):
  * reports its model, outcome, time to the last byte and usage, and traces it as a GenAI span.
  */
-export function modelCallFetch(
-  observers: ModelCallObservers,
-  inner: Fetch = globalThis.fetch,
-): Fetch {
+export function modelCallFetch(observers: ModelCallObservers): typeof fetch {
   return async (input, init) => {
     const request = requestOf(init);
     const model = typeof request.model === 'string' ? request.model : 'unknown';
@@ -84,7 +79,7 @@ export function modelCallFetch(
     const seconds = () => (performance.now() - started) / 1000;
     let read: Awaited<ReturnType<typeof answerOf>>;
     try {
-      const received = await inner(input, init);
+      const received = await fetch(input, init);
       read =
         outcomeOf(received.status) === 'ok' ? await answerOf(received) : { response: received };
     } catch (error) {

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { DraftRetrieval } from '../knowledge/help-center.js';
-import type { DraftGuidelines } from '../guidelines/draft-guidelines.js';
+import type { DraftGuidelines } from '../guidelines/reviewer-guidelines.js';
 import type { ModelRetryPolicy } from '../llm/model-call.js';
 import type { Labels } from './classification.js';
 import type { EmailPrompts } from './prompts.js';

@@ -1,7 +1,6 @@
 import type { SearchHit } from '@repo/knowledge';
 import { DEFAULT_PROFILE, loadPrompts } from '@repo/support-profile';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { guidelinesSection } from '../guidelines/draft-guidelines.js';
 import type { UsedGuideline } from '../guidelines/guideline.js';
 import type { Classification } from './classification.js';
 import type { EarlierExchange } from './state.js';
@@ -54,6 +53,15 @@ export function helpCenterSection(passages: readonly SearchHit[] | undefined): s
     'one you use as [kb:slug] right after what it supports; cite nothing else):\n' +
     `${blocks.join('\n\n')}\nEnd of the help center passages.\n` +
     'Where they do not answer the email, do not invent an answer: say the team will check and get back to the customer.'
+  );
+}
+
+/** The reviewer guidelines as the draft prompt gives them (nothing when there are none). */
+function guidelinesSection(guidelines: readonly UsedGuideline[] | undefined): string {
+  if (!guidelines?.length) return '';
+  return (
+    '\n\nReviewer guidelines for this customer (learned from our reviewers’ edits; follow them):\n' +
+    guidelines.map((g) => `- ${g.rule}`).join('\n')
   );
 }
 
