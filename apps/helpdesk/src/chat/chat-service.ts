@@ -91,8 +91,6 @@ export const widgetSessionSchema = z.object({
     ),
 });
 
-export type WidgetSession = z.infer<typeof widgetSessionSchema>;
-
 // Client-chosen session ids are unique per app, so one ADK user holds them all.
 const USER_ID = 'helpdesk';
 
@@ -211,7 +209,7 @@ export function createChatService(options: ChatServiceOptions) {
     turns: async (sessionId: string, access: SessionAccess = { caller: apiCaller() }) =>
       store.turnsOf(sessionId, access),
     /** Starts a conversation for the public widget: a random id and its secret. */
-    openWidgetSession: async (): Promise<WidgetSession> => {
+    openWidgetSession: async () => {
       const session = { session_id: newWidgetSessionId(), widget_token: newWidgetToken() };
       await store.openWidgetSession(session.session_id, widgetTokenSha256(session.widget_token));
       return session;

@@ -11,21 +11,16 @@ const TURN_ERRORS: Record<TurnErrorCode, { status: 502 | 504; detail: string }> 
   empty_reply: { status: 502, detail: 'The agents ended the turn without a reply.' },
 };
 
-interface TurnFailureContext {
-  sessionId: string;
-  /** A ticket `create_ticket` opened before the turn failed: the client should know it exists. */
-  ticketId?: string | undefined;
-  /** What actually went wrong (provider or exception message): logged, never sent to the client. */
-  reason?: string | undefined;
-}
-
 /**
- * A turn that produced no reply. Always a gateway error: the fault is upstream, in the model.
- * The body carries a generic detail; the reason rides along as `cause`, which the error
- * middleware's log line includes (pino appends cause messages to `err.message`).
+ * A turn that produced no reply: a gateway error, naming a ticket opened before it failed (the
+ * client should know it exists). The body's detail is generic; `reason` (the provider's message)
+ * goes as `cause`, which pino appends to the logged `err.message`: the log line only.
  */
 export class TurnFailedError extends HttpError {
-  constructor(code: TurnErrorCode, context: TurnFailureContext) {
+  constructor(
+    code: TurnErrorCode,
+    context: { sessionId: string; ticketId?: string | undefined; reason?: string | undefined },
+  ) {
     const { status, detail } = TURN_ERRORS[code];
     super(status, code, detail, {
       extra: {

@@ -21,9 +21,9 @@ function replyText(event: Event): string {
 }
 
 /**
- * The history the model sees of finished turns: the user's message and its reply only (the reply
- * states what the tools found), the most recent turns within both limits, so the prompt stays flat.
- * Turns without a reply (a failed call) are dropped whole, so a message sent again is not doubled.
+ * What the model sees of finished turns: the latest within both limits, each the user's message and
+ * its reply only (which says what the tools found). A turn without a reply (it failed) goes whole,
+ * so a message sent again is not doubled.
  */
 export function condenseHistory(events: readonly Event[], limits: HistoryLimits): Event[] {
   const finished: Array<{ user: Event; reply: Event; chars: number }> = [];

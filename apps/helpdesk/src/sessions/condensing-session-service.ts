@@ -11,16 +11,13 @@ import {
 } from '@google/adk';
 import { condenseHistory, type HistoryLimits } from './condense-history.js';
 
-/** One map key per ADK session. */
 const sessionKey = (session: Pick<Session, 'appName' | 'userId' | 'id'>) =>
   `${session.appName}\u0000${session.userId}\u0000${session.id}`;
 
 /**
- * ADK sessions in process memory (a BaseSessionService). Unlike ADK's InMemorySessionService, each
- * history is condensed when a new message arrives (condenseHistory), and `getSession` copies
- * shallowly (ADK never changes an appended event). No eviction and no locking: the SessionTurns
- * (SessionStore, PostgresSessionTurns) decide which sessions live and run one turn per session at
- * a time.
+ * ADK sessions in memory. Unlike ADK's InMemorySessionService, a history is condensed when a new
+ * message arrives, and `getSession` copies shallowly (ADK never changes an appended event). No
+ * eviction or locking: the SessionTurns decide which sessions live, one turn of each at a time.
  */
 export class CondensingSessionService extends BaseSessionService {
   private readonly sessions = new Map<string, Session>();
@@ -29,10 +26,7 @@ export class CondensingSessionService extends BaseSessionService {
     super();
   }
 
-  /**
-   * A session read from elsewhere (PostgreSQL), served until `checkIn`: ADK's calls during its turn
-   * change only it, and the turn writes it back once it succeeded.
-   */
+  /** A session read from PostgreSQL, served to ADK until `checkIn`; its turn writes it back. */
   checkOut(session: Session): void {
     this.sessions.set(sessionKey(session), session);
   }
@@ -61,7 +55,6 @@ export class CondensingSessionService extends BaseSessionService {
     return copyOf(session);
   }
 
-  /** A copy, with `config` applied: the most recent N events, those after a timestamp. */
   async getSession(request: GetSessionRequest): Promise<Session | undefined> {
     const stored = this.sessions.get(sessionKey({ ...request, id: request.sessionId }));
     if (!stored) return undefined;

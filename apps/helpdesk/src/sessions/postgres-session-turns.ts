@@ -164,7 +164,7 @@ export class PostgresSessionTurns implements SessionTurns {
     return sweepIdleSessions(pool, schema, { appName, userId }, this.cutoff());
   }
 
-  /** Runs `task` holding the session's lease; a task that throws without giving it back, gives it back. */
+  /** Runs `task` holding the session's lease, given back if the task throws before it does. */
   private async leased<T>(
     sessionId: string,
     task: (lease: SessionLease) => Promise<T>,
@@ -181,10 +181,7 @@ export class PostgresSessionTurns implements SessionTurns {
     }
   }
 
-  /**
-   * The turn's one write, giving the lease back if still this turn's. What the turn announced
-   * commits in the same transaction: it exists exactly when the turn was saved.
-   */
+  /** The turn's one write, if the lease is still its own; what it announced commits with it. */
   private async saveAndRelease(
     lease: SessionLease,
     turn: {

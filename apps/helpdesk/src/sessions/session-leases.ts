@@ -50,9 +50,8 @@ function statements(schema: string) {
 }
 
 /**
- * One lease row per session with a turn running, so its turns run one at a time on every instance
- * without holding a connection. A dead holder stops renewing; its session is free again once the
- * lease expires (on the database's clock, so instances' clocks do not matter).
+ * One lease row per session with a turn running: its turns run one at a time on every instance,
+ * holding no connection. A dead holder's lease expires, on the database's clock.
  */
 export class SessionLeases {
   private readonly sql: ReturnType<typeof statements>;
@@ -66,10 +65,7 @@ export class SessionLeases {
     this.sql = statements(schema);
   }
 
-  /**
-   * Claims the session, waiting (polling with backoff) while another turn holds it, at most
-   * `waitMs`; then 429 `session_busy`.
-   */
+  /** Claims the session, polling while another turn holds it, at most `waitMs` (then 429). */
   async claim(appName: string, userId: string, sessionId: string): Promise<SessionLease> {
     const key: LeaseKey = [appName, userId, sessionId, randomUUID()];
     const deadline = Date.now() + this.settings.waitMs;

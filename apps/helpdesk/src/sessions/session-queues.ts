@@ -27,10 +27,7 @@ interface QueueHooks {
   idle?(sessionId: string): void;
 }
 
-/**
- * One in-process queue per session with work: its tasks run one at a time. Queues exist only while
- * they hold work, so memory follows the sessions in use.
- */
+/** One in-process queue per session with work, its tasks one at a time; gone when empty. */
 export class SessionQueues {
   private readonly queues = new Map<string, Queue>();
 

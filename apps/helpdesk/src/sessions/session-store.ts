@@ -28,9 +28,8 @@ interface KeptSession {
 }
 
 /**
- * The sessions the service keeps, bounded. Idle ones sit in an LRU cache, where they expire or are
- * evicted; a session with work running or waiting in its queue is out of it. A session that leaves
- * for good has its ADK session deleted in the same queue, so a later turn of its id starts afresh.
+ * The sessions kept in memory, bounded: idle ones in an LRU cache (expiry, eviction), busy ones out
+ * of it. A session leaving for good has its ADK session deleted in its queue, so its id starts afresh.
  */
 export class SessionStore implements SessionTurns {
   private readonly idle: LRUCache<string, KeptSession>;
@@ -127,7 +126,7 @@ export class SessionStore implements SessionTurns {
     return before - this.idle.size;
   }
 
-  /** A new session, busy: the least recently used idle ones make room (evicted, then forgotten). */
+  /** A new session, busy: the least recently used idle ones make room. */
   private async create(sessionId: string): Promise<KeptSession> {
     const { sessionService, appName, userId } = this.options;
     await sessionService.createSession({ appName, userId, sessionId });

@@ -23,7 +23,7 @@ export interface TurnTranscript {
   announce(events: WebhookEvent[]): void;
 }
 
-/** Where a turn's session is kept: what the shared steps of a turn (`runTurnSteps`) need of it. */
+/** What `runTurnSteps` needs of the place a turn's session is kept. */
 interface TurnSession {
   /** The hash of the widget's secret the session keeps; none for a new session. */
   widgetTokenSha256: string | null | undefined;
@@ -65,9 +65,8 @@ export async function runTurnSteps<T>(
 /** Where sessions live and how their turns are serialized: memory (SessionStore) or PostgreSQL. */
 export interface SessionTurns {
   /**
-   * Runs `turn` once the session's earlier turns are done; an unknown id starts a session. With a
-   * widget's `access`, only a session that keeps its secret runs it (else 404 session_not_found,
-   * checked while the turn holds the session), and an unknown id starts nothing.
+   * Runs `turn` once the session's earlier turns are done; an unknown id starts a session. A
+   * widget's `access` reaches only a session keeping its secret (else 404, checked in the turn).
    */
   runTurn<T>(
     sessionId: string,

@@ -8,9 +8,8 @@ const BATCH = 200;
 const LEFTOVER_LEASE_AGE = "interval '1 hour'";
 
 /**
- * Deletes sessions unused since `cutoff` and leases crashed turns left, on one instance at a time
- * (an advisory lock the others skip on). A session with a live lease is skipped, and the DELETE
- * re-checks a row written since it was picked. Returns how many sessions went.
+ * Deletes sessions unused since `cutoff` (but those with a live lease, or written since picked) and
+ * leases crashed turns left, on one instance at a time; returns how many sessions went.
  */
 export async function sweepIdleSessions(
   pool: pg.Pool,

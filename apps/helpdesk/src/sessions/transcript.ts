@@ -41,7 +41,7 @@ export interface TranscriptLimits {
 /** The messages of one session, for GET /sessions/{id}, within both limits. */
 export class Transcript {
   readonly turns: Turn[] = [];
-  /** Characters of text in `turns`, kept up to date so the budget check costs nothing. */
+  /** Characters of text in `turns`, kept up to date. */
   private chars = 0;
 
   /** `turns`: a transcript kept elsewhere (the database), already within the limits. */
@@ -59,10 +59,7 @@ export class Transcript {
     this.trim(turns.length);
   }
 
-  /**
-   * Drops the oldest messages beyond either limit, never any of the `latest` just appended, and
-   * never leaves a reply without the message it answered at the head of the transcript.
-   */
+  /** Drops the oldest turns beyond the limits (never the `latest`), and a reply left at the head. */
   private trim(latest: number): void {
     const droppable = this.turns.length - latest;
     let drop = 0;
