@@ -32,9 +32,8 @@ export interface DraftRetrieval {
 
 /**
  * The knowledge base the draft step and the /kb routes share (@repo/knowledge's openHelpCenter): in
- * PostgreSQL the service's database (its pool is guarded: 503 `database_unavailable` while it is
- * away), schema KB_SCHEMA (helpdesk on the same database and schema shares it); in memory
- * otherwise. `start()` makes the tables, then loads KB_DIR and watches it.
+ * PostgreSQL the service's database, schema KB_SCHEMA (shared with a helpdesk on the same schema);
+ * in memory otherwise.
  */
 export function openHelpCenter(options: {
   settings: HelpCenterSettings;
@@ -43,41 +42,36 @@ export function openHelpCenter(options: {
   logger: Logger;
   registry?: Registry | undefined;
 }) {
-  const schema = options.settings.schema ?? DEFAULT_KB_SCHEMA;
   const helpCenter = openKnowledgeHelpCenter({
     settings: options.settings,
     database: options.pool && { pool: options.pool },
     logger: options.logger,
   });
-  const { kb } = helpCenter;
   const metrics = helpCenterMetrics(options.registry);
+  const migration = knowledgeTablesMigration(options.settings.schema ?? DEFAULT_KB_SCHEMA);
+  // Made once, by start() or by the first draft (a service wired without calling start()), under
+  // the schema's own lock (helpdesk may set it up at the same time).
   let tables: Promise<void> | undefined;
-  // Made once, by start() or by the first draft (a service wired without calling start()).
   const ensureTables = () =>
     (tables ??= (async () => {
-      // One statement list, under the schema's own lock (helpdesk may set it up at the same time).
-      await options.pool?.query(knowledgeTablesMigration(schema));
+      await options.pool?.query(migration);
     })().catch((error: unknown) => {
       tables = undefined;
       throw error;
     }));
-  const folderCheck = helpCenter.readiness;
   let tablesFailed = false;
-  const retrieval: DraftRetrieval = {
-    passagesFor: async ({ subject, inbound }) => {
-      await ensureTables();
-      const query = [subject, inbound].filter(Boolean).join('\n').slice(0, QUERY_MAX_CHARS);
-      return metrics.timed(() => kb.searchIfAny(query, { limit: DRAFT_PASSAGES }));
-    },
-    observe: metrics.observeDraft,
-  };
+  const folderCheck = helpCenter.readiness;
   return {
-    kb,
-    retrieval,
-    /**
-     * Makes the schema and tables (PostgreSQL), then loads KB_DIR (a broken file is named in one
-     * warn line and skipped) and watches it; a folder that cannot be read is one error line.
-     */
+    kb: helpCenter.kb,
+    retrieval: {
+      passagesFor: async ({ subject, inbound }) => {
+        await ensureTables();
+        const query = [subject, inbound].filter(Boolean).join('\n').slice(0, QUERY_MAX_CHARS);
+        return metrics.timed(() => helpCenter.kb.searchIfAny(query, { limit: DRAFT_PASSAGES }));
+      },
+      observe: metrics.observeDraft,
+    } satisfies DraftRetrieval,
+    /** Makes the tables (PostgreSQL), then loads KB_DIR and watches it. */
     start: async () => {
       await ensureTables().catch((error: unknown) => {
         tablesFailed = true;
@@ -85,10 +79,7 @@ export function openHelpCenter(options: {
       });
       await helpCenter.start();
     },
-    /**
-     * `/readyz`'s `help_center` with KB_DIR: `loading` (503) until the folder's first load ended;
-     * `not_loaded` when start() could not make the tables (logged by the caller).
-     */
+    /** With KB_DIR, `/readyz`'s `help_center`; `not_loaded` too when start() could not make the tables. */
     readiness: folderCheck && {
       name: folderCheck.name,
       check: () => (tablesFailed ? 'not_loaded' : folderCheck.check()),
@@ -96,5 +87,3 @@ export function openHelpCenter(options: {
     close: helpCenter.close,
   };
 }
-
-export type HelpCenter = ReturnType<typeof openHelpCenter>;
