@@ -7,10 +7,8 @@ import { MetricsPlugin } from './metrics-plugin.js';
 import { ObservedModel } from './observed-model.js';
 
 /**
- * Metrics (with a registry) and model-call spans (with tracing on): the model wrapper and the ADK
- * plugin that feed them, and the chat service's turns, refusals and sessions. ADK's own spans
- * (invocation, invoke_agent, call_llm, execute_tool) join the same traces by themselves once the
- * SDK is registered.
+ * Metrics (with a registry) and model-call spans (with tracing on): the model wrapper, the ADK
+ * plugin and the chat service wrapper that feed them. ADK's own spans join the same traces.
  */
 export function helpdeskTelemetry(options: {
   registry?: Registry | undefined;

@@ -1,10 +1,5 @@
 import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
-import {
-  modelCallSpan,
-  type ModelCall,
-  type ModelCallOutcome,
-  type ModelCallSpan,
-} from '@repo/http-kit';
+import { modelCallSpan, type ModelCall, type ModelCallOutcome } from '@repo/http-kit';
 
 /** What a call that ended with an error response (resilient-call.ts) counts as. */
 function outcomeOf(errorCode: string | undefined): ModelCallOutcome {
@@ -23,10 +18,8 @@ interface ModelObservers {
 }
 
 /**
- * The agents' model, reporting each call as ADK makes it (the deadline's retries inside it):
- * its outcome, the time until its last response arrived (not the time ADK then spends running
- * tools while the call's generator is suspended), and the usage the provider reported; and
- * tracing it as a GenAI span.
+ * The agents' model, reporting each call (its retries inside it): outcome, usage, and the time
+ * until its last response (not ADK's tool runs while the generator waits); and a GenAI span of it.
  */
 export class ObservedModel extends BaseLlm {
   constructor(
@@ -42,7 +35,15 @@ export class ObservedModel extends BaseLlm {
     stream = false,
     abortSignal?: AbortSignal,
   ): AsyncGenerator<LlmResponse, void> {
-    const span = this.startSpan(llmRequest);
+    const { tracing } = this.observers;
+    const span =
+      tracing &&
+      modelCallSpan({
+        system: GEN_AI_SYSTEM[this.provider] ?? this.provider,
+        model: this.model,
+        captureContent: tracing.captureContent,
+        prompt: llmRequest.contents,
+      });
     const started = performance.now();
     let usage: LlmResponse['usageMetadata'];
     let last: LlmResponse | undefined;
@@ -64,37 +65,20 @@ export class ObservedModel extends BaseLlm {
       span?.end({ ...call, reply: last?.content, error: last?.errorCode });
     };
     try {
-      for await (const response of this.inner.generateContentAsync(
-        llmRequest,
-        stream,
-        abortSignal,
-      )) {
+      const responses = this.inner.generateContentAsync(llmRequest, stream, abortSignal);
+      for await (const response of responses) {
         last = response;
         usage = response.usageMetadata ?? usage;
         if (!response.partial) finish(outcomeOf(response.errorCode));
         yield response;
       }
-      finish(outcomeOf(last?.errorCode));
     } catch (error) {
       finish('error');
       throw error;
     } finally {
-      // A generator its consumer abandoned ends here.
+      // The end of the responses, or of a generator its consumer abandoned.
       finish(outcomeOf(last?.errorCode));
     }
-  }
-
-  private startSpan(llmRequest: LlmRequest): ModelCallSpan | undefined {
-    const { tracing } = this.observers;
-    return (
-      tracing &&
-      modelCallSpan({
-        system: GEN_AI_SYSTEM[this.provider] ?? this.provider,
-        model: this.model,
-        captureContent: tracing.captureContent,
-        prompt: llmRequest.contents,
-      })
-    );
   }
 
   override connect(llmRequest: LlmRequest): Promise<BaseLlmConnection> {
