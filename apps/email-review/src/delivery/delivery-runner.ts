@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { Delivery } from './delivery.js';
-import { classifyDeliveryFailure } from './delivery-failure.js';
 import { DeliveryDeferred, type DeliveryOutcome, type DeliveryStore } from './delivery-store.js';
 import type { MailTransport } from './mail-transport.js';
 
@@ -9,6 +8,27 @@ interface DeliveryRunnerDeps {
   transport: MailTransport;
   logger: Logger;
   clock?: () => Date;
+}
+
+/** Commands nodemailer refuses before talking to a server: retrying the same message cannot help. */
+const PERMANENT_CODES = new Set(['EENVELOPE', 'EMESSAGE']);
+
+/**
+ * Why an attempt failed (the SMTP reply or the connection error, never the message) and whether
+ * trying again can help: SMTP 5xx (the recipient or the message refused) is permanent; 4xx, a
+ * refused or timed-out connection, and anything else unknown are transient.
+ */
+function classifyDeliveryFailure(error: unknown) {
+  const { code, responseCode, response, message } = Object(error) as Record<string, unknown>;
+  const reply = typeof response === 'string' ? response : undefined;
+  const smtpCode = typeof code === 'string' ? code : '';
+  const text = reply ?? (typeof message === 'string' ? message : String(error));
+  return {
+    permanent:
+      typeof responseCode === 'number' ? responseCode >= 500 : PERMANENT_CODES.has(smtpCode),
+    last_error: `${smtpCode ? `${smtpCode}: ` : ''}${text}`.slice(0, 500),
+    last_response: reply?.slice(0, 500) ?? null,
+  };
 }
 
 /**
@@ -33,13 +53,12 @@ async function attemptDelivery(
     deps.logger.info(log, 'email delivered');
     return { status: 'delivered', last_response: reply, delivered_at: now.toISOString() };
   } catch (error) {
-    const failure = classifyDeliveryFailure(error);
-    const outcome = { last_error: failure.message, last_response: failure.response };
-    if (failure.permanent || lastTry) {
-      deps.logger.warn({ ...log, reason: failure.message }, 'email delivery failed');
+    const { permanent, ...outcome } = classifyDeliveryFailure(error);
+    if (permanent || lastTry) {
+      deps.logger.warn({ ...log, reason: outcome.last_error }, 'email delivery failed');
       return { status: 'failed', ...outcome };
     }
-    deps.logger.warn({ ...log, reason: failure.message }, 'email delivery deferred');
+    deps.logger.warn({ ...log, reason: outcome.last_error }, 'email delivery deferred');
     return { status: 'queued', ...outcome };
   }
 }

@@ -15,7 +15,6 @@ import type { RetryPolicy } from '../delivery/retry-policy.js';
 import { inProcessModelJobs } from '../jobs/model-jobs.js';
 import type { Persistence } from './persistence.js';
 import { ChangeFeed } from '../changes/change-feed.js';
-import { memoryChangeReporter } from '../changes/memory-changes.js';
 import { createLogger } from '@repo/http-kit';
 import { MemoryOutbox } from '@repo/webhooks';
 import { outboxDeps, threadWebhooks, type WebhookOptions } from '../webhooks/thread-webhooks.js';
@@ -94,7 +93,7 @@ export function createMemoryPersistence(
     ),
   );
   const webhooks = threadWebhooks(outbox, options.webhooks);
-  const threads = new MemoryThreadStore(memoryChangeReporter(changes), webhooks);
+  const threads = new MemoryThreadStore(changes, webhooks);
   const deliveries = new MemoryDeliveries(threads, options.retry);
   const checkpointer = new MemorySaver();
   // One for every transaction (they run one at a time), so the graph over it is compiled once.

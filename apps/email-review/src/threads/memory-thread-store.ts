@@ -1,6 +1,6 @@
 import type { HistoryEvent, ThreadHistory } from './thread-history.js';
 import type { Thread } from './thread.js';
-import type { ChangeReporter } from '../changes/memory-changes.js';
+import type { ChangeFeed } from '../changes/change-feed.js';
 import type { ThreadWebhooks } from '../webhooks/thread-webhooks.js';
 import type {
   ListQuery,
@@ -22,9 +22,12 @@ export class MemoryThreadStore implements ThreadStore {
     list: async (threadId) => (this.events.get(threadId) ?? []).map((event) => ({ ...event })),
   };
 
+  /** Memory mode's change ids (GET /events) count up within the process. */
+  private changeSeq = 0;
+
   constructor(
-    /** Told of each write (GET /events in memory mode). */
-    private readonly report: ChangeReporter = () => undefined,
+    /** Told of each change of a thread's status, revision or delivery status (GET /events). */
+    private readonly feed?: ChangeFeed,
     /** The webhook events each write's history reports, handed to the in-process outbox (none: no endpoints). */
     private readonly webhooks?: ThreadWebhooks,
   ) {}
@@ -79,6 +82,26 @@ export class MemoryThreadStore implements ThreadStore {
       last = position;
     }
     return { threads };
+  }
+
+  private report(type: 'thread.created' | 'thread.updated', thread: Thread, before?: Thread) {
+    const delivery = thread.delivery?.status ?? null;
+    if (
+      !this.feed ||
+      (before?.status === thread.status &&
+        before.revision === thread.revision &&
+        (before.delivery?.status ?? null) === delivery)
+    )
+      return;
+    this.changeSeq += 1;
+    this.feed.publish({
+      id: String(this.changeSeq),
+      type,
+      thread_id: thread.thread_id,
+      status: thread.status,
+      revision: thread.revision,
+      delivery,
+    });
   }
 
   private append(threadId: string, events: readonly HistoryEvent[]): void {

@@ -73,8 +73,7 @@ export class PostgresThreadHistory implements ThreadHistory {
     if (events.length === 0) return;
     const types = events.map((event) => event.type).join(' ');
     await client.query(this.sql.append, [threadId, types, JSON.stringify(events)]);
-    if (written && this.webhooks?.reports(events))
-      await this.webhooks.publish(written, events, client);
+    if (written && this.webhooks) await this.webhooks.publish(written, events, client);
   }
 }
 

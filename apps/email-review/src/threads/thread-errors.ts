@@ -63,6 +63,19 @@ export class WorkflowStepFailed extends HttpError {
 }
 
 /**
+ * A step ran but its result could not be stored (the database refused it): the thread is kept
+ * `failed` (retryable) rather than left `drafting`, and the client learns which thread it was.
+ */
+export class StepNotStored extends HttpError {
+  constructor(threadId: string, cause: unknown) {
+    const detail =
+      'The step ran but its result could not be stored. The thread is kept as failed; POST /threads/{id}/retry resumes it.';
+    super(500, 'internal_error', detail, { extra: { thread_id: threadId } });
+    this.cause = cause;
+  }
+}
+
+/**
  * The reviewer acted on a revision that is no longer current: nothing changed. 412 when the
  * revision came in If-Match, 409 otherwise; both carry the current revision and its ETag.
  */
