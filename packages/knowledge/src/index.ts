@@ -61,3 +61,7 @@ export {
   type HelpCenterSettings,
 } from './help-center/help-center-service.js';
 export { checkCitations, type CheckedCitations } from './citations/check-citations.js';
+export {
+  helpCenterMetrics,
+  type HelpCenterMetricNames,
+} from './help-center/help-center-metrics.js';

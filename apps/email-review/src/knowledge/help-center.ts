@@ -1,6 +1,7 @@
 import type { Logger } from '@repo/http-kit';
 import {
   DEFAULT_KB_SCHEMA,
+  helpCenterMetrics,
   knowledgeTablesMigration,
   openHelpCenter as openKnowledgeHelpCenter,
   type HelpCenterSettings,
@@ -8,7 +9,6 @@ import {
 } from '@repo/knowledge';
 import type pg from 'pg';
 import type { Registry } from 'prom-client';
-import { helpCenterMetrics } from './help-center-metrics.js';
 import type { Grounding } from './grounding.js';
 
 export type { HelpCenterSettings } from '@repo/knowledge';
@@ -47,7 +47,21 @@ export function openHelpCenter(options: {
     database: options.pool && { pool: options.pool },
     logger: options.logger,
   });
-  const metrics = helpCenterMetrics(options.registry);
+  const metrics = helpCenterMetrics(options.registry, {
+    searchSeconds: {
+      name: 'email_review_kb_search_seconds',
+      help: 'How long retrieving the help center passages for a draft took.',
+    },
+    answers: {
+      name: 'email_review_drafts_total',
+      help: 'Model drafts with a help center, by grounding (grounded: cites a retrieved article; none).',
+      label: 'grounding',
+    },
+    citationsRemoved: {
+      name: 'email_review_citations_removed_total',
+      help: 'Citations removed from drafts: articles not retrieved for the draft.',
+    },
+  });
   const migration = knowledgeTablesMigration(options.settings.schema ?? DEFAULT_KB_SCHEMA);
   // Made once, by start() or by the first draft (a service wired without calling start()), under
   // the schema's own lock (helpdesk may set it up at the same time).
@@ -69,7 +83,8 @@ export function openHelpCenter(options: {
         const query = [subject, inbound].filter(Boolean).join('\n').slice(0, QUERY_MAX_CHARS);
         return metrics.timed(() => helpCenter.kb.searchIfAny(query, { limit: DRAFT_PASSAGES }));
       },
-      observe: metrics.observeDraft,
+      observe: (grounding) =>
+        metrics.observeAnswer(grounding.status, grounding.removed_citations.length),
     } satisfies DraftRetrieval,
     /** Makes the tables (PostgreSQL), then loads KB_DIR and watches it. */
     start: async () => {
