@@ -5,10 +5,8 @@ import type { LlmResponse } from '@google/adk';
  * `status` is the provider's HTTP status; `network` a refused, reset or cut connection.
  */
 type ModelFailure =
-  | { kind: 'timeout'; detail: string }
-  | { kind: 'status'; status: number; detail: string }
-  | { kind: 'network'; detail: string }
-  | { kind: 'other'; detail: string };
+  | { kind: 'timeout' | 'network' | 'other'; detail: string }
+  | { kind: 'status'; status: number; detail: string };
 
 /** The codes a turn fails with when the model does, carried by ADK's error event to the client. */
 export type ModelErrorCode = 'model_timeout' | 'model_error';

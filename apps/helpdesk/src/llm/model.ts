@@ -44,10 +44,7 @@ export const retryBackoff = (firstMs = 250): Backoff => ({
  * tools twice (two tickets).
  */
 export function createModel(settings: ModelSettings, patches: ModelPatches = {}): BaseLlm {
-  if (settings.provider === 'openai') {
-    const { model, apiKey, baseUrl } = settings;
-    return new OpenAiChatModel({ model, apiKey, baseUrl }, callPolicyOf(settings));
-  }
+  if (settings.provider === 'openai') return new OpenAiChatModel(settings, callPolicyOf(settings));
   const params = {
     model: settings.model,
     apiKey: settings.apiKey,

@@ -1,15 +1,9 @@
 import { BaseLlm, type BaseLlmConnection, type LlmRequest, type LlmResponse } from '@google/adk';
 import OpenAI from 'openai';
+import type { ModelSettings } from '../model.js';
 import { withDeadlineAndRetry, type CallPolicy } from '../resilient-call.js';
 import { chatCompletionParams } from './chat-request.js';
 import { llmResponseOf, llmResponsesOf } from './chat-response.js';
-
-interface OpenAiChatModelParams {
-  model: string;
-  apiKey: string;
-  /** The SDK's base URL (`http://localhost:11434/v1`); OpenAI's own when absent. */
-  baseUrl?: string | undefined;
-}
 
 /**
  * ADK's model interface on any OpenAI Chat Completions–compatible endpoint (ADK ships Gemini only),
@@ -19,7 +13,8 @@ export class OpenAiChatModel extends BaseLlm {
   private readonly client: OpenAI;
 
   constructor(
-    params: OpenAiChatModelParams,
+    /** `baseUrl`: the SDK's (`http://localhost:11434/v1`); OpenAI's own when absent. */
+    params: Pick<ModelSettings, 'model' | 'apiKey' | 'baseUrl'>,
     private readonly policy: CallPolicy,
   ) {
     super({ model: params.model });
