@@ -1,7 +1,6 @@
 import type { Express } from 'express';
 import {
   createHttpApp,
-  createLogger,
   readPackageVersion,
   type HttpAppOptions,
   type Logger,
@@ -15,7 +14,7 @@ import type { ChatService } from './chat/chat-service.js';
 import { chatRoute } from './routes/chat.js';
 import { deleteSessionRoute, getSessionRoute, sessionEventsRoute } from './routes/sessions.js';
 import { CONSOLE_PATHS, consolePage } from './operator/console-page.js';
-import { LiveFeed } from './operator/live-feed.js';
+import type { LiveFeed } from './operator/live-feed.js';
 import { operatorRoutes } from './operator/operator-routes.js';
 import { startWidgetSessionRoute } from './routes/widget-sessions.js';
 import { CHAT_PAGE_PATHS, chatPage } from './web/chat-page.js';
@@ -36,7 +35,7 @@ export interface WidgetSettings {
   public?: Omit<PublicWidgetLimits, 'bodyLimit'>;
 }
 
-/** The app's parts; what http-kit's app takes is passed as the service was given it (its docs there). */
+/** The app's parts; what http-kit's app takes is passed on as given (its docs there). */
 export interface AppDeps extends Pick<
   HttpAppOptions,
   'apiToken' | 'auth' | 'onResponse' | 'metrics' | 'tracing' | 'trustProxy' | 'readiness'
@@ -44,7 +43,7 @@ export interface AppDeps extends Pick<
   chat: ChatService;
   /** GET /webhooks/deliveries and their retry (default: none). */
   outbox?: Outbox;
-  logger?: Logger;
+  logger: Logger;
   /** Comment lines on POST /chat's event streams this often (default 15 s). */
   sseHeartbeatMs?: number;
   /** Sessions live in a database (PostgreSQL mode): every route documents its 503 `database_unavailable`. */
@@ -54,8 +53,8 @@ export interface AppDeps extends Pick<
   publicUrl?: string;
   /** OPERATORS: the callers (token names, JWT email/subject) who may use the console. */
   operators?: readonly string[];
-  /** The reader of live events the app's streams share (default: one of its own). */
-  liveFeed?: LiveFeed;
+  /** The one reader of live events the app's customer and console streams share. */
+  liveFeed: LiveFeed;
   /** The help center's knowledge base: GET/PUT/DELETE /kb/articles, GET /kb/search (behind the token). */
   knowledge?: KnowledgeBase;
 }
@@ -63,35 +62,17 @@ export interface AppDeps extends Pick<
 // A message is at most 8 000 characters; even fully \u-escaped it fits well within this.
 const BODY_LIMIT = '64kb';
 
-/** A session route as it is when sessions live in a database that may be away. */
-function withDatabaseAnswer(route: Route): Route {
-  return {
-    ...route,
-    responses: {
-      ...route.responses,
-      503: {
-        description: 'The session database is not available (`database_unavailable`, Retry-After).',
-      },
-    },
-  };
+/** The route with `description` added to its `status` answer (after its own, if it has one). */
+function withAnswer(route: Route, status: number, description: string): Route {
+  const own = route.responses[status];
+  const answer = { ...own, description: own ? `${own.description} ${description}` : description };
+  return { ...route, responses: { ...route.responses, [status]: answer } };
 }
 
-/** A route a public widget opens: rate limited per IP (and, for /chat, per session). */
-function withRateLimitAnswer(route: Route): Route {
-  const limited = route.responses[429]?.description;
-  return {
-    ...route,
-    responses: {
-      ...route.responses,
-      429: {
-        ...route.responses[429],
-        description:
-          (limited ? `${limited} ` : '') +
-          'A public widget (WIDGET_PUBLIC): too many requests from this address or to this session (`rate_limited`, Retry-After).',
-      },
-    },
-  };
-}
+const DATABASE_ANSWER =
+  'The session database is not available (`database_unavailable`, Retry-After).';
+const RATE_LIMIT_ANSWER =
+  'A public widget (WIDGET_PUBLIC): too many requests from this address or to this session (`rate_limited`, Retry-After).';
 
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
@@ -109,13 +90,14 @@ export function createApp(deps: AppDeps): Express {
     ...(deps.outbox ? webhookRoutes(deps.outbox) : []),
   ];
   const kbRoutes = deps.knowledge ? knowledgeRoutes(deps.knowledge) : [];
-  // One reader of the live events per app, however many customer and console streams are open.
-  const feed = deps.liveFeed ?? new LiveFeed(deps.chat.desk.live);
   const liveRoutes = [
-    sessionEventsRoute(deps.chat, feed, { publicWidget, heartbeatMs: deps.sseHeartbeatMs }),
+    sessionEventsRoute(deps.chat, deps.liveFeed, {
+      publicWidget,
+      heartbeatMs: deps.sseHeartbeatMs,
+    }),
     ...operatorRoutes({
       desk: deps.chat.desk,
-      feed,
+      feed: deps.liveFeed,
       roster: auth ? new Set(deps.operators ?? []) : 'open',
       heartbeatMs: deps.sseHeartbeatMs,
     }),
@@ -134,11 +116,13 @@ export function createApp(deps: AppDeps): Express {
         'A coordinator agent delegates each chat message to the billing, technical or escalation agent.',
       routes: [
         ...sessionRoutes.map((route) =>
-          widget.public && route.method !== 'delete' ? withRateLimitAnswer(route) : route,
+          widget.public && route.method !== 'delete'
+            ? withAnswer(route, 429, RATE_LIMIT_ANSWER)
+            : route,
         ),
         ...liveRoutes,
         ...kbRoutes,
-      ].map((route) => (deps.database ? withDatabaseAnswer(route) : route)),
+      ].map((route) => (deps.database ? withAnswer(route, 503, DATABASE_ANSWER) : route)),
     },
     readiness: deps.readiness,
     onResponse: deps.onResponse,
@@ -155,7 +139,7 @@ export function createApp(deps: AppDeps): Express {
     bodyErrorHandler: a2aParseErrors,
     routes: a2aRoutes({
       chat: deps.chat,
-      logger: deps.logger ?? createLogger({ name: 'helpdesk' }),
+      logger: deps.logger,
       version,
       auth,
       publicUrl: deps.publicUrl,

@@ -20,13 +20,13 @@ import { openAgentHelpCenter, type HelpCenterSettings } from './help-center/help
 import { helpCenterMetrics } from './help-center/help-center-metrics.js';
 import { deliveryMetrics, MemoryOutbox, noWebhooks, type WebhookSettings } from '@repo/webhooks';
 
-/** Sessions in PostgreSQL (DATABASE_URL): where, and how turns share them. */
+/** Sessions in PostgreSQL (DATABASE_URL). */
 export type HelpdeskDatabase = Omit<
   PostgresSessionsOptions,
   'settings' | 'logger' | 'knowledgeSchema' | 'webhooks'
 >;
 
-/** What the HTTP app takes goes to it as given (documented in app.ts and http-kit). */
+/** What the HTTP app takes goes to it as given (app.ts). */
 export interface HelpdeskDeps extends Pick<
   AppDeps,
   | 'apiToken'
@@ -41,34 +41,26 @@ export interface HelpdeskDeps extends Pick<
 > {
   /** The agents' model (AGENT_LLM_*). */
   model: ModelSettings;
-  /** Passed to ADK's Runner (AGENT_APP_NAME, default helpdesk). */
+  /** Passed to ADK's Runner (default helpdesk). */
   appName?: string;
   logger: Logger;
   /** Unset: sessions in process memory. */
   database?: HelpdeskDatabase;
-  /** The chat service's settings (default TTL 1 h, 10 000 sessions), or parts of it injected. */
+  /** The chat service's settings (default TTL 1 h, 10 000 sessions). */
   chat?: Partial<Omit<ChatServiceOptions, 'agent' | 'runner' | 'plugins'>>;
   /** A Runner of the caller's own over the agent tree (default: the chat service's). */
   runner?: (agent: LlmAgent) => Runner;
   patches?: AgentTreePatches;
-  /** Spans for requests, model calls and (PostgreSQL) queries, when enabled. */
   tracing?: Tracing;
   /** Webhook endpoints and delivery settings (default: none). */
   webhooks?: WebhookSettings;
-  /**
-   * Who may see which invoice through `lookup_invoice`: told the caller (an API client, the
-   * operator of an open service, or a public widget's session), the invoice and the billing
-   * email given. Default: tools/invoice-access.ts's defaultInvoiceAccess.
-   */
+  /** Who may see which invoice through `lookup_invoice` (default: defaultInvoiceAccess). */
   invoiceAccess?: InvoiceAccessRule;
-  /**
-   * The agents' instructions: the support profile's prompts (SUPPORT_PROFILE_FILE, PROMPTS_DIR,
-   * PROFILE_*); default the package's prompts without a profile.
-   */
+  /** The support profile's prompts; default the package's prompts without a profile. */
   prompts?: AgentPrompts;
-  /** Where lookup_invoice and check_service_status read (INVOICE_SOURCE_URL, STATUS_SOURCE_URL); default the static data. */
+  /** Where lookup_invoice and check_service_status read; default the static data. */
   toolSources?: Partial<ToolSources>;
-  /** The help center (KB_DIR, KB_SCHEMA): its folder, and its schema in PostgreSQL. */
+  /** The help center (KB_DIR, KB_SCHEMA). */
   helpCenter?: HelpCenterSettings;
   /** HANDOFF_WAIT_SECONDS: how long a conversation waits for a person before the customer is told. */
   handoffWaitMs?: number;
@@ -81,9 +73,7 @@ const DEFAULT_HANDOFF_WAIT_MS = 120_000;
 
 /**
  * Wires the agent tree, the chat service over its sessions (memory or PostgreSQL), telemetry and
- * the HTTP app. Nothing listens and nothing connects until the caller says so: `start()` sets the
- * session database up, loads the help center and starts the handoff wait check, `startSweep()`
- * starts the TTL sweep, `close()` ends them.
+ * the HTTP app. Nothing listens or connects until `start()`; `startSweep()` starts the TTL sweep.
  */
 export function createHelpdesk(deps: HelpdeskDeps) {
   const telemetry = helpdeskTelemetry({
@@ -128,7 +118,7 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     prompts: deps.prompts,
   });
   const outbox = postgres?.outbox ?? new MemoryOutbox({ ...webhooks, logger: deps.logger });
-  // The waiting count is read at scrape time, once `chat` exists.
+  // Read at scrape time, once `chat` exists.
   const takeovers =
     deps.metrics && handoffMetrics(deps.metrics.registry, () => chat.desk.waitingCount());
   const chat = telemetry.chat(
@@ -158,7 +148,6 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     outbox,
     tracing: deps.tracing?.enabled,
     database: Boolean(postgres),
-    // `/readyz`: the session database (PostgreSQL), the help center's first load (KB_DIR).
     readiness: [
       ...(postgres ? [{ name: 'database', check: postgres.readiness }] : []),
       ...(helpCenter.readiness ? [helpCenter.readiness] : []),
@@ -172,14 +161,12 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     app,
     chat,
     agent,
-    /** `sessions=postgres` or `sessions=memory`. */
     sessions: postgres ? ('postgres' as const) : ('memory' as const),
-    /** Sets the session database up (nothing to do in memory mode): PostgresSessions#start. */
+    /** Sets the session database up, loads the help center, starts the handoff wait check. */
     start: async (retry?: { untilMs?: number }) => {
       await postgres?.start(retry);
       await helpCenter.start();
       if (closed) return;
-      // Customers waiting past HANDOFF_WAIT_SECONDS are told, once (claimed in the database).
       waits ??= repeat(Math.max(50, Math.min(handoffWaitMs / 4, 5_000)), {
         task: () => chat.desk.tellOverdue(handoffWaitMs),
         failed: 'handoff wait check failed',
@@ -188,10 +175,7 @@ export function createHelpdesk(deps: HelpdeskDeps) {
     },
     /** The knowledge base search_help_center and /kb/* use. */
     knowledge: helpCenter.kb,
-    /**
-     * Requests evict expired sessions as they come; this sweep frees what is idle (in
-     * PostgreSQL, one instance at a time), every TTL or minute, whichever is shorter.
-     */
+    /** Frees idle sessions (requests evict only those they meet) every TTL or minute. */
     startSweep: () => {
       sweep ??= repeat(Math.min(sessionOptions.sessionTtlMs, MAX_SWEEP_EVERY_MS), {
         task: () => chat.evictExpired(),
@@ -213,9 +197,8 @@ export function createHelpdesk(deps: HelpdeskDeps) {
 }
 
 /**
- * Runs `task` every `everyMs` on this instance: timers, since helpdesk runs no pg-boss, whose cron
- * ticks once a minute at most, and each task is safe on every instance at once. A failure is one
- * warn line, except the database being away (pg-kit logs that outage once).
+ * Runs `task` every `everyMs` on this instance: timers, not pg-boss (its cron ticks once a minute
+ * at most), as each task is safe on every instance at once. The database away is logged by pg-kit.
  */
 function repeat(
   everyMs: number,

@@ -43,9 +43,9 @@ const helpdesk = createHelpdesk({
   tracing,
   widget: {
     allowedOrigins: env.WIDGET_ALLOWED_ORIGINS,
-    ...(env.WIDGET_PUBLIC
-      ? { public: { perIp: env.WIDGET_RATE_PER_IP, perSession: env.WIDGET_RATE_PER_SESSION } }
-      : {}),
+    ...(env.WIDGET_PUBLIC && {
+      public: { perIp: env.WIDGET_RATE_PER_IP, perSession: env.WIDGET_RATE_PER_SESSION },
+    }),
   },
   publicUrl: env.PUBLIC_URL,
   trustProxy: env.TRUST_PROXY,
@@ -54,22 +54,18 @@ const helpdesk = createHelpdesk({
   webhooks: webhookSettings(env),
   prompts: env.support.prompts,
   toolSources: {
-    ...(env.INVOICE_SOURCE_URL
-      ? {
-          invoices: httpInvoices({
-            url: env.INVOICE_SOURCE_URL,
-            timeoutMs: env.TOOL_SOURCE_TIMEOUT_MS,
-          }),
-        }
-      : {}),
-    ...(env.STATUS_SOURCE_URL
-      ? {
-          services: httpServiceStatuses({
-            url: env.STATUS_SOURCE_URL,
-            timeoutMs: env.TOOL_SOURCE_TIMEOUT_MS,
-          }),
-        }
-      : {}),
+    ...(env.INVOICE_SOURCE_URL && {
+      invoices: httpInvoices({
+        url: env.INVOICE_SOURCE_URL,
+        timeoutMs: env.TOOL_SOURCE_TIMEOUT_MS,
+      }),
+    }),
+    ...(env.STATUS_SOURCE_URL && {
+      services: httpServiceStatuses({
+        url: env.STATUS_SOURCE_URL,
+        timeoutMs: env.TOOL_SOURCE_TIMEOUT_MS,
+      }),
+    }),
   },
   helpCenter: { dir: env.KB_DIR, schema: env.KB_SCHEMA },
 });
@@ -95,9 +91,7 @@ logger.info({ url: running.url }, `helpdesk starting on ${running.url}`);
 
 /**
  * True once the service serves; false when shutdown began first. While the database is away,
- * /healthz answers 200 and /readyz 503 (start() retries with backoff and logs once), and requests
- * get 503 database_unavailable. Only after DATABASE_STARTUP_TIMEOUT_MS does the service give up,
- * with one line and exit code 1.
+ * start() retries (/readyz and requests answer 503) for DATABASE_STARTUP_TIMEOUT_MS, then exit 1.
  */
 async function becomeReady(): Promise<boolean> {
   try {
@@ -129,14 +123,12 @@ if (await becomeReady())
         KB_DIR: env.KB_DIR,
         INVOICE_SOURCE_URL: env.INVOICE_SOURCE_URL,
         STATUS_SOURCE_URL: env.STATUS_SOURCE_URL,
-        ...(postgres
-          ? {
-              DATABASE_SCHEMA: env.DATABASE_SCHEMA,
-              PG_POOL_MAX: env.PG_POOL_MAX,
-              SESSION_LEASE_MS: env.SESSION_LEASE_MS,
-              KB_SCHEMA: env.KB_SCHEMA,
-            }
-          : {}),
+        ...(postgres && {
+          DATABASE_SCHEMA: env.DATABASE_SCHEMA,
+          PG_POOL_MAX: env.PG_POOL_MAX,
+          SESSION_LEASE_MS: env.SESSION_LEASE_MS,
+          KB_SCHEMA: env.KB_SCHEMA,
+        }),
       }),
     },
     `helpdesk ready on ${running.url} ${sessions}`,

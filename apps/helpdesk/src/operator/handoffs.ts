@@ -28,10 +28,7 @@ type ConversationEventType =
   | 'operator_message'
   | 'wait_timeout';
 
-/**
- * One thing that happened in a conversation an operator may follow, in one order for all of them:
- * `id` increases in the order events became visible, so a stream resumes after the last id it sent.
- */
+/** Something that happened in a conversation; `id` increases in the order events became visible. */
 export interface ConversationEvent {
   id: number;
   session_id: string;
@@ -45,29 +42,22 @@ export const EVENTS_PAGE = 500;
 
 export type NewConversationEvent = Omit<ConversationEvent, 'id' | 'at'>;
 
-/** What happens to a conversation's queue entry, and the event (and webhook) that says so. */
+/** The event of a change to a queue entry, and the webhook events committed with it. */
 export interface HandoffChange {
   event: NewConversationEvent;
-  /** Webhook events committed with the change. */
   announce: WebhookEvent[];
 }
 
 /** A change of a queued entry: the entry after it (undefined: it leaves the queue) and its event. */
 export type HandoffUpdate = (entry: Handoff) => HandoffChange & { entry: Handoff | undefined };
 
-/**
- * The operators' queue and the conversations' live events: in memory (MemoryHandoffs) or in
- * PostgreSQL (PostgresHandoffs), shared by every instance then.
- */
+/** The operators' queue and the conversations' live events: MemoryHandoffs or PostgresHandoffs. */
 export interface Handoffs {
   get(sessionId: string): Promise<Handoff | undefined>;
   list(): Promise<Handoff[]>;
   /** Queues the entry and records `change`, unless its conversation is queued already. */
   request(entry: Handoff, change: HandoffChange): Promise<void>;
-  /**
-   * Changes the entry with `update` (which throws to refuse) and records its event, atomically
-   * with any other change of the same entry: the entry after it.
-   */
+  /** Changes the entry with `update` (which throws to refuse), atomically; the entry after it. */
   change(sessionId: string, update: HandoffUpdate): Promise<Handoff | undefined>;
   /** Records an event of a conversation (a message). */
   record(event: NewConversationEvent): Promise<ConversationEvent>;

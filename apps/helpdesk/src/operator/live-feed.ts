@@ -1,30 +1,31 @@
 import { EVENTS_PAGE, type ConversationEvent, type Handoffs } from './handoffs.js';
 
+const POLL_MS = 200;
+
 /**
  * One reader of the conversations' live events per process, however many streams are open: every
- * `intervalMs` while anyone listens, it hands what is new (from every instance) to each listener.
+ * 200 ms while anyone listens, it hands what is new (from every instance) to each listener.
  */
 export class LiveFeed {
-  private readonly listeners = new Set<(events: ConversationEvent[]) => void>();
-  /** How to end each open stream (shutdown: they never end by themselves). */
-  private readonly enders = new Set<() => void>();
+  /** Each listener, and how to end its stream (shutdown: they never end by themselves). */
+  private readonly listeners = new Map<(events: ConversationEvent[]) => void, () => void>();
   private cursor: Promise<number> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private reading = false;
 
-  constructor(
-    /** Where the events are read; streams read their past there too. */
-    readonly source: Pick<Handoffs, 'eventsAfter' | 'cursor'>,
-    private readonly intervalMs = 200,
-  ) {}
+  /** `source`: where the events are read; streams read their past there too. */
+  constructor(readonly source: Pick<Handoffs, 'eventsAfter' | 'cursor'>) {}
 
   /**
-   * Listens from now on. Resolves once the feed's position is fixed: whatever a listener then
-   * reads of the past with `eventsAfter` ends at or after where the feed begins.
+   * Listens from now on until the returned function is called (or endAll() calls `end`). Resolves
+   * once the feed's position is fixed: the past a listener then reads ends where the feed begins.
    */
-  async subscribe(listener: (events: ConversationEvent[]) => void): Promise<() => void> {
-    this.listeners.add(listener);
-    this.timer ??= setInterval(() => void this.poll(), this.intervalMs).unref();
+  async subscribe(
+    listener: (events: ConversationEvent[]) => void,
+    end: () => void,
+  ): Promise<() => void> {
+    this.listeners.set(listener, end);
+    this.timer ??= setInterval(() => void this.poll(), POLL_MS).unref();
     const unsubscribe = () => {
       this.listeners.delete(listener);
       if (this.listeners.size === 0) this.stop();
@@ -39,16 +40,10 @@ export class LiveFeed {
     return unsubscribe;
   }
 
-  /** Keeps `end` until the returned function is called; endAll() calls it. */
-  track(end: () => void): () => void {
-    this.enders.add(end);
-    return () => this.enders.delete(end);
-  }
-
   /** Ends every open stream (shutdown): clients reconnect with Last-Event-ID, missing nothing. */
   endAll(): void {
-    for (const end of [...this.enders]) end();
-    this.enders.clear();
+    for (const end of [...this.listeners.values()]) end();
+    this.listeners.clear();
     this.stop();
   }
 
@@ -68,7 +63,7 @@ export class LiveFeed {
         if (events.length === 0) break;
         after = events.at(-1)!.id;
         this.cursor = Promise.resolve(after);
-        for (const listener of this.listeners) listener(events);
+        for (const listener of this.listeners.keys()) listener(events);
         if (events.length < EVENTS_PAGE) break;
       }
     } catch {

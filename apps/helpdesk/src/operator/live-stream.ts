@@ -19,8 +19,7 @@ export const afterQuery = z.object({
 
 /**
  * Conversation events as Server-Sent Events with ids, from `Last-Event-ID` (a reconnect), else
- * `after` (`?after=`), else now: a client gets what it missed, once (past events first, then the
- * live feed's beyond the last id sent).
+ * `?after=`, else now: past events first, then the live feed's beyond the last id sent.
  */
 export async function streamLiveEvents(
   res: Response,
@@ -43,21 +42,19 @@ export async function streamLiveEvents(
   const send = (event: ConversationEvent) => {
     if (event.id <= last || stream.gone) return;
     last = event.id;
-    // What a client reads of an event: its data, with the session and time.
     const { session_id, at, data } = event;
     stream.send(event.type, { session_id, at, ...data }, event.id);
   };
-  const unsubscribe = await feed.subscribe((events) => {
-    for (const event of events.filter(mine)) {
-      if (replaying) waiting.push(event);
-      else send(event);
-    }
-  });
-  const untrack = feed.track(() => stream.end());
-  res.once('close', () => {
-    unsubscribe();
-    untrack();
-  });
+  const unsubscribe = await feed.subscribe(
+    (events) => {
+      for (const event of events.filter(mine)) {
+        if (replaying) waiting.push(event);
+        else send(event);
+      }
+    },
+    () => stream.end(),
+  );
+  res.once('close', unsubscribe);
   stream.open();
   if (options.first) stream.send(options.first.event, options.first.data);
   try {
@@ -70,5 +67,4 @@ export async function streamLiveEvents(
     replaying = false;
     waiting.forEach(send);
   }
-  // Stays open until the client goes (then `close` above ends the subscription).
 }

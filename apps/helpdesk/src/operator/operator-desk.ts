@@ -54,24 +54,20 @@ export function createOperatorDesk(deps: OperatorDeskDeps) {
   ): Promise<ConversationEvent> => {
     const when = at();
     const by = operator === undefined ? {} : { operator };
+    const role = operator === undefined ? 'user' : 'operator';
     const event = await handoffs.record({
       session_id: sessionId,
-      type: operator === undefined ? 'customer_message' : 'operator_message',
+      type: role === 'user' ? 'customer_message' : 'operator_message',
       data: { ...by, text, at: when },
     });
-    const role = operator === undefined ? 'user' : 'operator';
     transcript.append([{ role, agent: null, ...by, text, at: when, event_id: event.id }]);
     const { appName, userId } = settings;
     const session = await deps.sessionService.getSession({ appName, userId, sessionId });
-    if (!session) return event;
-    await deps.sessionService.appendEvent({
-      session,
-      event: createEvent({
-        invocationId: randomUUID(),
-        author: role,
-        content: { role: role === 'user' ? 'user' : 'model', parts: [{ text }] },
-      }),
-    });
+    const content = { role: role === 'user' ? 'user' : 'model', parts: [{ text }] };
+    if (session) {
+      const history = createEvent({ invocationId: randomUUID(), author: role, content });
+      await deps.sessionService.appendEvent({ session, event: history });
+    }
     return event;
   };
 

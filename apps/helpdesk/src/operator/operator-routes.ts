@@ -1,4 +1,4 @@
-import { defineRoute, emptyBody, type Route } from '@repo/http-kit';
+import { currentActor, defineRoute, emptyBody, HttpError, type Route } from '@repo/http-kit';
 import { z } from 'zod';
 import type { OperatorDesk } from './operator-desk.js';
 import { messageTextSchema, sessionParamsSchema } from '../routes/schemas.js';
@@ -6,7 +6,21 @@ import { turnSchema } from '../sessions/transcript.js';
 import { handoffSchema } from './handoffs.js';
 import type { LiveFeed } from './live-feed.js';
 import { afterQuery, streamLiveEvents } from './live-stream.js';
-import { requireOperator, type OperatorRoster } from './operator-access.js';
+
+/**
+ * Who may use the console: the callers named in OPERATORS (as http-kit names the request's actor),
+ * or anyone when the service has no auth (the operator is then `operator`).
+ */
+type OperatorRoster = ReadonlySet<string> | 'open';
+
+function requireOperator(roster: OperatorRoster): string {
+  const actor = currentActor();
+  if (roster === 'open') return actor === 'anonymous' || actor === 'system' ? 'operator' : actor;
+  if (!roster.has(actor)) {
+    throw new HttpError(403, 'not_an_operator', 'This token does not belong to an operator.');
+  }
+  return actor;
+}
 
 interface OperatorRouteOptions {
   desk: OperatorDesk;

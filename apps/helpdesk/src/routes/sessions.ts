@@ -12,11 +12,8 @@ const notFound = {
     '`X-Widget-Token` does not reach (`session_not_found`).',
 };
 
-/**
- * GET /sessions/{session_id}: the transcript so far. With a public widget (`publicWidget`), a
- * request without a token reads only a session the widget started, by its secret.
- */
-export const getSessionRoute = (chat: ChatService, options: { publicWidget?: boolean } = {}) =>
+/** GET /sessions/{session_id}: the transcript so far (`publicWidget`: sessionAccessOf). */
+export const getSessionRoute = (chat: ChatService, options: { publicWidget: boolean }) =>
   defineRoute({
     method: 'get',
     path: '/sessions/{session_id}',
@@ -30,10 +27,7 @@ export const getSessionRoute = (chat: ChatService, options: { publicWidget?: boo
     handler: async ({ params: { session_id }, req, res }) => {
       // Before the transcript: the live events after it may repeat a message read here (by event_id).
       const eventsCursor = await chat.desk.live.cursor();
-      const turns = await chat.turns(
-        session_id,
-        sessionAccessOf(req, Boolean(options.publicWidget)),
-      );
+      const turns = await chat.turns(session_id, sessionAccessOf(req, options.publicWidget));
       if (!turns) throw sessionNotFound(session_id);
       res.json({ session_id, turns, events_cursor: eventsCursor });
     },
@@ -53,15 +47,11 @@ export const deleteSessionRoute = (chat: ChatService) =>
     },
   });
 
-/**
- * GET /sessions/{session_id}/events: what happens in the conversation while a person may hold
- * it (taken over, their messages, handed back, the wait's end), as Server-Sent Events with ids;
- * `Last-Event-ID` resumes. The first event, `state`, says who answers now.
- */
+/** GET /sessions/{session_id}/events: the conversation's live events, `state` (who answers) first. */
 export const sessionEventsRoute = (
   chat: ChatService,
   feed: LiveFeed,
-  options: { publicWidget?: boolean; heartbeatMs?: number } = {},
+  options: { publicWidget: boolean; heartbeatMs?: number },
 ) =>
   defineRoute({
     method: 'get',
@@ -81,7 +71,7 @@ export const sessionEventsRoute = (
       404: notFound,
     },
     handler: async ({ params: { session_id }, query, req, res }) => {
-      const access = sessionAccessOf(req, Boolean(options.publicWidget));
+      const access = sessionAccessOf(req, options.publicWidget);
       if (!(await chat.turns(session_id, access))) throw sessionNotFound(session_id);
       const entry = await chat.desk.entry(session_id);
       await streamLiveEvents(res, feed, {

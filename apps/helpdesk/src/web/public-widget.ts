@@ -9,8 +9,6 @@ export interface PublicWidgetLimits {
   perIp: number;
   /** Messages per minute to one session. */
   perSession: number;
-  /** The window the limits count in (default one minute); tests shorten it. */
-  windowMs?: number;
   /** The largest body the app reads (its bodyLimit): the per-session limit reads it first. */
   bodyLimit: string;
 }
@@ -64,8 +62,7 @@ function tooMany(scope: 'ip' | 'session') {
  * before auth so a flood costs no token check, validation or turn. The IP is `req.ip` (TRUST_PROXY).
  */
 export function publicWidgetLimits(limits: PublicWidgetLimits) {
-  const windowMs = limits.windowMs ?? 60_000;
-  const common = { windowMs, standardHeaders: 'draft-7', legacyHeaders: false } as const;
+  const common = { windowMs: 60_000, standardHeaders: 'draft-7', legacyHeaders: false } as const;
   const perIp = rateLimit({ ...common, limit: limits.perIp, handler: tooMany('ip') });
   const perSession = rateLimit({
     ...common,
