@@ -3,16 +3,10 @@ import type { Guideline, GuidelineScope, GuidelineSource, ScopeKind } from './gu
 import { normalizedEditDistance } from '../quality/learn-from-decision.js';
 
 /** A rule one derivation learned, before it is merged or added. */
-export interface LearnedRule {
-  rule: string;
-  scope: GuidelineScope;
-}
+export type LearnedRule = Pick<Guideline, 'rule' | 'scope'>;
 
 /** A reviewer's change to a guideline (PATCH /guidelines/{id}). */
-export interface GuidelineChange {
-  rule?: string | undefined;
-  enabled?: boolean | undefined;
-}
+export type GuidelineChange = Partial<Pick<Guideline, 'rule' | 'enabled'>>;
 
 export interface GuidelineFilter {
   kind?: ScopeKind | undefined;

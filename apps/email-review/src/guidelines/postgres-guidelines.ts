@@ -36,13 +36,9 @@ export function guidelineTablesMigration(schema: string): string {
     );`;
 }
 
-interface GuidelineRow {
-  id: string;
+interface GuidelineRow extends Omit<Guideline, 'scope' | 'created_at' | 'updated_at'> {
   scope_kind: ScopeKind;
   scope_value: string;
-  rule: string;
-  enabled: boolean;
-  sources: GuidelineSource[];
   created_at: Date;
   updated_at: Date;
 }

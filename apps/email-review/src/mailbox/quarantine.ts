@@ -27,14 +27,6 @@ export const quarantineListSchema = z.object({
 });
 export type QuarantineList = z.infer<typeof quarantineListSchema>;
 
-class MailboxUnavailable extends HttpError {
-  constructor() {
-    super(503, 'mailbox_unavailable', 'The mailbox (IMAP server) cannot be reached.', {
-      headers: { 'Retry-After': '30' },
-    });
-  }
-}
-
 function reasonOf(flags: Set<string> | undefined): 'oversized' | 'unreadable' | 'unknown' {
   if (flags?.has(QUARANTINE_REASONS.oversized)) return 'oversized';
   if (flags?.has(QUARANTINE_REASONS.unreadable)) return 'unreadable';
@@ -80,6 +72,13 @@ export function listQuarantine(
       lock.release();
     }
   }).catch(() => {
-    throw new MailboxUnavailable();
+    throw new HttpError(
+      503,
+      'mailbox_unavailable',
+      'The mailbox (IMAP server) cannot be reached.',
+      {
+        headers: { 'Retry-After': '30' },
+      },
+    );
   });
 }
