@@ -35,10 +35,7 @@ function logEntry(args: unknown[]): [Record<string, unknown>, string] {
   return [fields, words.join(' ')];
 }
 
-/**
- * ADK's `@experimental` warning, which its own runner triggers on every first chat whatever the
- * service does: nothing for an operator to act on, so it goes to debug.
- */
+/** ADK's runner warns that its own `@experimental` methods are, on every first chat: debug only. */
 const EXPERIMENTAL_NOTICE = / is experimental and may change in the future\.$/;
 
 /**

@@ -5,9 +5,8 @@ import type { Caller } from '../tools/caller.js';
 export type ApiCaller = Exclude<Caller, { kind: 'widget' }>;
 
 /**
- * The caller of the current request as http-kit authenticated it: the actor its token stands
- * for, or `operator` when nothing was asked (an open service's `anonymous`, `system` outside any
- * request). A public widget request is never this: its routes say so (SessionAccess).
+ * The current request's caller as http-kit authenticated it, or `operator` when nothing was asked
+ * (an open service's `anonymous`, `system` outside requests). Never the public widget's.
  */
 export function apiCaller(): ApiCaller {
   const actor = currentActor();

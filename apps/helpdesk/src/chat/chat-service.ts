@@ -109,10 +109,7 @@ export function sessionSettings(
   };
 }
 
-/**
- * The chat operation: ADK's Runner over the agent tree, one turn per session at a time. Session
- * service and Runner are injected, with in-memory defaults as in ADK's dev server.
- */
+/** ADK's Runner over the agent tree, one turn per session at a time; injected or in-memory parts. */
 export function createChatService(options: ChatServiceOptions) {
   const settings = sessionSettings(options);
   const { clock } = settings;
@@ -154,10 +151,7 @@ export function createChatService(options: ChatServiceOptions) {
   });
 
   return {
-    /**
-     * `observer` watches the turn as it runs (POST /chat's event stream); `access` defaults to the
-     * request's API caller (A2A, whose route always needs a token when auth is on).
-     */
+    /** `observer`: POST /chat's event stream; `access`: by default the request's API caller (A2A). */
     send: async (
       sessionId: string,
       message: string,

@@ -19,7 +19,7 @@ export interface TurnOutcome {
   reply: string;
   /** The id `create_ticket` returned in this turn, if it ran. */
   ticketId?: string;
-  /** The help center articles the reply cites (`[kb:slug]`) that search_help_center returned in this turn. */
+  /** The articles the reply cites (`[kb:slug]`) that search_help_center returned in this turn. */
   sources: Source[];
   /** Citations of articles the turn did not retrieve, removed from the reply. */
   removedCitations: string[];
@@ -39,10 +39,7 @@ export interface TurnInput {
 export interface TurnObserver {
   /** Called when the turn starts, once the session's earlier turns are done. */
   onStart?: () => void;
-  /**
-   * Every ADK event of the turn as it happens. With an observer, the model calls use the
-   * streaming endpoint (ADK's StreamingMode.SSE), so text also arrives in partial events.
-   */
+  /** Every ADK event of the turn as it happens; the model streams (SSE), text comes in partials. */
   onEvent?: (event: Event) => void;
 }
 
@@ -53,8 +50,7 @@ const ticketIdIn = (event: Event) =>
 
 /**
  * Runs one message through the agent tree: the last final text is the reply, its author the agent.
- * A model failure (an event with `errorCode`, not an exception), an exception or no text fails the
- * turn, naming a ticket it opened, so a client that retries does not open a second unknowingly.
+ * A model error event, an exception or no text fails the turn, naming a ticket it opened.
  */
 export async function runTurn(
   runner: Runner,

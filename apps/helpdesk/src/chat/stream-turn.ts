@@ -12,9 +12,8 @@ interface TurnEventSink {
 }
 
 /**
- * One message, its turn streamed as it happens, then exactly one `done` (the JSON reply) or
- * `error` (problem details). The sink opens when the turn starts: what fails before (429
- * session_busy) is rethrown as an ordinary problem. A client gone away only stops the writing.
+ * One message, its turn streamed as it happens, then one `done` (the reply) or `error`. The sink
+ * opens when the turn starts: what fails before (429 session_busy) is thrown as ever.
  */
 export async function streamTurn(
   chat: ChatService,

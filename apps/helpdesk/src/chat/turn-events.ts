@@ -56,9 +56,8 @@ function toolEventsOf(event: Event): TurnEvent[] {
 }
 
 /**
- * Reads a turn's ADK events (streaming mode) as the events a client sees: a transfer as `agent`,
- * tool calls and results, and text as `delta`s from the partial events. A final text that came
- * without partial events (a model answering in one piece) is sent as one delta.
+ * Reads a turn's ADK events as the client's: a transfer as `agent`, tool calls and results, text as
+ * `delta`s from the partial events, or as one delta when a final text came without any.
  */
 export function turnEventReader(): (event: Event) => TurnEvent[] {
   let streamed = false;

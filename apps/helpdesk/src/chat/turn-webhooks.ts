@@ -41,9 +41,9 @@ export const ticketCreated = (
   });
 
 /**
- * `turn.failed` (and `ticket.created` if the turn opened one): a failed turn writes nothing to its
- * session, so these commit on their own while it still holds the session, in order with the next
- * turn. If the outbox refuses them, the client still hears the turn's own error.
+ * `turn.failed` (and `ticket.created` if the turn opened one), committed on their own (a failed
+ * turn writes nothing) while it holds its session: in order with the next turn. The client hears
+ * the turn's own error even if the outbox refuses them.
  */
 export async function publishTurnFailed(
   webhooks: TurnWebhooks,

@@ -48,10 +48,7 @@ export const staticServices: ServiceStatusSource = {
   check: async (service) => checkServiceStatus({ service }),
 };
 
-/**
- * Built into a FunctionTool by the agent tree (agents/specialists.ts), on the static data by
- * default. A source that does not answer is said to the model, not thrown.
- */
+/** The tool over `source` (agents/specialists.ts); one that does not answer is said to the model. */
 export const checkServiceStatusTool = (
   source: ServiceStatusSource,
 ): ToolOptions<typeof checkServiceStatusParameters> => ({
