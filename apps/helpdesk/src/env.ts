@@ -72,7 +72,7 @@ const serviceEnvSchema = httpServiceEnv(3002)
       )
       .transform((value) => value?.replace(/\/+$/, '')),
     ...webhooksEnv(),
-    /** lookup_invoice's and check_service_status's data: `GET {url}/{id}` (README, Tool data sources). */
+    /** The tools' data: `GET {url}/{id}` (README, Tool data sources); unset: the demo data. */
     INVOICE_SOURCE_URL: urlFromEnv(),
     STATUS_SOURCE_URL: urlFromEnv(),
     /** Per request to a tool data source; past it the tool says the system is not answering. */

@@ -17,10 +17,7 @@ interface A2aOptions {
   publicUrl?: string;
 }
 
-/**
- * Where the service listens, from the connection's own end: never from a header the caller writes
- * (Host, X-Forwarded-*), or any caller could make the card send agents (and their tokens) elsewhere.
- */
+/** Where the service listens, from the connection: never a header the caller writes (Host). */
 function listeningUrlOf(req: Request): string {
   const address = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
   const host = address.includes(':') ? `[${address}]` : address;
@@ -28,9 +25,8 @@ function listeningUrlOf(req: Request): string {
 }
 
 /**
- * helpdesk as an A2A agent (protocol 0.3, JSON-RPC binding): the agent card at
- * /.well-known/agent-card.json (open, as discovery needs) and the task methods at POST /a2a (behind
- * the API's auth). Tasks live in this process's memory; their sessions are the chat service's.
+ * helpdesk as an A2A agent (protocol 0.3, JSON-RPC): the agent card (open, as discovery needs) and
+ * POST /a2a (behind the API's auth). Tasks live in this process's memory.
  */
 export function a2aRoutes(options: A2aOptions): Router {
   const card = (baseUrl: string) =>

@@ -9,10 +9,7 @@ const A2A_TASK_BYTES = 32 * 1024 * 1024;
 /** How long a task stays answerable by tasks/get after its last change. */
 const A2A_TASK_TTL_MS = 24 * 60 * 60 * 1000;
 
-/**
- * A caller's message as a task keeps it: its ids and text parts, what the turn read (textOf). Data
- * and file parts, metadata and extensions are not answered from, so they are not kept.
- */
+/** A caller's message as a task keeps it: its ids and the text parts the turn read (textOf). */
 function keptMessage(message: Message): Message {
   if (message.role !== 'user') return message;
   const { kind, role, messageId, contextId, taskId } = message;
@@ -31,8 +28,7 @@ function keptTask(task: Task): Task {
 }
 
 /**
- * The SDK's in-memory task store, bounded (its `InMemoryTaskStore` is a Map that never lets go): a
- * task lives a day after its last change, within `max` tasks and `maxBytes` (a running task is
+ * The SDK's in-memory task store, bounded (its `InMemoryTaskStore` never lets go; a running task is
  * saved at each event, so it is never the least recently used). Tasks are held as JSON: the size is
  * exact, and loads are copies (the SDK appends to a loaded task's artifact parts).
  */

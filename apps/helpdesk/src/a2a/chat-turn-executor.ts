@@ -19,13 +19,12 @@ class TurnCancelled extends Error {}
 type TurnState = 'waiting' | 'running' | 'cancelled';
 
 /**
- * Runs each A2A message as one helpdesk turn through the chat service of POST /chat, its contextId
- * the session (so one context's turns are serialized), streamed as A2A events. A task still waiting
- * for its session can be cancelled; a started one finishes, its cancel refused at once (-32002).
+ * Runs each A2A message as one turn of POST /chat's chat service, its contextId the session. A task
+ * still waiting for its session can be cancelled; a started one finishes (cancel answers -32002).
  */
 export class ChatTurnExecutor implements AgentExecutor {
   private readonly turns = new Map<string, { state: TurnState; contextId: string }>();
-  /** Messages that came by message/stream: only their turns stream (non-streaming calls cost less). */
+  /** Messages that came by message/stream: only their turns stream (the others cost less). */
   readonly streamedMessages = new Set<string>();
 
   constructor(
@@ -143,10 +142,7 @@ function taskEvents(bus: ExecutionEventBus, task: { taskId: string; contextId: s
   };
 }
 
-/**
- * A message to a conversation a person holds: it was passed on to them, and their answer comes
- * in the conversation (GET /sessions/{contextId}), not in this task, which ends `input-required`.
- */
+/** A message to a conversation a person holds: their answer comes in the session, not the task. */
 function heldParts(reply: Extract<ChatReply, { mode: 'human' }>): Part[] {
   return [
     textPart(

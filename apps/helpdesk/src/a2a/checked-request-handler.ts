@@ -14,9 +14,8 @@ import {
 } from './rpc-params.js';
 
 /**
- * The SDK's request handler, with each method's params checked first (the SDK trusts their shape),
- * each message checked as POST /chat checks it before a task exists, and streamed messages marked
- * so that only their turns stream (the executor's `streamedMessages`).
+ * The SDK's request handler, with each method's params checked first (the SDK trusts their shape)
+ * and streamed messages marked so that only their turns stream (the executor's `streamedMessages`).
  */
 export class CheckedRequestHandler extends DefaultRequestHandler {
   constructor(

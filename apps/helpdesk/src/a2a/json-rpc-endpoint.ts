@@ -40,10 +40,7 @@ const rpcRequestSchema = z.object({
   params: z.unknown().optional(),
 });
 
-/**
- * A caller's value (JSON-RPC id or method) as a log field: control, bidi and line separator
- * characters made spaces, at most 64 characters, so a caller cannot write log lines of its own.
- */
+/** A caller's value as a log field: no control, bidi or line separators, at most 64 characters. */
 function logSafe(value: unknown): string {
   return String(value)
     .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' ')
@@ -62,10 +59,7 @@ const errorResponse = (id: RpcId, error: A2AError) => ({
   error: error.toJSONRPCError(),
 });
 
-/**
- * The A2A error a call ends with, and one log line: a refusal at info with its code; anything else
- * at error with the cause, which the caller never sees.
- */
+/** The A2A error a call ends with, logged: a refusal at info, else at error (cause not answered). */
 function answerTo(error: unknown, call: { id: RpcId; method: string }, fallback: Logger): A2AError {
   const log = currentLogger(fallback);
   const fields = {
@@ -137,10 +131,7 @@ export function jsonRpcEndpoint(handler: A2ARequestHandler, logger: Logger): Rou
   return router;
 }
 
-/**
- * A body the JSON parser refused on the JSON-RPC path, answered as JSON-RPC's parse error (-32700,
- * id null); anything else goes on to the problem details. Mounted by http-kit after its parsers.
- */
+/** A body the JSON parser refused on the JSON-RPC path: JSON-RPC's parse error (-32700, id null). */
 export function jsonRpcParseErrors(path: string): ErrorRequestHandler {
   return (error: { type?: unknown }, req, res, next) => {
     if (req.path !== path || error?.type !== 'entity.parse.failed') return next(error);

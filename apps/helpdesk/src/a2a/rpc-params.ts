@@ -58,10 +58,7 @@ export const taskIdParamsSchema = z.object({ id, metadata: metadata.optional() }
 type Issue = z.core.$ZodIssue;
 const pathOfParam = (issue: Issue) => issue.path.map(String).join('.') || '(params)';
 
-/**
- * Throws -32602 unless `value` has the schema's shape, with each issue's path (`pathOf`) and
- * message as the API words them (POST /chat's `validation_failed`).
- */
+/** Throws -32602 unless `value` has the schema's shape, issues worded as POST /chat's. */
 export function checkParams<T>(schema: z.ZodType<T>, value: unknown, pathOf = pathOfParam): void {
   const parsed = schema.safeParse(value);
   if (parsed.success) return;
@@ -82,9 +79,8 @@ export function textOf(params: MessageSendParams): string {
 }
 
 /**
- * Checks a message's params (protocol 0.3's types), then its text with POST /chat's zod schema:
- * what POST /chat refuses is invalid params (-32602) with the same issues; a message without text
- * parts is content the agent does not take (-32005).
+ * Checks a message's params, then its text as POST /chat does (-32602 with the same issues); a
+ * message without text parts is content the agent does not take (-32005).
  */
 export function checkMessage(params: MessageSendParams): void {
   checkParams(messageSendParamsSchema, params);

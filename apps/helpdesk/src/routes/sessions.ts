@@ -47,7 +47,7 @@ export const deleteSessionRoute = (chat: ChatService) =>
     },
   });
 
-/** GET /sessions/{session_id}/events: the conversation's live events, `state` (who answers) first. */
+/** GET /sessions/{session_id}/events: the conversation's live events, `state` first. */
 export const sessionEventsRoute = (
   chat: ChatService,
   feed: LiveFeed,
