@@ -1,5 +1,5 @@
 import type { LlmResponse } from '@google/adk';
-import { FinishReason, type GenerateContentResponseUsageMetadata, type Part } from '@google/genai';
+import { FinishReason } from '@google/genai';
 import type OpenAI from 'openai';
 
 const FINISH_REASONS: Record<string, FinishReason> = {
@@ -10,20 +10,6 @@ const FINISH_REASONS: Record<string, FinishReason> = {
   length: FinishReason.MAX_TOKENS,
   content_filter: FinishReason.SAFETY,
 };
-
-const finishReasonOf = (reason: string | null | undefined): FinishReason | undefined =>
-  reason ? (FINISH_REASONS[reason] ?? FinishReason.OTHER) : undefined;
-
-function usageOf(
-  usage: OpenAI.CompletionUsage | null | undefined,
-): GenerateContentResponseUsageMetadata | undefined {
-  if (!usage) return undefined;
-  return {
-    promptTokenCount: usage.prompt_tokens,
-    candidatesTokenCount: usage.completion_tokens,
-    totalTokenCount: usage.total_tokens,
-  };
-}
 
 /** A tool call's JSON arguments; a model that wrote invalid JSON fails the call (a model error). */
 function argsOf(name: string, json: string): Record<string, unknown> {
@@ -44,31 +30,27 @@ interface ToolCallSoFar {
   arguments: string;
 }
 
-function partsOf(text: string, toolCalls: ToolCallSoFar[]): Part[] {
-  return [
-    ...(text ? [{ text }] : []),
-    ...toolCalls.map((call) => ({
-      functionCall: {
-        ...(call.id ? { id: call.id } : {}),
-        name: call.name,
-        args: argsOf(call.name, call.arguments),
-      },
-    })),
-  ];
-}
-
 function finalResponse(
   text: string,
   toolCalls: ToolCallSoFar[],
   finish: string | null | undefined,
   usage: OpenAI.CompletionUsage | null | undefined,
 ): LlmResponse {
-  const finishReason = finishReasonOf(finish);
-  const usageMetadata = usageOf(usage);
+  const functionCalls = toolCalls.map(({ id, name, arguments: json }) => ({
+    functionCall: { ...(id ? { id } : {}), name, args: argsOf(name, json) },
+  }));
   return {
-    content: { role: 'model', parts: partsOf(text, toolCalls) },
-    ...(finishReason ? { finishReason } : {}),
-    ...(usageMetadata ? { usageMetadata } : {}),
+    content: { role: 'model', parts: [...(text ? [{ text }] : []), ...functionCalls] },
+    ...(finish ? { finishReason: FINISH_REASONS[finish] ?? FinishReason.OTHER } : {}),
+    ...(usage
+      ? {
+          usageMetadata: {
+            promptTokenCount: usage.prompt_tokens,
+            candidatesTokenCount: usage.completion_tokens,
+            totalTokenCount: usage.total_tokens,
+          },
+        }
+      : {}),
   };
 }
 
