@@ -1,6 +1,5 @@
 import {
   createHttpApp,
-  createLogger,
   readPackageVersion,
   type HttpAppOptions,
   type Logger,
@@ -20,23 +19,23 @@ import { MemoryOutbox, webhookRoutes, type Outbox } from '@repo/webhooks';
 import { outboxDeps } from './webhooks/thread-webhooks.js';
 import { REVIEW_INBOX_PATHS, reviewInbox } from './web/review-inbox.js';
 
-/** The documented API's parts beside the thread service. */
+/** The documented API's parts beside the thread service; what is unset is served empty. */
 export interface ApiOptions {
-  /** How long POST /threads waits for the draft before answering 202 (CREATE_WAIT_MS, default 30 s). */
+  /** How long POST /threads waits for the draft before answering 202 (default 30 s). */
   createWaitMs?: number;
   /** Thread changes for GET /events (the persistence's feed). */
   changes?: ChangeFeed;
   /** Keep-alive comments on GET /events this often (default 15 s). */
-  sseHeartbeatMs?: number;
+  eventsKeepAliveMs?: number;
   /** GET /webhooks/deliveries and their retry (the persistence's outbox). */
   outbox?: Outbox;
   /** GET /mailbox/quarantine's source (a mailbox is configured). */
   listQuarantine?: () => Promise<QuarantineList>;
   /** The support profile's categories and urgencies (default: DEFAULT_LABELS). */
   labels?: Labels;
-  /** The help center's knowledge base: GET/PUT/DELETE /kb/articles, GET /kb/search (behind the token). */
+  /** GET/PUT/DELETE /kb/articles, GET /kb/search: the help center's knowledge base. */
   knowledge?: KnowledgeBase;
-  /** GET /guidelines and its changes, GET /quality (behind the token). */
+  /** GET /guidelines and its changes, GET /quality. */
   reviewerRoutes?: Route[];
 }
 
@@ -56,11 +55,7 @@ const version = readPackageVersion(new URL('../package.json', import.meta.url));
 /** The documented API over a thread service: what createApp serves, and what /openapi.json describes. */
 export function emailReviewApi(threads: ThreadService, options: ApiOptions = {}) {
   const labels = options.labels ?? DEFAULT_LABELS;
-  const outbox =
-    options.outbox ??
-    new MemoryOutbox(
-      outboxDeps(undefined, createLogger({ name: 'email-review', level: 'silent' })),
-    );
+  const outbox = options.outbox ?? new MemoryOutbox(outboxDeps(undefined));
   return {
     title: 'email-review',
     version,
@@ -72,7 +67,7 @@ export function emailReviewApi(threads: ThreadService, options: ApiOptions = {})
         labels,
       }),
       ...labelRoutes(labels),
-      eventsRoute(options.changes ?? new ChangeFeed(), { heartbeatMs: options.sseHeartbeatMs }),
+      eventsRoute(options.changes ?? new ChangeFeed(), { heartbeatMs: options.eventsKeepAliveMs }),
       ...webhookRoutes(outbox),
       ...mailboxRoutes(options.listQuarantine),
       ...(options.knowledge ? knowledgeRoutes(options.knowledge) : []),

@@ -1,6 +1,6 @@
 import type { HttpAppOptions, Logger, ReadinessCheck, Tracing } from '@repo/http-kit';
 import type OpenAI from 'openai';
-import { createApp } from './app.js';
+import { createApp, type ApiOptions } from './app.js';
 import { createDeliveryRunner } from './delivery/delivery-runner.js';
 import { createLogTransport, type MailTransport } from './delivery/mail-transport.js';
 import type { Persistence } from './persistence/persistence.js';
@@ -28,19 +28,15 @@ import { DEFAULT_LABELS, type Labels } from './workflow/classification.js';
 import { createThreadRetention, type RetentionSettings } from './retention/thread-retention.js';
 
 /** The HTTP options go to http-kit's app as given (documented there). */
-export interface EmailReviewDeps extends Pick<
-  HttpAppOptions,
-  'apiToken' | 'auth' | 'onResponse' | 'metrics'
-> {
+export interface EmailReviewDeps
+  extends
+    Pick<HttpAppOptions, 'apiToken' | 'auth' | 'onResponse' | 'metrics'>,
+    Pick<ApiOptions, 'createWaitMs' | 'eventsKeepAliveMs'> {
   persistence: Persistence;
   llm: OpenAI;
   model: string;
   /** The most time a step spends retrying the model (default 20 s); then 503 with Retry-After. */
   llmRetryBudgetMs?: number;
-  /** How long POST /threads waits for the draft before answering 202 (default 30 s). */
-  createWaitMs?: number;
-  /** Keep-alive comments on GET /events this often (default 15 s). */
-  eventsKeepAliveMs?: number;
   logger: Logger;
   /** Where approved replies go: SMTP, or (default) the log. */
   transport?: MailTransport;
@@ -53,10 +49,7 @@ export interface EmailReviewDeps extends Pick<
   mailbox?: MailboxSettings;
   /** Delete finished threads past this age (PostgreSQL mode); unset: keep them forever. */
   retention?: RetentionSettings;
-  /**
-   * The support profile (SUPPORT_PROFILE_FILE, PROMPTS_DIR, PROFILE_*): its prompts and its
-   * categories and urgencies. Default: the package's prompts and labels without a profile.
-   */
+  /** The support profile's prompts and labels; default: the package's, without a profile. */
   support?: { prompts: EmailPrompts; labels: Labels };
   /** The help center (KB_DIR, KB_SCHEMA): its folder, and its schema in PostgreSQL. */
   helpCenter?: HelpCenterSettings;
@@ -113,11 +106,10 @@ export function createEmailReview(deps: EmailReviewDeps) {
     ...(deps.llmRetryBudgetMs !== undefined ? { retry: { budgetMs: deps.llmRetryBudgetMs } } : {}),
     clock: deps.clock,
   });
-  const { checkpointer } = deps.persistence;
-  const graph = telemetry.graph(compileEmailGraph(builder, checkpointer));
+  const graph = telemetry.graph(compileEmailGraph(builder, deps.persistence.checkpointer));
   const operationDeps = {
     graph,
-    graphOn: graphOnEachSaver({ graph, checkpointer, builder, withTelemetry: telemetry.graph }),
+    graphOn: graphOnEachSaver({ builder, withTelemetry: telemetry.graph }),
     transaction: deps.persistence.transaction.bind(deps.persistence),
     threads: deps.persistence.threads,
     history: deps.persistence.history,
@@ -142,9 +134,8 @@ export function createEmailReview(deps: EmailReviewDeps) {
     mailbox.transport(deps.transport ?? createLogTransport(deps.logger)),
   );
   /**
-   * Takes the model jobs whose instance died (PostgreSQL mode). A job's failure is recorded on its
-   * thread; only a run that could not record anything (the database away) fails the job, which
-   * pg-boss then runs again.
+   * Runs the model jobs whose instance died (PostgreSQL mode). Only a run that could not record its
+   * failure on the thread (the database away) fails its job, which pg-boss then runs again.
    */
   const modelWork = {
     start: () =>
@@ -162,7 +153,6 @@ export function createEmailReview(deps: EmailReviewDeps) {
     clock: deps.clock,
   });
   const { readiness } = deps.persistence;
-  /** `/readyz`: the database (PostgreSQL), the mailbox (IMAP_URL), the help center (KB_DIR). */
   const readinessChecks: ReadinessCheck[] = [
     ...(readiness ? [{ name: 'database', check: readiness }] : []),
     ...(mailbox.kind === 'imap' ? [{ name: 'mailbox', check: () => mailbox.status.state }] : []),
@@ -175,7 +165,6 @@ export function createEmailReview(deps: EmailReviewDeps) {
     readiness: readinessChecks,
     ...(mailbox.kind === 'imap' ? { listQuarantine: mailbox.listQuarantine } : {}),
     changes: deps.persistence.changes,
-    sseHeartbeatMs: deps.eventsKeepAliveMs,
     outbox: deps.persistence.outbox,
     labels,
     knowledge: helpCenter.kb,
@@ -225,9 +214,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
     modelWork,
     mailbox,
     retention,
-    /** The knowledge base; `start()` makes its tables (PostgreSQL) and loads and watches KB_DIR. */
     helpCenter,
-    /** Guidelines learned from reviewers; `start()` starts the derivation's workers. */
     guidelines,
   };
 }

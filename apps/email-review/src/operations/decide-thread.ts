@@ -43,17 +43,14 @@ export interface Decision extends Transaction {
 
 /**
  * OperationDeps' `graphOn`: the graph over a transaction's saver, compiled once per saver with the
- * telemetry's callbacks (the service's own saver has `graph`; memory mode's transactions share it).
+ * telemetry's callbacks (memory mode's transactions share one saver).
  */
 export function graphOnEachSaver(service: {
-  graph: EmailGraph;
-  checkpointer: BaseCheckpointSaver;
   builder: ReturnType<typeof buildEmailGraph>;
   withTelemetry: (graph: EmailGraph) => EmailGraph;
 }): (saver: BaseCheckpointSaver) => EmailGraph {
   const graphs = new WeakMap<BaseCheckpointSaver, EmailGraph>();
   return (saver) => {
-    if (saver === service.checkpointer) return service.graph;
     let compiled = graphs.get(saver);
     if (!compiled)
       graphs.set(
@@ -105,11 +102,6 @@ export async function saveDecision(
   if (!saved) throw new ThreadMovedOn(change.view.thread_id);
 }
 
-export interface Approval {
-  /** Sets or overrides the recipient (the thread's `from` by default). */
-  to?: string | undefined;
-}
-
 /**
  * Approves the draft the reviewer was shown, in one decision: the thread `sent`, its reply queued
  * (a worker delivers it), `approved` in the history, and `sent` recorded as the `send` step's output
@@ -118,7 +110,8 @@ export interface Approval {
 export function approveThread(
   deps: OperationDeps,
   threadId: string,
-  approval: Approval = {},
+  /** `to` sets or overrides the recipient (the thread's `from` by default). */
+  approval: { to?: string | undefined } = {},
   condition?: RevisionCondition,
 ): Promise<Thread> {
   return decideThread(deps, threadId, condition, async (thread, decision) => {

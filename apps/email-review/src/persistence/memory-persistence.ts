@@ -15,7 +15,6 @@ import type { RetryPolicy } from '../delivery/retry-policy.js';
 import { inProcessModelJobs } from '../jobs/model-jobs.js';
 import type { Persistence } from './persistence.js';
 import { ChangeFeed } from '../changes/change-feed.js';
-import { createLogger } from '@repo/http-kit';
 import { MemoryOutbox } from '@repo/webhooks';
 import { outboxDeps, threadWebhooks, type WebhookOptions } from '../webhooks/thread-webhooks.js';
 
@@ -62,10 +61,6 @@ class DeferredSaver extends BaseCheckpointSaver {
     return this.saver.deleteThread(threadId);
   }
 
-  override getNextVersion(current: number | undefined) {
-    return this.saver.getNextVersion(current);
-  }
-
   async flush() {
     for (const write of this.writes.splice(0)) {
       if ('put' in write) await this.saver.put(...write.put);
@@ -86,12 +81,7 @@ export function createMemoryPersistence(
   options: { retry?: RetryPolicy; webhooks?: WebhookOptions; logger?: Logger } = {},
 ): Persistence {
   const changes = new ChangeFeed();
-  const outbox = new MemoryOutbox(
-    outboxDeps(
-      options.webhooks,
-      options.logger ?? createLogger({ name: 'email-review', level: 'silent' }),
-    ),
-  );
+  const outbox = new MemoryOutbox(outboxDeps(options.webhooks, options.logger));
   const webhooks = threadWebhooks(outbox, options.webhooks);
   const threads = new MemoryThreadStore(changes, webhooks);
   const deliveries = new MemoryDeliveries(threads, options.retry);

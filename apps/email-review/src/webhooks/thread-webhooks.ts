@@ -7,7 +7,7 @@ import {
   type WebhookEvent,
   type WebhookSettings,
 } from '@repo/webhooks';
-import type { Logger } from 'pino';
+import { createLogger } from '@repo/http-kit';
 import type { HistoryEvent } from '../threads/thread-history.js';
 import type { Thread } from '../threads/thread.js';
 
@@ -108,7 +108,10 @@ export interface WebhookOptions {
 }
 
 /** What a persistence needs to build its outbox: the settings (none: no endpoints) and a logger. */
-export function outboxDeps(options: WebhookOptions | undefined, logger: Logger) {
+export function outboxDeps(
+  options: WebhookOptions | undefined,
+  logger = createLogger({ name: 'email-review', level: 'silent' }),
+) {
   return {
     settings: options?.settings ?? noWebhooks(),
     metrics: options?.metrics ?? deliveryMetrics(undefined),
