@@ -3,12 +3,10 @@ import type OpenAI from 'openai';
 import { APIConnectionError, APIError, OpenAIError } from 'openai';
 import { ModelOutputInvalid, ModelUnavailable } from './llm-errors.js';
 
-/** How a step's model call is retried; `retries` and `timeoutMs` default to the client's own settings. */
+/** How a step's model call is retried (as often as the client's maxRetries, each within its timeout). */
 export interface ModelRetryPolicy {
   /** The most time a step spends waiting to retry and on retries, so answers come before a proxy gives up. */
   budgetMs: number;
-  retries?: number;
-  timeoutMs?: number;
 }
 
 export const DEFAULT_RETRY_BUDGET_MS = 20_000;
@@ -28,8 +26,7 @@ export async function callModel<T>(
   /** One attempt: the SDK retries nothing itself (this function does), within its timeout. */
   call: (options: { maxRetries: 0; timeout: number }) => Promise<T>,
 ): Promise<T> {
-  const retries = policy.retries ?? llm.maxRetries;
-  const timeoutMs = policy.timeoutMs ?? llm.timeout;
+  const { maxRetries: retries, timeout: timeoutMs } = llm;
   const deadline = Date.now() + policy.budgetMs;
   for (let attempt = 0; ; attempt += 1) {
     const remaining = deadline - Date.now();

@@ -164,7 +164,6 @@ export function createMailboxReader(deps: MailboxReaderDeps) {
   let running: Promise<void> | undefined;
   return {
     status,
-    mailbox,
     start() {
       running ??= run().catch((error: unknown) =>
         deps.logger.error({ err: error }, 'mailbox reader stopped'),
