@@ -3,15 +3,15 @@ import { z } from 'zod';
 import { agentNameSchema } from '../agents/agent-names.js';
 import { sourceSchema } from '../help-center/citations.js';
 import { CondensingSessionService } from '../sessions/condensing-session-service.js';
-import type { SessionAccess } from '../sessions/session-access.js';
-import { SessionStore } from '../sessions/session-store.js';
-import type { SessionSettings, SessionTurns } from '../sessions/session-turns.js';
-import { runTurn, type TurnObserver, type TurnOutcome } from './run-turn.js';
 import {
   newWidgetSessionId,
   newWidgetToken,
   widgetTokenSha256,
-} from '../sessions/widget-secret.js';
+  type SessionAccess,
+} from '../sessions/session-access.js';
+import { SessionStore } from '../sessions/session-store.js';
+import type { SessionSettings, SessionTurns } from '../sessions/session-turns.js';
+import { runTurn, type TurnObserver, type TurnOutcome } from './run-turn.js';
 import type { Caller } from '../tools/caller.js';
 import { currentActor } from '@repo/http-kit';
 import type { Handoffs } from '../operator/handoffs.js';

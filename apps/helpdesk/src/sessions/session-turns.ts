@@ -78,7 +78,7 @@ export interface SessionTurns {
     sessionId: string,
     access?: SessionAccess,
   ): readonly Turn[] | undefined | Promise<readonly Turn[] | undefined>;
-  /** Starts a session for the public widget, keeping the hash of its secret (widget-secret.ts). */
+  /** Starts a session for the public widget, keeping the hash of its secret (session-access.ts). */
   openWidgetSession(sessionId: string, widgetTokenSha256: string): Promise<void>;
   /** Forgets a session; a turn of it in flight finishes first. */
   delete(sessionId: string): Promise<void>;
