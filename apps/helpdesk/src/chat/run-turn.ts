@@ -50,7 +50,8 @@ const ticketIdIn = (event: Event) =>
 
 /**
  * Runs one message through the agent tree: the last final text is the reply, its author the agent.
- * A model error event, an exception or no text fails the turn, naming a ticket it opened.
+ * A model error event, an exception or no text fails the turn, naming a ticket it opened (so that
+ * a client sending the message again knows it has one).
  */
 export async function runTurn(
   runner: Runner,

@@ -8,7 +8,7 @@ const BATCH = 200;
 const LEFTOVER_LEASE_AGE = "interval '1 hour'";
 
 /**
- * Deletes sessions unused since `cutoff` (but those with a live lease, or written since picked) and
+ * Deletes sessions unused since `cutoff` (not one with a live lease or written since picked) and
  * leases crashed turns left, on one instance at a time; returns how many sessions went.
  */
 export async function sweepIdleSessions(
