@@ -1,16 +1,12 @@
 import type { SearchHit } from '@repo/knowledge';
-import { DEFAULT_PROFILE, loadPrompts } from '@repo/support-profile';
+import { DEFAULT_PROFILE, loadPrompts, type SupportPrompts } from '@repo/support-profile';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { UsedGuideline } from '../guidelines/guideline.js';
 import type { Classification } from './classification.js';
 import type { EarlierExchange } from './state.js';
 
 /** The prompts the workflow uses: support-profile's, rendered from the service's profile. */
-export interface EmailPrompts {
-  readonly classify: string;
-  readonly draft: string;
-  redraft(instructions: string): string;
-}
+export type EmailPrompts = Pick<SupportPrompts, 'classify' | 'draft' | 'redraft'>;
 
 /** The package's default prompts, without a profile. */
 export const DEFAULT_PROMPTS: EmailPrompts = loadPrompts(DEFAULT_PROFILE);
