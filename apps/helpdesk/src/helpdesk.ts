@@ -127,14 +127,13 @@ export function createHelpdesk(deps: HelpdeskDeps) {
       agent,
       plugins: telemetry.plugins,
       onAnswer: kbMetrics.observeAnswer,
-      ...(deps.runner ? { runner: deps.runner(agent) } : {}),
-      ...(postgres
-        ? {
-            handoffs: postgres.handoffs,
-            sessionService: postgres.sessionService,
-            sessionTurns: postgres.turns,
-          }
-        : {}),
+      runner: deps.runner?.(agent),
+      // Else deps.chat's own, if it injects them.
+      ...(postgres && {
+        handoffs: postgres.handoffs,
+        sessionService: postgres.sessionService,
+        sessionTurns: postgres.turns,
+      }),
       onTakeover: takeovers?.observeTakeover,
       webhooks: { outbox, includeContent: webhooks.settings.includeContent },
     }),
@@ -213,5 +212,3 @@ function repeat(
   timer.unref();
   return timer;
 }
-
-export type Helpdesk = ReturnType<typeof createHelpdesk>;
