@@ -1,7 +1,7 @@
 import type { ToolOptions } from '@google/adk';
 import { z } from 'zod';
-import { SERVICES, type ServiceStatus } from './data/services.js';
-import { SourceUnavailable, type ServiceStatusSource } from './tool-sources.js';
+import { SERVICES } from './data/services.js';
+import { SourceUnavailable, type ServiceStatus, type ServiceStatusSource } from './tool-sources.js';
 
 const KNOWN = SERVICES.map((s) => s.service);
 

@@ -1,24 +1,12 @@
-import { z } from 'zod';
-import type { Invoice } from './data/invoices.js';
-import { SourceUnavailable, type InvoiceSource, type ServiceStatusSource } from './tool-sources.js';
-
-/** The invoice a source answers with: what `lookup_invoice` shows (and its access rule reads). */
-const invoiceRecordSchema = z.object({
-  invoice_id: z.string().min(1),
-  customer: z.string(),
-  billing_email: z.string(),
-  amount: z.number(),
-  currency: z.string().min(3).max(3),
-  status: z.string().min(1),
-  issued_on: z.string(),
-  due_on: z.string(),
-});
-
-const serviceStatusRecordSchema = z.object({
-  service: z.string().min(1),
-  status: z.string().min(1),
-  message: z.string(),
-});
+import type { z } from 'zod';
+import {
+  invoiceSchema,
+  serviceStatusSchema,
+  SourceUnavailable,
+  type Invoice,
+  type InvoiceSource,
+  type ServiceStatusSource,
+} from './tool-sources.js';
 
 interface HttpSourceOptions {
   /** The base URL; a record is `GET {url}/{id}` (the id percent-encoded). */
@@ -72,7 +60,7 @@ async function getRecord<T>(
 export function httpInvoices(options: HttpSourceOptions): InvoiceSource {
   return {
     find: (invoiceId): Promise<Invoice | undefined> =>
-      getRecord('invoice source', options, invoiceId, invoiceRecordSchema),
+      getRecord('invoice source', options, invoiceId, invoiceSchema),
   };
 }
 
@@ -81,7 +69,7 @@ export function httpServiceStatuses(options: HttpSourceOptions): ServiceStatusSo
   return {
     check: async (service) => {
       const name = service.trim().toLowerCase();
-      const found = await getRecord('status source', options, name, serviceStatusRecordSchema);
+      const found = await getRecord('status source', options, name, serviceStatusSchema);
       if (found) return { found: true, ...found };
       return {
         found: false,

@@ -1,5 +1,5 @@
 import type { Caller } from './caller.js';
-import type { Invoice } from './data/invoices.js';
+import type { Invoice } from './tool-sources.js';
 
 /** What an invoice access rule decides on. */
 interface InvoiceAccessRequest {

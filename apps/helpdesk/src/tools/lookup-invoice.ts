@@ -1,9 +1,9 @@
 import type { ToolOptions } from '@google/adk';
 import { z } from 'zod';
 import { callerIn, type Caller } from './caller.js';
-import { INVOICES, type Invoice } from './data/invoices.js';
+import { INVOICES } from './data/invoices.js';
 import { defaultInvoiceAccess, type InvoiceAccessRule } from './invoice-access.js';
-import { SourceUnavailable, type InvoiceSource } from './tool-sources.js';
+import { SourceUnavailable, type Invoice, type InvoiceSource } from './tool-sources.js';
 
 const byId = new Map(INVOICES.map((invoice) => [invoice.invoice_id, invoice]));
 

@@ -1,5 +1,31 @@
-import type { Invoice } from './data/invoices.js';
+import { z } from 'zod';
 import type { ServiceStatusCheck } from './check-service-status.js';
+
+/** An invoice as `lookup_invoice` shows it (and its access rule reads it), from any source. */
+export const invoiceSchema = z.object({
+  invoice_id: z.string().min(1),
+  customer: z.string(),
+  /** Where the invoice is sent: what a customer without a token proves it is theirs with. */
+  billing_email: z.string(),
+  amount: z.number(),
+  /** ISO 4217. */
+  currency: z.string().min(3).max(3),
+  /** paid, open, overdue or refunded in the demo data; a billing system may have others. */
+  status: z.string().min(1),
+  issued_on: z.string(),
+  due_on: z.string(),
+});
+
+export type Invoice = z.infer<typeof invoiceSchema>;
+
+/** A service's status as `check_service_status` reports it (operational, degraded, outage, …). */
+export const serviceStatusSchema = z.object({
+  service: z.string().min(1),
+  status: z.string().min(1),
+  message: z.string(),
+});
+
+export type ServiceStatus = z.infer<typeof serviceStatusSchema>;
 
 /** Where `lookup_invoice` finds invoices: the static demo data, or a billing system (http-sources.ts). */
 export interface InvoiceSource {

@@ -1,18 +1,6 @@
-/** The invoices `lookup_invoice` knows about: static, in-repo data standing in for a billing system. */
-export interface Invoice {
-  invoice_id: string;
-  customer: string;
-  /** Where the invoice is sent: what a customer without a token proves it is theirs with. */
-  billing_email: string;
-  amount: number;
-  /** ISO 4217: EUR, USD, GBP here. */
-  currency: string;
-  /** paid, open, overdue or refunded here; a billing system may have others. */
-  status: string;
-  issued_on: string;
-  due_on: string;
-}
+import type { Invoice } from '../tool-sources.js';
 
+/** The invoices `lookup_invoice` knows about: static, in-repo data standing in for a billing system. */
 export const INVOICES: readonly Invoice[] = [
   {
     invoice_id: 'INV-1001',

@@ -1,11 +1,6 @@
-/** The services `check_service_status` reports on: static, in-repo data standing in for a status page. */
-export interface ServiceStatus {
-  service: string;
-  /** operational, degraded or outage here; a status system may have others. */
-  status: string;
-  message: string;
-}
+import type { ServiceStatus } from '../tool-sources.js';
 
+/** The services `check_service_status` reports on: static, in-repo data standing in for a status page. */
 export const SERVICES: readonly ServiceStatus[] = [
   { service: 'api', status: 'operational', message: 'All API endpoints are responding normally.' },
   {
