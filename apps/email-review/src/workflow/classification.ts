@@ -3,10 +3,7 @@ import { z } from 'zod';
 import { cutToCodePoints, storableText } from './model-text.js';
 
 /** The labels a service classifies with: the profile's, or DEFAULT_LABELS. */
-export interface Labels {
-  categories: readonly { name: string; description?: string | undefined }[];
-  urgencies: readonly { name: string; description?: string | undefined }[];
-}
+export type Labels = Pick<SupportProfile, 'categories' | 'urgencies'>;
 
 export function labelsOf(profile: SupportProfile): Labels {
   return { categories: profile.categories, urgencies: profile.urgencies };
