@@ -134,14 +134,14 @@ describe('SessionStore: bounds', () => {
     await settled();
 
     expect(sessionService.deleted).toEqual([]);
-    expect(sessions.size).toBe(2);
+    expect(sessions.count()).toBe(2);
     gate.resolve();
     await busy;
     await use('third');
     await settled();
     // The end of busy's turn counts as its latest use: other is the least recently used.
     expect(sessionService.deleted).toEqual(['other', 'busy']);
-    expect(sessions.size).toBe(1);
+    expect(sessions.count()).toBe(1);
   });
 
   it('when a transcript grows past its cap, then the oldest messages go', async () => {
@@ -184,7 +184,7 @@ describe('SessionStore: bounds', () => {
     for (let i = 0; i < 20_000; i += 1) await use(`s-${i}`);
     await settled();
 
-    expect(sessions.size).toBe(1_000);
+    expect(sessions.count()).toBe(1_000);
     expect(sessionService.deleted).toHaveLength(19_000);
     expect(sessionService.deleted[0]).toBe('s-0');
     expect(sessions.turnsOf('s-19999')).toEqual([]);
@@ -200,7 +200,7 @@ describe('SessionStore: bounds', () => {
     expect(sessionService.deleted).toEqual(['a', 'a']);
     expect(await sessionService.exists('a')).toBeUndefined();
     expect(sessions.turnsOf('a')).toBeUndefined();
-    expect(sessions.size).toBe(0);
+    expect(sessions.count()).toBe(0);
   });
 });
 

@@ -64,12 +64,8 @@ export class SessionStore implements SessionTurns {
     });
   }
 
-  count(): number {
-    return this.size;
-  }
-
   /** Sessions kept, idle or busy. */
-  get size(): number {
+  count(): number {
     let busy = 0;
     for (const kept of this.busy.values()) if (kept) busy += 1;
     return this.idle.size + busy;
@@ -132,7 +128,7 @@ export class SessionStore implements SessionTurns {
     await sessionService.createSession({ appName, userId, sessionId });
     const kept = { transcript: new Transcript(this.options.transcript) };
     this.busy.set(sessionId, kept);
-    while (this.size > this.options.maxSessions && this.idle.size > 0) this.idle.pop();
+    while (this.count() > this.options.maxSessions && this.idle.size > 0) this.idle.pop();
     return kept;
   }
 
