@@ -1,14 +1,13 @@
 import { authEnvRules, flagFromEnv, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
 import { knowledgeEnv } from '@repo/knowledge';
-import { loadSupportConfig, type SupportProfile } from '@repo/support-profile';
+import { loadSupportConfig } from '@repo/support-profile';
 import { webhooksEnv } from '@repo/webhooks';
 import { z } from 'zod';
 import { DEFAULT_RETRY_POLICY } from './delivery/retry-policy.js';
 import { mailboxSchema } from './email/mailbox.js';
 import { intFromEnv, loadOpenAiSettings, parseEnv, type OpenAiSettings } from '@repo/llm-config';
-import { labelsOf, type Labels } from './workflow/classification.js';
-import type { EmailPrompts } from './workflow/prompts.js';
+import { labelsOf } from './workflow/classification.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -107,23 +106,17 @@ const serviceEnvSchema = httpServiceEnv(3001)
   })
   .superRefine(authEnvRules);
 
-export type ServiceEnv = z.infer<typeof serviceEnvSchema> & {
-  openai: OpenAiSettings;
-  /** SUPPORT_PROFILE_FILE, PROMPTS_DIR, PROFILE_*: the company, the voice, the prompts and labels. */
-  support: { profile: SupportProfile; prompts: EmailPrompts; labels: Labels };
-};
-
 /**
  * The whole configuration of the service. Throws ConfigError naming the first bad variable, or the
  * profile's bad field or prompt file.
  */
-export function loadServiceEnv(env: Env = process.env): ServiceEnv {
+export function loadServiceEnv(env: Env = process.env) {
   const parsed = parseEnv(serviceEnvSchema, env);
   return { ...parsed, openai: loadOpenAiSettings(env), support: loadSupport(env) };
 }
 
 /** SUPPORT_PROFILE_FILE, PROMPTS_DIR, PROFILE_*: the profile, its rendered prompts and its labels. */
-export function loadSupport(env: Env = process.env): ServiceEnv['support'] {
+export function loadSupport(env: Env = process.env) {
   const { profile, prompts } = loadSupportConfig(env);
   return { profile, prompts, labels: labelsOf(profile) };
 }

@@ -189,7 +189,7 @@ export class PostgresDeliveries implements DeliveryStore {
         delivery.status,
       ]);
       const events = [deliveryEvent(delivery, change)];
-      await this.settings.threads.history.appendIn(client, threadId, events, updated.rows[0]?.view);
+      await this.settings.threads.appendHistory(client, threadId, events, updated.rows[0]?.view);
       return delivery;
     });
   }

@@ -8,7 +8,7 @@ import { PostgresDeliveries } from '../delivery/postgres-deliveries.js';
 import { OneRowPostgresSaver } from '../patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
 import { JobRunner } from '../jobs/job-runner.js';
 import { PostgresModelJobs } from '../jobs/postgres-model-jobs.js';
-import { PostgresThreadHistory, PostgresThreadStore } from '../threads/postgres-thread-store.js';
+import { PostgresThreadStore } from '../threads/postgres-thread-store.js';
 import { setupDatabase } from '../db/setup-database.js';
 import { listenForThreadChanges } from '../changes/postgres-changes.js';
 import { ChangeFeed } from '../changes/change-feed.js';
@@ -77,8 +77,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     schema: options.schema,
   });
   const webhooks = threadWebhooks(outbox, options.webhooks);
-  const history = new PostgresThreadHistory(pool, options.schema, webhooks);
-  const threads = new PostgresThreadStore(pool, options.schema, history);
+  const threads = new PostgresThreadStore(pool, options.schema, webhooks);
   const queue = { ...DEFAULT_QUEUE, ...options.queue };
   const modelWork = options.modelWork ?? DEFAULT_MODEL_WORK;
   // The process's one pg-boss; a dead worker's job is handed out again on its maintenance beat.
@@ -140,7 +139,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
         work({ client, checkpointer: new OneRowPostgresSaver(client, options.schema) }),
       ),
     threads,
-    history,
+    history: threads.history,
     deliveries,
     changes,
     outbox,

@@ -12,7 +12,7 @@ import type {
 } from './thread-store.js';
 import { table } from '../db/tables.js';
 
-/** The history table: one row per event, in append order (`seq`). */
+/** The history table, in append order (`seq`). */
 const historyTable = (schema: string) => table(schema, 'email_thread_history');
 
 /**
@@ -37,57 +37,31 @@ export function threadHistoryMigration(schema: string): string {
       FOR EACH ROW EXECUTE FUNCTION ${refuse}();`;
 }
 
-/**
- * The history in PostgreSQL, appended inside the thread index's and deliveries' writes: one row per
- * write, `event` its events in order, `type` their types (older one-event rows read the same).
- */
-export class PostgresThreadHistory implements ThreadHistory {
-  private readonly sql: { list: string; append: string };
+type ViewRow = { view: Thread };
+
+/** The thread index in PostgreSQL (`email_threads`), beside the checkpoint tables, and the history. */
+export class PostgresThreadStore implements ThreadStore {
+  private readonly sql: Record<
+    'insert' | 'decide' | 'byKey' | 'get' | 'list' | 'history' | 'append',
+    string
+  >;
+
+  /** One row per write, `event` its events in order (older one-event rows read the same). */
+  readonly history: ThreadHistory = {
+    list: async (threadId) => {
+      const result = await this.pool.query<{ event: HistoryEvent | HistoryEvent[] }>(
+        this.sql.history,
+        [threadId],
+      );
+      return result.rows.flatMap((row) => row.event);
+    },
+  };
 
   constructor(
     private readonly pool: pg.Pool,
     schema: string,
     /** The webhook events appended history reports, published in the same transaction (none: no endpoints). */
     private readonly webhooks?: ThreadWebhooks,
-  ) {
-    this.sql = {
-      list: `SELECT event FROM ${historyTable(schema)} WHERE thread_id = $1 ORDER BY seq`,
-      append: `INSERT INTO ${historyTable(schema)} (thread_id, type, event) VALUES ($1, $2, $3)`,
-    };
-  }
-
-  async list(threadId: string): Promise<HistoryEvent[]> {
-    const result = await this.pool.query<{ event: HistoryEvent | HistoryEvent[] }>(this.sql.list, [
-      threadId,
-    ]);
-    return result.rows.flatMap((row) => row.event);
-  }
-
-  /** Appends in the caller's transaction, with the webhook events about `written`, the view it wrote. */
-  async appendIn(
-    client: pg.PoolClient,
-    threadId: string,
-    events: readonly HistoryEvent[],
-    written: Thread | undefined,
-  ): Promise<void> {
-    if (events.length === 0) return;
-    const types = events.map((event) => event.type).join(' ');
-    await client.query(this.sql.append, [threadId, types, JSON.stringify(events)]);
-    if (written && this.webhooks) await this.webhooks.publish(written, events, client);
-  }
-}
-
-type ViewRow = { view: Thread };
-
-/** The thread index in PostgreSQL (`email_threads`), beside the checkpoint tables. */
-export class PostgresThreadStore implements ThreadStore {
-  private readonly sql: Record<'insert' | 'decide' | 'byKey' | 'get' | 'list', string>;
-
-  constructor(
-    private readonly pool: pg.Pool,
-    schema: string,
-    /** Appends each write's history events (and publishes their webhook events) in its transaction. */
-    readonly history: PostgresThreadHistory,
   ) {
     const threads = table(schema, 'email_threads');
     this.sql = {
@@ -102,7 +76,25 @@ export class PostgresThreadStore implements ThreadStore {
              WHERE ($1::text IS NULL OR status = $1) AND ($2::bigint IS NULL OR seq < $2)
                AND ($4::text IS NULL OR delivery_status = $4)
              ORDER BY seq DESC LIMIT $3`,
+      history: `SELECT event FROM ${historyTable(schema)} WHERE thread_id = $1 ORDER BY seq`,
+      append: `INSERT INTO ${historyTable(schema)} (thread_id, type, event) VALUES ($1, $2, $3)`,
     };
+  }
+
+  /**
+   * Appends to the history in the caller's transaction (this store's writes, the deliveries'), with
+   * the webhook events about `written`, the view the write left.
+   */
+  async appendHistory(
+    client: pg.PoolClient,
+    threadId: string,
+    events: readonly HistoryEvent[],
+    written: Thread | undefined,
+  ): Promise<void> {
+    if (events.length === 0) return;
+    const types = events.map((event) => event.type).join(' ');
+    await client.query(this.sql.append, [threadId, types, JSON.stringify(events)]);
+    if (written && this.webhooks) await this.webhooks.publish(written, events, client);
   }
 
   async create(tx: Transaction, { thread, idempotencyKey, events }: NewThread) {
@@ -115,7 +107,7 @@ export class PostgresThreadStore implements ThreadStore {
       thread,
     ]);
     if (inserted.rowCount === 1) {
-      await this.history.appendIn(client, thread.thread_id, events, thread);
+      await this.appendHistory(client, thread.thread_id, events, thread);
       return { thread, created: true };
     }
     // The key is taken (possibly by a request that committed a moment ago): answer with its thread.
@@ -139,7 +131,7 @@ export class PostgresThreadStore implements ThreadStore {
       revision,
     ]);
     if (saved.rowCount !== 1) return false;
-    await this.history.appendIn(client, view.thread_id, events, view);
+    await this.appendHistory(client, view.thread_id, events, view);
     return true;
   }
 
