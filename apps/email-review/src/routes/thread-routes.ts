@@ -3,24 +3,12 @@ import { defineRoute, HttpError, type ResponseSpec, type Route } from '@repo/htt
 import type { Request } from 'express';
 import type { z } from 'zod';
 import type { ThreadService } from '../operations/thread-service.js';
-import { DEFAULT_LABELS, type Labels } from '../workflow/classification.js';
+import type { Labels } from '../workflow/classification.js';
 import { parseRawEmail, RAW_EMAIL_MAX_BYTES, type InboundEmail } from '../email/raw-email.js';
 import { UNKNOWN_EMAIL } from '../email/thread-email.js';
-import {
-  createThreadBody,
-  labelledSchemas,
-  threadParams,
-  type LabelledSchemas,
-} from './thread-schemas.js';
+import { createThreadBody, labelledSchemas, threadParams } from './thread-schemas.js';
 import { revisionTag, sendThread, threadChangeRoutes } from './thread-change-routes.js';
 
-const threadAnswer =
-  (schemas: LabelledSchemas) =>
-  (description: string): ResponseSpec => ({
-    description,
-    schema: schemas.thread,
-    headers: revisionTag,
-  });
 /** Express answers a GET whose If-None-Match holds the answer's ETag with 304 (browsers send it). */
 const notModified: ResponseSpec = { description: 'Unchanged since the ETag in If-None-Match.' };
 const threadIdAnswers = {
@@ -75,10 +63,14 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
 /** The API over the thread service, each route declared once: registered, validated, documented. */
 export function threadRoutes(
   threads: ThreadService,
-  options: { createWaitMs: number; labels?: Labels },
+  options: { createWaitMs: number; labels: Labels },
 ): Route[] {
-  const schemas = labelledSchemas(options.labels ?? DEFAULT_LABELS);
-  const thread = threadAnswer(schemas);
+  const schemas = labelledSchemas(options.labels);
+  const thread = (description: string): ResponseSpec => ({
+    description,
+    schema: schemas.thread,
+    headers: revisionTag,
+  });
   return [
     defineRoute({
       method: 'post',

@@ -154,5 +154,3 @@ export function labelledSchemas(labels: Labels) {
     }),
   };
 }
-
-export type LabelledSchemas = ReturnType<typeof labelledSchemas>;
