@@ -79,12 +79,9 @@ export class PostgresSessionTurns implements SessionTurns {
   /** Live sessions in the table (expired rows the sweep has not reached yet are not counted). */
   async count(): Promise<number> {
     const { pool, appName, userId } = this.options;
-    const result = await pool.query<{ n: number }>(this.sql.count, [
-      appName,
-      userId,
-      this.cutoff(),
-    ]);
-    return result.rows[0]?.n ?? 0;
+    const values = [appName, userId, this.cutoff()];
+    const { rows } = await pool.query<{ n: number }>(this.sql.count, values);
+    return rows[0]?.n ?? 0;
   }
 
   queued(sessionId: string): number {
@@ -135,12 +132,8 @@ export class PostgresSessionTurns implements SessionTurns {
 
   /** An empty row keeping the secret's hash. */
   async openWidgetSession(sessionId: string, widgetTokenSha256: string): Promise<void> {
-    const { pool, clock } = this.options;
-    const inserted = await pool.query(this.sql.openWidget, [
-      ...this.ids(sessionId),
-      new Date(clock()),
-      widgetTokenSha256,
-    ]);
+    const values = [...this.ids(sessionId), new Date(this.options.clock()), widgetTokenSha256];
+    const inserted = await this.options.pool.query(this.sql.openWidget, values);
     if (inserted.rowCount !== 1) throw new Error(`Session ${sessionId} exists already.`);
   }
 
