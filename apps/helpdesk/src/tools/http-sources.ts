@@ -13,8 +13,6 @@ interface HttpSourceOptions {
   url: string;
   /** Per request (default 5 s). */
   timeoutMs?: number;
-  /** Sent as `Authorization` when set (e.g. `Bearer …`). */
-  authorization?: string;
 }
 
 /**
@@ -31,10 +29,7 @@ async function getRecord<T>(
   let response: Response;
   try {
     response = await fetch(url, {
-      headers: {
-        accept: 'application/json',
-        ...(options.authorization ? { authorization: options.authorization } : {}),
-      },
+      headers: { accept: 'application/json' },
       signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
     });
   } catch (error) {
