@@ -1,13 +1,6 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { MemorySaver } from '@langchain/langgraph';
-import {
-  BaseCheckpointSaver,
-  type ChannelVersions,
-  type Checkpoint,
-  type CheckpointListOptions,
-  type CheckpointMetadata,
-  type PendingWrite,
-} from '@langchain/langgraph-checkpoint';
+import type { Checkpoint, CheckpointMetadata, PendingWrite } from '@langchain/langgraph-checkpoint';
 import type { Logger } from 'pino';
 import { MemoryDeliveries } from '../delivery/memory-deliveries.js';
 import { MemoryThreadStore } from '../threads/memory-thread-store.js';
@@ -18,58 +11,36 @@ import { ChangeFeed } from '../changes/change-feed.js';
 import { MemoryOutbox } from '@repo/webhooks';
 import { outboxDeps, threadWebhooks, type WebhookOptions } from '../webhooks/thread-webhooks.js';
 
-type Write =
-  | { put: Parameters<BaseCheckpointSaver['put']> }
-  | { putWrites: Parameters<BaseCheckpointSaver['putWrites']> };
-
 /**
- * Memory mode's saver for a transaction: reads go to `saver`, writes wait, in order, for `flush`
- * (the transaction's commit) and are dropped by `discard` (its rollback). `updateState` reads only
- * before it writes, so nothing reads a write that waits.
+ * Memory mode's saver for a transaction: it reads the service's saver's storage, and its writes
+ * wait, in order, for `flush` (the transaction's commit) and are dropped by `discard` (its
+ * rollback). `updateState` reads only before it writes, so nothing reads a write that waits.
  */
-class DeferredSaver extends BaseCheckpointSaver {
-  private writes: Write[] = [];
+class DeferredSaver extends MemorySaver {
+  private pending: (() => Promise<unknown>)[] = [];
 
-  constructor(readonly saver: BaseCheckpointSaver) {
+  constructor(saver: MemorySaver) {
     super(saver.serde);
+    this.storage = saver.storage;
+    this.writes = saver.writes;
   }
 
-  getTuple(config: RunnableConfig) {
-    return this.saver.getTuple(config);
-  }
-
-  list(config: RunnableConfig, options?: CheckpointListOptions) {
-    return this.saver.list(config, options);
-  }
-
-  async put(
-    config: RunnableConfig,
-    checkpoint: Checkpoint,
-    metadata: CheckpointMetadata,
-    newVersions: ChannelVersions,
-  ): Promise<RunnableConfig> {
-    this.writes.push({ put: [config, checkpoint, metadata, newVersions] });
+  override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata) {
+    this.pending.push(() => super.put(config, checkpoint, metadata));
     const { thread_id, checkpoint_ns = '' } = config.configurable ?? {};
     return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
   }
 
-  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string) {
-    this.writes.push({ putWrites: [config, writes, taskId] });
-  }
-
-  deleteThread(threadId: string) {
-    return this.saver.deleteThread(threadId);
+  override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string) {
+    this.pending.push(() => super.putWrites(config, writes, taskId));
   }
 
   async flush() {
-    for (const write of this.writes.splice(0)) {
-      if ('put' in write) await this.saver.put(...write.put);
-      else await this.saver.putWrites(...write.putWrites);
-    }
+    for (const write of this.pending.splice(0)) await write();
   }
 
   discard() {
-    this.writes = [];
+    this.pending = [];
   }
 }
 
