@@ -1,10 +1,7 @@
 import { LogLevel, setLogger, type Logger as AdkLogger } from '@google/adk';
 import type { Logger } from '@repo/http-kit';
 
-interface ErrorLike {
-  message: string;
-  stack?: string;
-}
+type ErrorLike = Pick<Error, 'message' | 'stack'>;
 
 // Duck-typed: errors from Node's own fetch belong to another realm under jest's ESM mode.
 function isErrorLike(value: unknown): value is ErrorLike {
