@@ -63,10 +63,7 @@ export const runConfig = (threadId: string, fresh = false) => ({
 /** How operations read or record a thread's state (getState, updateState). */
 export const stateConfig = (threadId: string) => ({ configurable: { thread_id: threadId } });
 
-/**
- * The review workflow's operations (one file each; approve beside the decisions' frame) bound to one
- * set of dependencies: what routes call.
- */
+/** The operations (one file each) bound to one set of dependencies: what routes call. */
 export function createThreadService(deps: OperationDeps) {
   const bound =
     <A extends unknown[], R>(operation: (deps: OperationDeps, ...args: A) => R) =>

@@ -9,8 +9,6 @@ import type { ThreadStore } from '../threads/thread-store.js';
 import type { ChangeFeed } from '../changes/change-feed.js';
 import type { Outbox } from '@repo/webhooks';
 
-export type { Transaction } from './transaction.js';
-
 /** Everything the service keeps, in one of two flavours: PostgreSQL, or memory (lost on restart). */
 export interface Persistence {
   kind: 'postgres' | 'memory';
