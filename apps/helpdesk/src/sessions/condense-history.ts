@@ -9,7 +9,6 @@ export interface HistoryLimits {
 
 function replyText(event: Event): string {
   if (
-    event.author === 'user' ||
     event.partial ||
     event.errorCode ||
     getFunctionCalls(event).length > 0 ||
