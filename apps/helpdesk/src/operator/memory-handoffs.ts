@@ -86,9 +86,8 @@ export class MemoryHandoffs implements Handoffs {
   /** Nothing to do: memory keeps only the latest MAX_EVENTS anyway. */
   async forgetOrphanEvents(): Promise<void> {}
 
-  private async commit(change: HandoffChange): Promise<ConversationEvent> {
-    const event = await this.record(change.event);
+  private async commit(change: HandoffChange): Promise<void> {
+    await this.record(change.event);
     if (change.announce.length > 0) await this.outbox?.publish(change.announce);
-    return event;
   }
 }

@@ -172,9 +172,8 @@ export class PostgresHandoffs implements Handoffs {
     return eventOf(rows[0]!);
   }
 
-  private async commit(client: pg.PoolClient, change: HandoffChange) {
-    const event = await this.insertEvent(client, change.event);
+  private async commit(client: pg.PoolClient, change: HandoffChange): Promise<void> {
+    await this.insertEvent(client, change.event);
     if (change.announce.length > 0) await this.options.outbox?.publish(change.announce, client);
-    return event;
   }
 }
