@@ -4,6 +4,7 @@ import { agentNameSchema } from '../agents/agent-names.js';
 import { sourceSchema } from '../help-center/citations.js';
 import { CondensingSessionService } from '../sessions/condensing-session-service.js';
 import {
+  apiCaller,
   newWidgetSessionId,
   newWidgetToken,
   widgetTokenSha256,
@@ -17,7 +18,6 @@ import { currentActor } from '@repo/http-kit';
 import type { Handoffs } from '../operator/handoffs.js';
 import { MemoryHandoffs } from '../operator/memory-handoffs.js';
 import { createOperatorDesk } from '../operator/operator-desk.js';
-import { apiCaller } from './api-caller.js';
 import { TurnFailedError } from './turn-errors.js';
 import { publishTurnFailed, ticketCreated, type TurnWebhooks } from './turn-webhooks.js';
 

@@ -1,6 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { HttpError } from '@repo/http-kit';
-import type { ApiCaller } from '../chat/api-caller.js';
+import { currentActor, HttpError } from '@repo/http-kit';
+import type { Caller } from '../tools/caller.js';
+
+/** A caller the API's own auth let in: anyone but the public widget. */
+type ApiCaller = Exclude<Caller, { kind: 'widget' }>;
 
 /**
  * How a request reaches a session: as a caller the API's auth let in, any session; as the public
@@ -8,6 +11,17 @@ import type { ApiCaller } from '../chat/api-caller.js';
  * alone (API and A2A ids are the callers' choice, often guessable). Only its SHA-256 is kept.
  */
 export type SessionAccess = { caller: ApiCaller } | { widgetToken: string };
+
+/**
+ * The current request's caller as http-kit authenticated it, or `operator` when nothing was asked
+ * (an open service's `anonymous`, `system` outside requests). Never the public widget's.
+ */
+export function apiCaller(): ApiCaller {
+  const actor = currentActor();
+  return actor === 'anonymous' || actor === 'system'
+    ? { kind: 'operator' }
+    : { kind: 'client', name: actor };
+}
 
 /** A new widget conversation's id: random, of the service's choosing. */
 export const newWidgetSessionId = () => `web-${randomBytes(16).toString('hex')}`;

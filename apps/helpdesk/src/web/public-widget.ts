@@ -1,8 +1,7 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { rateLimit, type Options } from 'express-rate-limit';
 import { JSON_MEDIA_TYPES, problemBody } from '@repo/http-kit';
-import { apiCaller } from '../chat/api-caller.js';
-import type { SessionAccess } from '../sessions/session-access.js';
+import { apiCaller, type SessionAccess } from '../sessions/session-access.js';
 
 export interface PublicWidgetLimits {
   /** Requests per minute from one IP address to what the public widget opens. */
