@@ -8,7 +8,8 @@ import {
 } from '@repo/http-kit';
 import { knowledgeRoutes, type KnowledgeBase } from '@repo/knowledge';
 import { webhookRoutes, type Outbox } from '@repo/webhooks';
-import { a2aParseErrors, a2aRoutes } from './a2a/a2a-routes.js';
+import { a2aRoutes } from './a2a/a2a-routes.js';
+import { a2aParseErrors } from './a2a/json-rpc-endpoint.js';
 import { AGENT_CARD_PATH } from './a2a/agent-card.js';
 import type { ChatService } from './chat/chat-service.js';
 import { chatRoute } from './routes/chat.js';

@@ -1,11 +1,11 @@
 import type { Logger } from '@repo/http-kit';
-import { Router, type ErrorRequestHandler, type Request } from 'express';
+import { Router, type Request } from 'express';
 import type { ChatService } from '../chat/chat-service.js';
 import { A2A_PATH, AGENT_CARD_PATH, helpdeskAgentCard } from './agent-card.js';
 import { BoundedTaskStore } from './bounded-task-store.js';
 import { ChatTurnExecutor } from './chat-turn-executor.js';
 import { CheckedRequestHandler } from './checked-request-handler.js';
-import { jsonRpcEndpoint, jsonRpcParseErrors } from './json-rpc-endpoint.js';
+import { jsonRpcEndpoint } from './json-rpc-endpoint.js';
 
 interface A2aOptions {
   chat: ChatService;
@@ -44,6 +44,3 @@ export function a2aRoutes(options: A2aOptions): Router {
   router.use(A2A_PATH, jsonRpcEndpoint(handler, options.logger));
   return router;
 }
-
-/** A body that is not JSON, sent to POST /a2a: JSON-RPC's parse error, not a problem document. */
-export const a2aParseErrors: ErrorRequestHandler = jsonRpcParseErrors(A2A_PATH);

@@ -63,7 +63,7 @@ export class ChatTurnExecutor implements AgentExecutor {
     };
     try {
       const watch = this.streamedMessages.delete(userMessage.messageId);
-      const reply = await this.chat.send(contextId, textOf({ message: userMessage }), {
+      const reply = await this.chat.send(contextId, textOf(userMessage), {
         onStart: () => {
           if (turn.state === 'cancelled') throw new TurnCancelled();
           turn.state = 'running';

@@ -7,6 +7,7 @@ import {
 import { currentLogger, EventStream, requestContext, type Logger } from '@repo/http-kit';
 import { Router, type ErrorRequestHandler, type Response } from 'express';
 import { z } from 'zod';
+import { A2A_PATH } from './agent-card.js';
 
 type RpcId = string | number | null;
 type Call = (handler: A2ARequestHandler, params: never, context: ServerCallContext) => unknown;
@@ -131,10 +132,8 @@ export function jsonRpcEndpoint(handler: A2ARequestHandler, logger: Logger): Rou
   return router;
 }
 
-/** A body the JSON parser refused on the JSON-RPC path: JSON-RPC's parse error (-32700, id null). */
-export function jsonRpcParseErrors(path: string): ErrorRequestHandler {
-  return (error: { type?: unknown }, req, res, next) => {
-    if (req.path !== path || error?.type !== 'entity.parse.failed') return next(error);
-    res.status(400).json(errorResponse(null, A2AError.parseError('Invalid JSON payload.')));
-  };
-}
+/** A body the JSON parser refused on POST /a2a: JSON-RPC's parse error (-32700, id null). */
+export const a2aParseErrors: ErrorRequestHandler = (error: { type?: unknown }, req, res, next) => {
+  if (req.path !== A2A_PATH || error?.type !== 'entity.parse.failed') return next(error);
+  res.status(400).json(errorResponse(null, A2AError.parseError('Invalid JSON payload.')));
+};

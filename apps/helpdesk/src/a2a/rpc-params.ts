@@ -1,4 +1,4 @@
-import type { MessageSendParams, Part } from '@a2a-js/sdk';
+import type { Message, MessageSendParams, Part } from '@a2a-js/sdk';
 import { A2AError } from '@a2a-js/sdk/server';
 import { z } from 'zod';
 import { chatRequestSchema } from '../routes/schemas.js';
@@ -72,10 +72,8 @@ export function checkParams<T>(schema: z.ZodType<T>, value: unknown, pathOf = pa
 const CONTENT_TYPE_NOT_SUPPORTED = -32005;
 
 /** The text of a message: its text parts, in order, one per line. */
-export function textOf(params: MessageSendParams): string {
-  return params.message.parts
-    .flatMap((part) => (part.kind === 'text' ? [part.text] : []))
-    .join('\n');
+export function textOf(message: Message): string {
+  return message.parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])).join('\n');
 }
 
 /**
@@ -93,7 +91,7 @@ export function checkMessage(params: MessageSendParams): void {
   checkParams(
     chatRequestSchema,
     // A contextId the SDK will make up (none given) is a valid session id.
-    { session_id: params.message.contextId ?? 'new', message: textOf(params) },
+    { session_id: params.message.contextId ?? 'new', message: textOf(params.message) },
     (issue) => (issue.path[0] === 'session_id' ? 'message.contextId' : 'message.parts'),
   );
 }
