@@ -20,6 +20,7 @@ const logger = createLogger({ name: 'helpdesk', level: env.LOG_LEVEL });
 routeAdkLogsTo(logger);
 const tracing = await startTracing(tracingSettingsFromEnv('helpdesk', env), { pg });
 
+const toolTimeoutMs = env.TOOL_SOURCE_TIMEOUT_MS;
 const helpdesk = createHelpdesk({
   model: env.agentModel,
   appName: env.agentModel.appName,
@@ -55,16 +56,10 @@ const helpdesk = createHelpdesk({
   prompts: env.support.prompts,
   toolSources: {
     ...(env.INVOICE_SOURCE_URL && {
-      invoices: httpInvoices({
-        url: env.INVOICE_SOURCE_URL,
-        timeoutMs: env.TOOL_SOURCE_TIMEOUT_MS,
-      }),
+      invoices: httpInvoices({ url: env.INVOICE_SOURCE_URL, timeoutMs: toolTimeoutMs }),
     }),
     ...(env.STATUS_SOURCE_URL && {
-      services: httpServiceStatuses({
-        url: env.STATUS_SOURCE_URL,
-        timeoutMs: env.TOOL_SOURCE_TIMEOUT_MS,
-      }),
+      services: httpServiceStatuses({ url: env.STATUS_SOURCE_URL, timeoutMs: toolTimeoutMs }),
     }),
   },
   helpCenter: { dir: env.KB_DIR, schema: env.KB_SCHEMA },
