@@ -1,18 +1,20 @@
 import type { Logger } from '@repo/http-kit';
 import { Router, type Request } from 'express';
 import type { ChatService } from '../chat/chat-service.js';
-import { A2A_PATH, AGENT_CARD_PATH, helpdeskAgentCard } from './agent-card.js';
+import {
+  A2A_PATH,
+  AGENT_CARD_PATH,
+  helpdeskAgentCard,
+  type AgentCardOptions,
+} from './agent-card.js';
 import { BoundedTaskStore } from './bounded-task-store.js';
 import { ChatTurnExecutor } from './chat-turn-executor.js';
 import { CheckedRequestHandler } from './checked-request-handler.js';
 import { jsonRpcEndpoint } from './json-rpc-endpoint.js';
 
-interface A2aOptions {
+interface A2aOptions extends Omit<AgentCardOptions, 'baseUrl'> {
   chat: ChatService;
   logger: Logger;
-  version: string;
-  /** Auth is on: the card declares the bearer scheme (the app's auth middleware enforces it). */
-  auth: boolean;
   /** The base URL the card advertises (PUBLIC_URL); default: where the connection reached us. */
   publicUrl?: string;
 }

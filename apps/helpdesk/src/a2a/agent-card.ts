@@ -4,7 +4,7 @@ import type { AgentCard } from '@a2a-js/sdk';
 export const A2A_PATH = '/a2a';
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 
-interface AgentCardOptions {
+export interface AgentCardOptions {
   /** The service's base URL as callers reach it, e.g. https://helpdesk.example (no trailing /). */
   baseUrl: string;
   version: string;
