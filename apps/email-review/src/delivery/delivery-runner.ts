@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Delivery } from './delivery.js';
-import { DeliveryDeferred, type DeliveryOutcome, type DeliveryStore } from './delivery-store.js';
+import type { DeliveryOutcome, DeliveryStore } from './delivery-store.js';
 import type { MailTransport } from './mail-transport.js';
 
 interface DeliveryRunnerDeps {
@@ -65,8 +65,8 @@ async function attemptDelivery(
 
 /**
  * The instance's delivery worker: one attempt per job the store's queue hands out. A deferred
- * attempt throws DeliveryDeferred once recorded, so that the queue retries the job; nothing else is
- * needed after a crash, since the queue hands a dead worker's job out again.
+ * attempt throws once recorded, so that the queue retries the job; nothing else is needed after a
+ * crash, since the queue hands a dead worker's job out again.
  */
 export function createDeliveryRunner(deps: DeliveryRunnerDeps) {
   return {
@@ -78,7 +78,8 @@ export function createDeliveryRunner(deps: DeliveryRunnerDeps) {
             deps.logger.warn({ err: error, thread_id: threadId }, 'delivery attempt not recorded');
             throw error;
           });
-        if (recorded?.status === 'queued') throw new DeliveryDeferred(threadId);
+        if (recorded?.status === 'queued')
+          throw new Error(`delivery of thread ${threadId} deferred`);
       }),
     async stop() {
       await deps.store.stop();

@@ -22,13 +22,6 @@ export type DeliveryOutcome =
  */
 export type DeliveryHandler = (threadId: string, lastTry: boolean) => Promise<void>;
 
-/** The attempt was deferred and recorded; the queue retries the job after its backoff. */
-export class DeliveryDeferred extends Error {
-  constructor(readonly threadId: string) {
-    super(`delivery of thread ${threadId} deferred`);
-  }
-}
-
 /** An approval: the thread's view (now `sent`), the message to deliver and the history so far. */
 export interface Approval {
   view: Thread;

@@ -21,8 +21,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 /** The wait before retry `retryCount + 1` as pg-boss computes it: d·2ⁿ to d·2ⁿ⁺¹ s (n ≤ 15). */
-export function retryDelayMs(policy: RetryPolicy, retryCount: number, random = Math.random) {
+export function retryDelayMs(policy: RetryPolicy, retryCount: number) {
   const firstMs = policy.delaySeconds * 1000;
   if (!policy.backoff) return firstMs;
-  return backoffMs({ firstMs, maxMs: firstMs * 2 ** 15, jitter: [1, 2] }, retryCount + 1, random);
+  return backoffMs({ firstMs, maxMs: firstMs * 2 ** 15, jitter: [1, 2] }, retryCount + 1);
 }
