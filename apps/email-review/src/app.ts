@@ -9,10 +9,10 @@ import type { Express } from 'express';
 import { knowledgeRoutes, type KnowledgeBase } from '@repo/knowledge';
 import type { ThreadService } from './operations/thread-service.js';
 import type { QuarantineList } from './mailbox/quarantine.js';
-import { mailboxRoutes } from './routes/mailbox-routes.js';
+import { quarantineRoute } from './routes/mailbox-routes.js';
 import { threadRoutes } from './routes/thread-routes.js';
 import { eventsRoute } from './routes/event-routes.js';
-import { labelRoutes } from './routes/label-routes.js';
+import { labelsRoute } from './routes/label-routes.js';
 import { DEFAULT_LABELS, type Labels } from './workflow/classification.js';
 import { ChangeFeed } from './changes/change-feed.js';
 import { MemoryOutbox, webhookRoutes, type Outbox } from '@repo/webhooks';
@@ -66,10 +66,10 @@ export function emailReviewApi(threads: ThreadService, options: ApiOptions = {})
         createWaitMs: options.createWaitMs ?? DEFAULT_CREATE_WAIT_MS,
         labels,
       }),
-      ...labelRoutes(labels),
+      labelsRoute(labels),
       eventsRoute(options.changes ?? new ChangeFeed(), { heartbeatMs: options.eventsKeepAliveMs }),
       ...webhookRoutes(outbox),
-      ...mailboxRoutes(options.listQuarantine),
+      quarantineRoute(options.listQuarantine),
       ...(options.knowledge ? knowledgeRoutes(options.knowledge) : []),
       ...(options.reviewerRoutes ?? []),
     ],
