@@ -34,9 +34,7 @@ export interface Approval {
  * record also writes the thread's view of it and its history event, in the same transaction.
  */
 export interface DeliveryStore {
-  /**
-   * Approve's writes in `tx` (see saveApproval), the record and the job that will deliver it.
-   */
+  /** Approve's writes in `tx` (see saveApproval), the record and the job that will deliver it. */
   commitApproval(tx: Transaction, approval: Approval): Promise<Delivery>;
   get(threadId: string): Promise<Delivery | undefined>;
   /**

@@ -20,10 +20,7 @@ interface JobRunnerSettings {
 
 /** One queue of the runner, for the feature that owns it: its jobs and this instance's workers. */
 export interface JobQueue<T extends object> {
-  /**
-   * Queues `data` inside the transaction on `client` (or on its own); null when a singleton key
-   * refuses it.
-   */
+  /** Queues `data` in `client`'s transaction (or on its own); null if a singleton key refuses it. */
   send(data: T, options: PgBoss.SendOptions, client?: pg.PoolClient): Promise<string | null>;
   /** Deletes a job inside the transaction on `client`: the job is done when its result commits. */
   deleteJob(id: string, client?: pg.PoolClient): Promise<void>;
