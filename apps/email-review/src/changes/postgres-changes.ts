@@ -65,6 +65,7 @@ export function listenForThreadChanges(options: {
   /** Reconnects since the last LISTEN: the first one of an outage logs it. */
   let failures = 0;
   let listened = false;
+  let started: Promise<void> | undefined;
   const heartbeat = setInterval(() => {
     const current = client;
     if (current && listened)
@@ -113,7 +114,8 @@ export function listenForThreadChanges(options: {
   };
 
   return {
-    start: () => connect(),
+    /** Once: a set-up tried again does not open a second connection. */
+    start: () => (started ??= connect()),
     stop: async () => {
       stopped = true;
       clearTimeout(retryTimer);

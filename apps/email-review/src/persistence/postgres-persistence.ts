@@ -108,7 +108,6 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     feed: changes,
     logger,
   });
-  let listening = false;
   const modelJobs = new PostgresModelJobs(jobs, { ...modelWork, retryLimit: MODEL_JOB_RETRIES });
   const setUp = async () => {
     // On the lock pool, which the readiness gate does not cover.
@@ -117,10 +116,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
       options.schema,
       new OneRowPostgresSaver(lockPool, options.schema),
     );
-    if (!listening) {
-      listening = true;
-      await listener.start();
-    }
+    await listener.start();
     // pg-boss's start and the queues, one instance at a time (the query pool serves once done).
     await jobs.start(lockPool);
     ready = true;
