@@ -19,13 +19,6 @@ export interface RetentionSettings {
   pauseMs?: number;
 }
 
-export interface ThreadRetention {
-  start(): Promise<void>;
-  /** One whole pass now, batch after batch; says how many threads went. The scheduled job runs this. */
-  runOnce(): Promise<number>;
-  stop(): Promise<void>;
-}
-
 const JOB = 'thread-retention';
 /** Every hour, at minute 17 (pg-boss's cron syntax). */
 const CRON = '17 * * * *';
@@ -89,7 +82,7 @@ function finishedThreadDeleter(pool: pg.Pool, schema: string) {
 }
 
 /** Retention off (THREAD_RETENTION_DAYS unset, or memory mode): threads are kept forever. */
-const KEEP_FOREVER: ThreadRetention = {
+const KEEP_FOREVER = {
   start: async () => {},
   runOnce: async () => 0,
   stop: async () => {},
@@ -105,7 +98,7 @@ export function createThreadRetention(deps: {
   settings: RetentionSettings | undefined;
   logger: Logger;
   clock?: (() => Date) | undefined;
-}): ThreadRetention {
+}) {
   if (!deps.settings) return KEEP_FOREVER;
   if (!deps.database) {
     deps.logger.warn(
@@ -119,6 +112,7 @@ export function createThreadRetention(deps: {
   const deleteBatch = finishedThreadDeleter(pool, schema);
   const queue = jobs.queue(JOB, { policy: 'singleton' });
 
+  /** One whole pass now, batch after batch; says how many threads went. The scheduled job runs this. */
   const runOnce = async () => {
     const now = (deps.clock?.() ?? new Date()).getTime();
     const cutoffs = {
