@@ -13,11 +13,6 @@ export interface ThreadListRequest extends Omit<ListQuery, 'before'> {
   cursor?: string | undefined;
 }
 
-export interface ThreadList {
-  items: Thread[];
-  next_cursor: string | null;
-}
-
 const matches = (thread: Thread, request: ThreadListRequest) =>
   (!request.category || thread.classification?.category === request.category) &&
   (!request.grounding || thread.grounding?.status === request.grounding);
@@ -31,7 +26,7 @@ const matches = (thread: Thread, request: ThreadListRequest) =>
 export async function listThreads(
   deps: Pick<OperationDeps, 'threads'>,
   request: ThreadListRequest,
-): Promise<ThreadList> {
+): Promise<{ items: Thread[]; next_cursor: string | null }> {
   const items: Thread[] = [];
   let before = request.cursor ? decodeCursor(request.cursor) : undefined;
   for (let read = 0; items.length < request.limit && read < FILTER_SCAN_MAX;) {
