@@ -2,9 +2,6 @@ import type { ThreadChange } from './thread-change.js';
 
 type ChangeListener = (change: ThreadChange) => void;
 
-/** The answer to a resume: what came after the client's last event, or `gap` when it is too old. */
-export type Replay = { changes: ThreadChange[] } | { gap: true };
-
 /**
  * The thread changes this instance has seen, in commit order, and who listens. The last `window`
  * are kept for resumes (`Last-Event-ID`); an older id is a gap, after which a client reloads.
@@ -27,8 +24,8 @@ export class ChangeFeed {
     return this.subscriptions.size;
   }
 
-  /** Changes after `lastId`, in order. */
-  after(lastId: string): Replay {
+  /** Changes after `lastId`, in order; `gap` when `lastId` is older than the window. */
+  after(lastId: string): { changes: ThreadChange[] } | { gap: true } {
     const index = this.recent.findIndex((change) => change.id === lastId);
     if (index < 0) return { gap: true };
     return { changes: this.recent.slice(index + 1) };
