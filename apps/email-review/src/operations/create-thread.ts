@@ -16,9 +16,6 @@ export interface CreatedThread {
   drafted?: Promise<Thread>;
 }
 
-/** How the email came: JSON fields, or a raw RFC 5322 message. */
-export type EmailSource = 'json' | 'mime';
-
 /**
  * Stores the thread (`drafting`) with its classify-and-draft job in one transaction, starts the job
  * here, and answers with it, or with the thread the Idempotency-Key (else the Message-ID) created.
@@ -27,7 +24,8 @@ export async function createThread(
   deps: OperationDeps,
   received: InboundEmail,
   idempotencyKey?: string,
-  source: EmailSource = 'json',
+  /** How the email came: JSON fields, or a raw RFC 5322 message. */
+  source: 'json' | 'mime' = 'json',
 ): Promise<CreatedThread> {
   const previous = await answeredThreadId(deps, received.email);
   const at = now(deps);

@@ -4,8 +4,6 @@ import { decideThread, saveDecision, type RevisionCondition } from './decide-thr
 import { now, stateConfig, type OperationDeps } from './thread-service.js';
 import { runModelJob } from './run-model-job.js';
 
-export type ThreadEdit = { draft: string } | { instructions: string };
-
 /**
  * Replaces the draft with the reviewer's text, or redrafts with their instructions; pauses again.
  * Only on the revision the reviewer saw, when they name it.
@@ -13,7 +11,7 @@ export type ThreadEdit = { draft: string } | { instructions: string };
 export function editThread(
   deps: OperationDeps,
   threadId: string,
-  edit: ThreadEdit,
+  edit: { draft: string } | { instructions: string },
   condition?: RevisionCondition,
 ): Promise<Thread> {
   if ('instructions' in edit) return redraft(deps, threadId, edit.instructions, condition);
