@@ -1,8 +1,7 @@
 import { backoffMs } from '@repo/http-kit';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { ChangeFeed } from './change-feed.js';
-import { threadChangeSchema } from './thread-change.js';
+import { threadChangeSchema, type ChangeFeed } from './change-feed.js';
 import { table } from '../db/tables.js';
 
 /** The NOTIFY channel of one schema's thread changes (deployments sharing a database stay apart). */

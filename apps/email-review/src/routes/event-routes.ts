@@ -1,6 +1,5 @@
 import { defineRoute, EventStream, MAX_BUFFERED_BYTES, type Route } from '@repo/http-kit';
-import type { ChangeFeed } from '../changes/change-feed.js';
-import { threadChangeSchema } from '../changes/thread-change.js';
+import { threadChangeSchema, type ChangeFeed } from '../changes/change-feed.js';
 
 export { MAX_BUFFERED_BYTES };
 
