@@ -48,8 +48,6 @@ export interface AppDeps
   logger: Logger;
 }
 
-const DEFAULT_CREATE_WAIT_MS = 30_000;
-
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 /** The documented API over a thread service: what createApp serves, and what /openapi.json describes. */
@@ -62,10 +60,7 @@ export function emailReviewApi(threads: ThreadService, options: ApiOptions = {})
     description:
       'Drafts replies to inbound emails with an LLM and sends them only after a human approves.',
     routes: [
-      ...threadRoutes(threads, {
-        createWaitMs: options.createWaitMs ?? DEFAULT_CREATE_WAIT_MS,
-        labels,
-      }),
+      ...threadRoutes(threads, { createWaitMs: options.createWaitMs ?? 30_000, labels }),
       labelsRoute(labels),
       eventsRoute(options.changes ?? new ChangeFeed(), { heartbeatMs: options.eventsKeepAliveMs }),
       ...webhookRoutes(outbox),
