@@ -26,7 +26,7 @@ export interface ApiOptions {
   /** Thread changes for GET /events (the persistence's feed). */
   changes?: ChangeFeed;
   /** Keep-alive comments on GET /events this often (default 15 s). */
-  eventsKeepAliveMs?: number;
+  sseHeartbeatMs?: number;
   /** GET /webhooks/deliveries and their retry (the persistence's outbox). */
   outbox?: Outbox;
   /** GET /mailbox/quarantine's source (a mailbox is configured). */
@@ -62,7 +62,7 @@ export function emailReviewApi(threads: ThreadService, options: ApiOptions = {})
     routes: [
       ...threadRoutes(threads, { createWaitMs: options.createWaitMs ?? 30_000, labels }),
       labelsRoute(labels),
-      eventsRoute(options.changes ?? new ChangeFeed(), { heartbeatMs: options.eventsKeepAliveMs }),
+      eventsRoute(options.changes ?? new ChangeFeed(), { heartbeatMs: options.sseHeartbeatMs }),
       ...webhookRoutes(outbox),
       quarantineRoute(options.listQuarantine),
       ...(options.knowledge ? knowledgeRoutes(options.knowledge) : []),

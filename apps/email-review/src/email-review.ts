@@ -31,7 +31,7 @@ import { createThreadRetention, type RetentionSettings } from './retention/threa
 export interface EmailReviewDeps
   extends
     Pick<HttpAppOptions, 'apiToken' | 'auth' | 'onResponse' | 'metrics'>,
-    Pick<ApiOptions, 'createWaitMs' | 'eventsKeepAliveMs'> {
+    Pick<ApiOptions, 'createWaitMs' | 'sseHeartbeatMs'> {
   persistence: Persistence;
   llm: OpenAI;
   model: string;

@@ -83,7 +83,7 @@ const service = createEmailReview({
   model: env.openai.model,
   llmRetryBudgetMs: env.LLM_RETRY_BUDGET_MS,
   createWaitMs: env.CREATE_WAIT_MS,
-  eventsKeepAliveMs: env.EVENTS_KEEPALIVE_MS,
+  sseHeartbeatMs: env.EVENTS_KEEPALIVE_MS,
   logger,
   transport,
   mailFrom: env.MAIL_FROM,
