@@ -16,8 +16,6 @@ const SHARED_ENV_FILES: Record<string, string[]> = {
     'packages/llm-config/src/gemini-settings.ts',
   ],
   databaseEnv: ['packages/pg-kit/src/database-env.ts'],
-  widgetEnv: ['apps/helpdesk/src/web/widget-env.ts'],
-  operatorEnv: ['apps/helpdesk/src/operator/operator-env.ts'],
   webhooksEnv: ['packages/webhooks/src/config/webhooks-env.ts'],
   loadSupportConfig: ['packages/support-profile/src/env.ts'],
   knowledgeEnv: ['packages/knowledge/src/help-center/knowledge-env.ts'],
