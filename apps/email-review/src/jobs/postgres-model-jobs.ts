@@ -1,6 +1,5 @@
-import type { Transaction } from '../persistence/transaction.js';
 import { ThreadMovedOn } from '../threads/thread-errors.js';
-import type { JobQueue, JobRunner } from './job-runner.js';
+import type { JobRunner } from './job-runner.js';
 import type { ModelJob, ModelJobs } from './model-jobs.js';
 
 const QUEUE = 'email-model-work';
@@ -23,42 +22,26 @@ interface ModelJobSettings {
  * does the job become due for any instance's worker, which resumes from the checkpoint; past the
  * lease two runs may overlap, and the thread's compare-and-set lets one result in.
  */
-export class PostgresModelJobs implements ModelJobs {
-  private readonly queue: JobQueue<ModelJob>;
-
-  constructor(
-    jobs: JobRunner,
-    private readonly settings: ModelJobSettings,
-  ) {
-    this.queue = jobs.queue(QUEUE, { policy: 'stately' });
-  }
-
-  async send(job: ModelJob, tx: Transaction): Promise<string> {
-    const { leaseSeconds, retryLimit } = this.settings;
-    const options = {
-      singletonKey: job.thread_id,
-      startAfter: leaseSeconds,
-      expireInSeconds: leaseSeconds,
-      retryLimit,
-      retryDelay: 1,
-      retryBackoff: true,
-    };
-    const id = await this.queue.send(job, options, tx.client);
-    // The thread's previous job is still there: its change has not committed its result yet.
-    if (!id) throw new ThreadMovedOn(job.thread_id);
-    return id;
-  }
-
-  finish(jobId: string, tx: Transaction): Promise<void> {
-    return this.queue.deleteJob(jobId, tx.client);
-  }
-
-  async work(run: (job: ModelJob, jobId: string) => Promise<void>) {
-    const options = { concurrency: this.settings.concurrency, pollMs: POLL_MS };
-    await this.queue.work(options, (job) => run(job.data, job.id));
-  }
-
-  stop() {
-    return this.queue.stop();
-  }
+export function postgresModelJobs(jobs: JobRunner, settings: ModelJobSettings): ModelJobs {
+  const queue = jobs.queue<ModelJob>(QUEUE, { policy: 'stately' });
+  const { leaseSeconds, retryLimit, concurrency } = settings;
+  return {
+    send: async (job, tx) => {
+      const options = {
+        singletonKey: job.thread_id,
+        startAfter: leaseSeconds,
+        expireInSeconds: leaseSeconds,
+        retryLimit,
+        retryDelay: 1,
+        retryBackoff: true,
+      };
+      const id = await queue.send(job, options, tx.client);
+      // The thread's previous job is still there: its change has not committed its result yet.
+      if (!id) throw new ThreadMovedOn(job.thread_id);
+      return id;
+    },
+    finish: (jobId, tx) => queue.deleteJob(jobId, tx.client),
+    work: (run) => queue.work({ concurrency, pollMs: POLL_MS }, (job) => run(job.data, job.id)),
+    stop: () => queue.stop(),
+  };
 }

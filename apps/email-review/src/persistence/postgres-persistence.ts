@@ -7,7 +7,7 @@ import type { Persistence } from './persistence.js';
 import { PostgresDeliveries } from '../delivery/postgres-deliveries.js';
 import { OneRowPostgresSaver } from '../patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
 import { JobRunner } from '../jobs/job-runner.js';
-import { PostgresModelJobs } from '../jobs/postgres-model-jobs.js';
+import { postgresModelJobs } from '../jobs/postgres-model-jobs.js';
 import { PostgresThreadStore } from '../threads/postgres-thread-store.js';
 import { setupDatabase } from '../db/setup-database.js';
 import { listenForThreadChanges } from '../changes/postgres-changes.js';
@@ -108,7 +108,7 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
     feed: changes,
     logger,
   });
-  const modelJobs = new PostgresModelJobs(jobs, { ...modelWork, retryLimit: MODEL_JOB_RETRIES });
+  const modelJobs = postgresModelJobs(jobs, { ...modelWork, retryLimit: MODEL_JOB_RETRIES });
   const setUp = async () => {
     // On the lock pool, which the readiness gate does not cover.
     await setupDatabase(
