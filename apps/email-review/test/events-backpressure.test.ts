@@ -1,6 +1,6 @@
+import { MAX_BUFFERED_BYTES } from '@repo/http-kit';
 import { startEmulator, type Emulator } from '@repo/llm-emulator';
 import { connect, type Socket } from 'node:net';
-import { MAX_BUFFERED_BYTES } from '../src/routes/event-routes.js';
 import { until } from './support/database.js';
 import { startInstance, type Instance } from './support/harness.js';
 

@@ -1,7 +1,5 @@
-import { defineRoute, EventStream, MAX_BUFFERED_BYTES, type Route } from '@repo/http-kit';
+import { defineRoute, EventStream, type Route } from '@repo/http-kit';
 import { threadChangeSchema, type ChangeFeed } from '../changes/change-feed.js';
-
-export { MAX_BUFFERED_BYTES };
 
 const EXAMPLE = [
   'event: thread.updated',
