@@ -2,6 +2,7 @@ export { createHttpApp, JSON_MEDIA_TYPES, type HttpAppOptions } from './create-h
 export { serve, type ServeOptions, type RunningServer } from './serve.js';
 export { createLogger, serializeError, type Logger } from './logger.js';
 export { HttpError } from './errors/http-error.js';
+export { problemFor } from './errors/error-handler.js';
 export { problemBody, problemSchema, type Problem } from './errors/problem.js';
 export { requestContext, currentLogger, type RequestContext } from './request-context.js';
 export {

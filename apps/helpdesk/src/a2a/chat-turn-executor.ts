@@ -6,9 +6,8 @@ import {
   type ExecutionEventBus,
   type RequestContext,
 } from '@a2a-js/sdk/server';
-import type { Logger } from '@repo/http-kit';
+import { problemFor, type Logger } from '@repo/http-kit';
 import type { AgentReply, ChatService, ChatReply } from '../chat/chat-service.js';
-import { problemOf } from '../chat/turn-errors.js';
 import { turnEventReader } from '../chat/turn-events.js';
 import { textOf } from './rpc-params.js';
 
@@ -81,7 +80,7 @@ export class ChatTurnExecutor implements AgentExecutor {
       task.status('completed', parts, true);
     } catch (error) {
       if (error instanceof TurnCancelled) return;
-      const problem = problemOf(error);
+      const problem = problemFor(error);
       this.logger.warn({ err: error, session_id: contextId, task_id: taskId }, 'A2A turn failed');
       const text = problem.detail ?? 'The turn failed.';
       task.status('failed', [textPart(text), { kind: 'data', data: { error: problem } }], true);

@@ -1,7 +1,6 @@
-import type { Logger } from '@repo/http-kit';
+import { problemFor, type Logger } from '@repo/http-kit';
 import type { SessionAccess } from '../sessions/session-access.js';
 import type { ChatReply, ChatService } from './chat-service.js';
-import { problemOf } from './turn-errors.js';
 import { turnEventReader, type TurnEvent } from './turn-events.js';
 
 /** Where a streamed turn's events go (an SSE response): opened once the turn starts. */
@@ -41,7 +40,7 @@ export async function streamTurn(
     );
   } catch (error) {
     if (!opened) throw error;
-    const problem = problemOf(error);
+    const problem = problemFor(error);
     if (context.requestId) problem.request_id = context.requestId;
     context.logger.error({ err: error, session_id: input.sessionId }, 'streamed turn failed');
     sink.send('error', problem);

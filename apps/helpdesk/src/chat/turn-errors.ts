@@ -1,4 +1,4 @@
-import { HttpError, problemBody, type Problem } from '@repo/http-kit';
+import { HttpError } from '@repo/http-kit';
 import type { ModelErrorCode } from '../llm/model-errors.js';
 
 /** Why a turn produced no reply: the model failed, the agents failed, or they ended without text. */
@@ -31,12 +31,4 @@ export class TurnFailedError extends HttpError {
     this.name = 'TurnFailedError';
     if (context.reason) this.cause = new Error(context.reason);
   }
-}
-
-/** What a client of a streamed turn (POST /chat's SSE, an A2A task) hears of a failure. */
-export function problemOf(error: unknown): Problem {
-  if (error instanceof HttpError) {
-    return problemBody(error.status, error.code, error.detail, error.extra);
-  }
-  return problemBody(500, 'internal_error', 'An unexpected error occurred.');
 }

@@ -68,13 +68,16 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     return;
   }
   const problem = toProblem(error);
-  if (problem) {
-    if (error instanceof HttpError) res.set(error.headers);
-    if (problem.status >= 500 && problem.status !== 503)
-      req.log.error({ err: error, problem: problem.code }, 'request failed');
-    sendProblem(res, problem);
-    return;
-  }
-  req.log.error({ err: error, problem: 'internal_error' }, 'unexpected error');
-  sendProblem(res, problemBody(500, 'internal_error', 'An unexpected error occurred.'));
+  if (!problem) req.log.error({ err: error, problem: 'internal_error' }, 'unexpected error');
+  else if (problem.status >= 500 && problem.status !== 503)
+    req.log.error({ err: error, problem: problem.code }, 'request failed');
+  if (error instanceof HttpError) res.set(error.headers);
+  sendProblem(res, problem ?? internalError());
 };
+
+const internalError = () => problemBody(500, 'internal_error', 'An unexpected error occurred.');
+
+/** What the error middleware answers an error with; for a failure after a stream has started. */
+export function problemFor(error: unknown): Problem {
+  return toProblem(error) ?? internalError();
+}
