@@ -1,6 +1,6 @@
 import type { LlmAgent, Runner } from '@google/adk';
 import type { Logger, Tracing } from '@repo/http-kit';
-import { createRootAgent, type AgentPrompts, type AgentTreePatches } from './agents/agent-tree.js';
+import { createRootAgent, type AgentPrompts } from './agents/agent-tree.js';
 import { createApp, type AppDeps } from './app.js';
 import {
   createChatService,
@@ -8,7 +8,7 @@ import {
   type ChatServiceOptions,
 } from './chat/chat-service.js';
 import { openPostgresSessions, type PostgresSessionsOptions } from './db/postgres-sessions.js';
-import type { ModelSettings } from './llm/model.js';
+import type { ModelPatches, ModelSettings } from './llm/model.js';
 import { handoffMetrics } from './operator/handoff-metrics.js';
 import { LiveFeed } from './operator/live-feed.js';
 import { helpdeskTelemetry } from './telemetry/helpdesk-telemetry.js';
@@ -17,7 +17,6 @@ import type { ToolSources } from './tools/tool-sources.js';
 import { DEFAULT_KB_SCHEMA } from '@repo/knowledge';
 import { DatabaseUnavailable } from '@repo/pg-kit';
 import { openAgentHelpCenter, type HelpCenterSettings } from './help-center/help-center.js';
-import { helpCenterMetrics } from './help-center/help-center-metrics.js';
 import { deliveryMetrics, MemoryOutbox, noWebhooks, type WebhookSettings } from '@repo/webhooks';
 
 /** Sessions in PostgreSQL (DATABASE_URL). */
@@ -50,7 +49,7 @@ export interface HelpdeskDeps extends Pick<
   chat?: Partial<Omit<ChatServiceOptions, 'agent' | 'runner' | 'plugins'>>;
   /** A Runner of the caller's own over the agent tree (default: the chat service's). */
   runner?: (agent: LlmAgent) => Runner;
-  patches?: AgentTreePatches;
+  patches?: ModelPatches;
   tracing?: Tracing;
   /** Webhook endpoints and delivery settings (default: none). */
   webhooks?: WebhookSettings;
@@ -100,12 +99,11 @@ export function createHelpdesk(deps: HelpdeskDeps) {
       logger: deps.logger,
       webhooks,
     });
-  const kbMetrics = helpCenterMetrics(deps.metrics?.registry);
   const helpCenter = openAgentHelpCenter({
     settings: deps.helpCenter ?? {},
     database: postgres,
     logger: deps.logger,
-    timed: kbMetrics.timed,
+    registry: deps.metrics?.registry,
   });
   const agent = createRootAgent(deps.model, {
     patches: deps.patches,
@@ -126,7 +124,7 @@ export function createHelpdesk(deps: HelpdeskDeps) {
       ...sessionOptions,
       agent,
       plugins: telemetry.plugins,
-      onAnswer: kbMetrics.observeAnswer,
+      onAnswer: helpCenter.observeAnswer,
       runner: deps.runner?.(agent),
       // Else deps.chat's own, if it injects them.
       ...(postgres && {

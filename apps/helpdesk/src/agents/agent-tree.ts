@@ -9,9 +9,6 @@ import { createModel, type ModelPatches, type ModelSettings } from '../llm/model
 import type { AgentName } from './agent-names.js';
 import { createSpecialist, SPECIALISTS, type ToolSettings } from './specialists.js';
 
-/** The framework patches the tree applies, each on by default (the register: packages/http-kit/src/framework-patches.ts). */
-export type AgentTreePatches = ModelPatches;
-
 /** The instructions of the tree's agents: the support profile's prompts (SUPPORT_PROFILE_FILE, PROMPTS_DIR). */
 export type AgentPrompts = Pick<
   SupportPrompts,
@@ -19,7 +16,7 @@ export type AgentPrompts = Pick<
 >;
 
 interface RootAgentOptions {
-  patches?: AgentTreePatches | undefined;
+  patches?: ModelPatches | undefined;
   /** Wraps the shared model, e.g. to observe each call (src/telemetry). */
   observeModel?: (model: BaseLlm) => BaseLlm;
   /** The deployment's tool rules and data sources (e.g. who may see which invoice); default the tools' own. */
