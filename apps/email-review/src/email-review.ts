@@ -112,7 +112,6 @@ export function createEmailReview(deps: EmailReviewDeps) {
     graphOn: graphOnEachSaver({ builder, withTelemetry: telemetry.graph }),
     transaction: deps.persistence.transaction.bind(deps.persistence),
     threads: deps.persistence.threads,
-    history: deps.persistence.history,
     deliveries,
     modelJobs: deps.persistence.modelJobs,
     outbound: { from: deps.mailFrom ?? null },

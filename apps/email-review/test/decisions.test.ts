@@ -39,6 +39,7 @@ describe.each(modes)('decisions by compare-and-set (%s)', (mode) => {
         return {
           create: (...args) => threads.create(...args),
           list: (query) => threads.list(query),
+          history: threads.history,
           saveDecision: (...args) => threads.saveDecision(...args),
           get: async (threadId) => interfered(threadId, await threads.get(threadId)),
         };

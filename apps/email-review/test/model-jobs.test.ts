@@ -177,6 +177,7 @@ describePg('model work on the queue', () => {
       create: threads.create.bind(threads),
       get: threads.get.bind(threads),
       list: threads.list.bind(threads),
+      history: threads.history,
       saveDecision: async (tx, change) => {
         if (change.from === 'drafting' && failOnce) {
           failOnce = false;

@@ -18,6 +18,7 @@ function crashingIndex(threads: ThreadStore, crashesOn: (thread: Thread) => bool
     create: (...args) => threads.create(...args),
     get: (threadId) => threads.get(threadId),
     list: (query) => threads.list(query),
+    history: threads.history,
     saveDecision: async (tx, change) => {
       crash(change.view);
       return threads.saveDecision(tx, change);

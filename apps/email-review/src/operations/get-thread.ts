@@ -15,9 +15,9 @@ export async function getThread(
 
 /** The thread's history, oldest first; 404 when no thread has this id. */
 export async function getThreadHistory(
-  deps: Pick<OperationDeps, 'threads' | 'history'>,
+  deps: Pick<OperationDeps, 'threads'>,
   threadId: string,
 ): Promise<ThreadHistoryView> {
   await getThread(deps, threadId);
-  return { thread_id: threadId, events: await deps.history.list(threadId) };
+  return { thread_id: threadId, events: await deps.threads.history.list(threadId) };
 }

@@ -5,7 +5,6 @@ import type { ReplySender } from '../delivery/delivery.js';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import type { ModelJobs } from '../jobs/model-jobs.js';
 import type { Persistence } from '../persistence/persistence.js';
-import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { EmailGraph } from '../workflow/graph.js';
 import { NEW_THREAD } from '../patches/langgraph-checkpoint-postgres-one-row-checkpoints.js';
@@ -24,7 +23,6 @@ import { approveThread } from './decide-thread.js';
 export interface OperationDeps {
   graph: EmailGraph;
   threads: ThreadStore;
-  history: ThreadHistory;
   deliveries: DeliveryStore;
   /** The model work's queue (create, redraft, retry send; the result's transaction finishes). */
   modelJobs: ModelJobs;

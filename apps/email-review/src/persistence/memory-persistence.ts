@@ -79,7 +79,6 @@ export function createMemoryPersistence(
       return done;
     },
     threads,
-    history: threads.history,
     deliveries,
     changes,
     outbox,

@@ -4,7 +4,6 @@ import type pg from 'pg';
 import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { JobRunner } from '../jobs/job-runner.js';
 import type { ModelJobs } from '../jobs/model-jobs.js';
-import type { ThreadHistory } from '../threads/thread-history.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import type { ChangeFeed } from '../changes/change-feed.js';
 import type { Outbox } from '@repo/webhooks';
@@ -14,8 +13,6 @@ export interface Persistence {
   kind: 'postgres' | 'memory';
   checkpointer: BaseCheckpointSaver;
   threads: ThreadStore;
-  /** Each thread's history, appended by the writes of `threads` and `deliveries`. */
-  history: ThreadHistory;
   deliveries: DeliveryStore;
   /** Every thread's changes as they commit, from any instance (GET /events). */
   changes: ChangeFeed;

@@ -135,7 +135,6 @@ export function createPostgresPersistence(options: PostgresOptions): PostgresPer
         work({ client, checkpointer: new OneRowPostgresSaver(client, options.schema) }),
       ),
     threads,
-    history: threads.history,
     deliveries,
     changes,
     outbox,

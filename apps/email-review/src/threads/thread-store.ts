@@ -1,6 +1,6 @@
 import type { DeliveryStatus } from '../delivery/delivery.js';
 import type { Transaction } from '../persistence/transaction.js';
-import type { HistoryEvent } from './thread-history.js';
+import type { HistoryEvent, ThreadHistory } from './thread-history.js';
 import type { Thread, ThreadStatus } from './thread.js';
 
 export interface ListQuery {
@@ -48,4 +48,6 @@ export interface ThreadStore {
   saveDecision(tx: Transaction, change: ThreadChange): Promise<boolean>;
   /** Newest first. */
   list(query: ListQuery): Promise<ThreadPage>;
+  /** Each thread's history, appended by this store's writes and the deliveries'. */
+  readonly history: ThreadHistory;
 }
