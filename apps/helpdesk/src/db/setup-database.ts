@@ -1,4 +1,5 @@
 import { knowledgeTablesMigration } from '@repo/knowledge';
+import { withTransaction } from '@repo/pg-kit';
 import { webhookTablesMigration } from '@repo/webhooks';
 import type pg from 'pg';
 import { SETUP_LOCK } from './lock-keys.js';
@@ -7,29 +8,20 @@ import { sessionTablesMigration } from './tables.js';
 
 /**
  * Creates the schema and the sessions table, and the knowledge base's tables in `knowledgeSchema`
- * (shared with the other services on the database). Instances starting at once would race on
- * `CREATE ... IF NOT EXISTS` (it is not atomic), so the set-up runs under one advisory lock.
+ * (shared with the other services on the database), in one transaction. Instances starting at once
+ * would race on `CREATE ... IF NOT EXISTS` (it is not atomic), so it holds an advisory lock.
  */
 export async function setupDatabase(
   pool: pg.Pool,
   schema: string,
   knowledgeSchema?: string,
 ): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock($1, $2)', [...SETUP_LOCK]);
-    try {
-      await client.query(sessionTablesMigration(schema));
-      await client.query(webhookTablesMigration(schema));
-      await client.query(handoffTablesMigration(schema));
-      // Its own schema, maybe shared with email-review: the migration takes the schema's lock too.
-      if (knowledgeSchema) await client.query(knowledgeTablesMigration(knowledgeSchema));
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1, $2)', [...SETUP_LOCK]);
-    }
-    client.release();
-  } catch (error) {
-    client.release(error instanceof Error ? error : true);
-    throw error;
-  }
+  await withTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...SETUP_LOCK]);
+    await client.query(sessionTablesMigration(schema));
+    await client.query(webhookTablesMigration(schema));
+    await client.query(handoffTablesMigration(schema));
+    // Its own schema, maybe shared with email-review: the migration takes the schema's lock too.
+    if (knowledgeSchema) await client.query(knowledgeTablesMigration(knowledgeSchema));
+  });
 }
