@@ -23,8 +23,6 @@ export interface TurnOutcome {
   sources: Source[];
   /** Citations of articles the turn did not retrieve, removed from the reply. */
   removedCitations: string[];
-  /** Whether search_help_center returned passages in this turn. */
-  searched: boolean;
 }
 
 export interface TurnInput {
@@ -101,6 +99,5 @@ export async function runTurn(
     ...(ticketId ? { ticketId } : {}),
     sources: checked.sources,
     removedCitations: checked.removed,
-    searched: retrieved.searched,
   };
 }

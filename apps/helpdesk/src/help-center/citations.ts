@@ -36,11 +36,6 @@ export class RetrievedArticles {
     }
   }
 
-  /** Whether the help center was searched in the turn (a grounded answer is possible). */
-  get searched(): boolean {
-    return this.articles.size > 0;
-  }
-
   source(slug: string): Source | undefined {
     const article = this.articles.get(slug);
     return article && { slug, title: article.title, text: article.passages.join('\n\n') };
