@@ -1,12 +1,8 @@
-/** A schema-qualified table name. Schema names are validated as plain identifiers at start-up. */
-export function table(schema: string, name: string): string {
-  return `"${schema}"."${name}"`;
-}
-
-export const sessionsTable = (schema: string) => table(schema, 'helpdesk_sessions');
+// Schema names are validated as plain identifiers at start-up.
+export const sessionsTable = (schema: string) => `"${schema}"."helpdesk_sessions"`;
+export const sessionLeasesTable = (schema: string) => `"${schema}"."helpdesk_session_leases"`;
 /** A session's row (or its lease's), by $1–$3. */
 export const SESSION_KEY = 'app_name = $1 AND user_id = $2 AND session_id = $3';
-export const sessionLeasesTable = (schema: string) => table(schema, 'helpdesk_session_leases');
 
 /**
  * One row per session: ADK's state and condensed history and the transcript, written together once
