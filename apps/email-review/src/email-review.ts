@@ -65,7 +65,6 @@ export function createEmailReview(deps: EmailReviewDeps) {
     persistence: deps.persistence,
   });
   const llm = telemetry.model(deps.llm);
-  const deliveries = telemetry.deliveries(deps.persistence.deliveries);
   const labels = deps.support?.labels ?? DEFAULT_LABELS;
   const helpCenter = openHelpCenter({
     settings: deps.helpCenter ?? {},
@@ -112,7 +111,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
     graphOn: graphOnEachSaver({ builder, withTelemetry: telemetry.graph }),
     transaction: deps.persistence.transaction.bind(deps.persistence),
     threads: deps.persistence.threads,
-    deliveries,
+    deliveries: deps.persistence.deliveries,
     modelJobs: deps.persistence.modelJobs,
     outbound: { from: deps.mailFrom ?? null },
     logger: deps.logger,
@@ -146,10 +145,11 @@ export function createEmailReview(deps: EmailReviewDeps) {
       }),
   };
   const delivery = createDeliveryRunner({
-    store: deliveries,
+    store: deps.persistence.deliveries,
     transport,
     logger: deps.logger,
     clock: deps.clock,
+    onAttempt: telemetry.deliveryAttempt,
   });
   const { readiness } = deps.persistence;
   const readinessChecks: ReadinessCheck[] = [

@@ -8,6 +8,8 @@ interface DeliveryRunnerDeps {
   transport: MailTransport;
   logger: Logger;
   clock?: () => Date;
+  /** Told each attempt's outcome (the metrics' count), before the store records it. */
+  onAttempt?: (status: DeliveryOutcome['status']) => void;
 }
 
 /** Commands nodemailer refuses before talking to a server: retrying the same message cannot help. */
@@ -73,7 +75,11 @@ export function createDeliveryRunner(deps: DeliveryRunnerDeps) {
     start: () =>
       deps.store.start(async (threadId, lastTry) => {
         const recorded = await deps.store
-          .attempt(threadId, (delivery) => attemptDelivery(deps, delivery, lastTry))
+          .attempt(threadId, async (delivery) => {
+            const outcome = await attemptDelivery(deps, delivery, lastTry);
+            deps.onAttempt?.(outcome.status);
+            return outcome;
+          })
           .catch((error: unknown) => {
             deps.logger.warn({ err: error, thread_id: threadId }, 'delivery attempt not recorded');
             throw error;

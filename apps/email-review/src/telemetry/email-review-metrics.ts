@@ -1,6 +1,6 @@
 import { modelCallMetrics } from '@repo/http-kit';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { DeliveryStore } from '../delivery/delivery-store.js';
+import type { DeliveryOutcome } from '../delivery/delivery-store.js';
 import type { Persistence } from '../persistence/persistence.js';
 import { THREAD_STATUSES } from '../threads/thread.js';
 import { indexCounts } from './index-counts.js';
@@ -40,7 +40,8 @@ export function emailReviewMetrics(registry: Registry, persistence: Persistence)
   const recordModelCall = modelCallMetrics(registry);
   return {
     recordModelCall,
-    deliveries: (store: DeliveryStore) => observedDeliveries(store, deliveryAttempts),
+    recordDeliveryAttempt: (status: DeliveryOutcome['status']) =>
+      deliveryAttempts.inc({ outcome: status === 'queued' ? 'deferred' : status }),
   };
 }
 
@@ -54,24 +55,4 @@ export function oncePerScrape<T>(read: () => Promise<T>): () => Promise<T | unde
     (reading ??= read()
       .catch(() => undefined)
       .finally(() => setImmediate(() => (reading = undefined))));
-}
-
-/**
- * The delivery store, with each attempt's outcome counted: `delivered`, `logged` (no SMTP),
- * `deferred` (a transient failure, retried later) or `failed` (for good).
- */
-function observedDeliveries(store: DeliveryStore, attempts: Counter<'outcome'>): DeliveryStore {
-  return {
-    commitApproval: (...args) => store.commitApproval(...args),
-    get: (threadId) => store.get(threadId),
-    attempt: (threadId, attempt) =>
-      store.attempt(threadId, async (delivery) => {
-        const outcome = await attempt(delivery);
-        attempts.inc({ outcome: outcome.status === 'queued' ? 'deferred' : outcome.status });
-        return outcome;
-      }),
-    redeliver: (threadId, to) => store.redeliver(threadId, to),
-    start: (handler) => store.start(handler),
-    stop: () => store.stop(),
-  };
 }

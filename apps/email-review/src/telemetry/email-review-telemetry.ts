@@ -1,7 +1,6 @@
 import type { Tracing } from '@repo/http-kit';
 import type OpenAI from 'openai';
 import type { Registry } from 'prom-client';
-import type { DeliveryStore } from '../delivery/delivery-store.js';
 import type { MailTransport } from '../delivery/mail-transport.js';
 import type { Persistence } from '../persistence/persistence.js';
 import { emailReviewMetrics } from './email-review-metrics.js';
@@ -37,7 +36,7 @@ export function emailReviewTelemetry(options: {
     graph<G extends { withConfig(config: { callbacks: GraphSpans[] }): G }>(graph: G): G {
       return graphSpans ? graph.withConfig({ callbacks: [graphSpans] }) : graph;
     },
-    deliveries: (store: DeliveryStore) => metrics?.deliveries(store) ?? store,
+    deliveryAttempt: metrics?.recordDeliveryAttempt,
     transport: (transport: MailTransport) => (tracing ? tracedTransport(transport) : transport),
   };
 }
