@@ -1,7 +1,7 @@
 import { authEnvRules, flagFromEnv, httpServiceEnv } from '@repo/http-kit';
 import { databaseEnv } from '@repo/pg-kit';
 import { knowledgeEnv } from '@repo/knowledge';
-import { loadSupportConfig, type SupportPrompts, type SupportProfile } from '@repo/support-profile';
+import { loadSupportConfig } from '@repo/support-profile';
 import { webhooksEnv } from '@repo/webhooks';
 import { z } from 'zod';
 import {
@@ -81,13 +81,8 @@ const serviceEnvSchema = httpServiceEnv(3002)
   })
   .superRefine(authEnvRules);
 
-export type ServiceEnv = z.infer<typeof serviceEnvSchema> & {
-  agentModel: AgentModelSettings;
-  support: { profile: SupportProfile; prompts: SupportPrompts };
-};
-
 /** The whole configuration; throws ConfigError naming the first bad variable or profile field. */
-export function loadServiceEnv(env: Env = process.env): ServiceEnv {
+export function loadServiceEnv(env: Env = process.env) {
   return {
     ...parseEnv(serviceEnvSchema, env),
     agentModel: loadAgentModelSettings(env),
