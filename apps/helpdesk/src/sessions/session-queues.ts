@@ -16,25 +16,17 @@ export const sessionTakenOver = (sessionId: string) =>
     `Session ${sessionId} was taken over by another turn while this one ran; this message was not recorded, retry it.`,
   );
 
-interface Queue {
-  readonly mutex: Mutex;
-  pending: number;
-}
-
-/** Told when a session gets work (its first task) and when its last task has ended. */
-interface QueueHooks {
-  busy?(sessionId: string): void;
-  idle?(sessionId: string): void;
-}
-
 /** One in-process queue per session with work, its tasks one at a time; gone when empty. */
 export class SessionQueues {
-  private readonly queues = new Map<string, Queue>();
+  private readonly queues = new Map<string, { readonly mutex: Mutex; pending: number }>();
 
-  /** `limit`: tasks of one session waiting or running before `runLimited` refuses more (429). */
+  /**
+   * `limit`: tasks of one session waiting or running before `runLimited` refuses more (429).
+   * `hooks`: told when a session gets work (its first task) and when its last task has ended.
+   */
   constructor(
     private readonly limit: number,
-    private readonly hooks: QueueHooks = {},
+    private readonly hooks: { busy?(sessionId: string): void; idle?(sessionId: string): void } = {},
   ) {}
 
   pending(sessionId: string): number {
