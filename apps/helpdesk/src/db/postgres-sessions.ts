@@ -49,7 +49,7 @@ export function openPostgresSessions(options: PostgresSessionsOptions) {
   let ready = false;
   let closed = false;
   // Turns hold no connection between statements, so one pool serves them all; the lock pool
-  // only holds the schema set-up's advisory lock.
+  // only runs the schema set-up (the query pool refuses work until it is done).
   const { pool, lockPool, health, end } = openPools({
     connectionString: options.connectionString,
     query: {
