@@ -62,7 +62,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
   const telemetry = emailReviewTelemetry({
     registry: deps.metrics?.registry,
     tracing: deps.tracing,
-    persistence: deps.persistence,
+    threads: deps.persistence.threads,
   });
   const llm = telemetry.model(deps.llm);
   const labels = deps.support?.labels ?? DEFAULT_LABELS;

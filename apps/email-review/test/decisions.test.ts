@@ -40,6 +40,7 @@ describe.each(modes)('decisions by compare-and-set (%s)', (mode) => {
           create: (...args) => threads.create(...args),
           list: (query) => threads.list(query),
           history: threads.history,
+          counts: () => threads.counts(),
           saveDecision: (...args) => threads.saveDecision(...args),
           get: async (threadId) => interfered(threadId, await threads.get(threadId)),
         };

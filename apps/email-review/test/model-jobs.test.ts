@@ -178,6 +178,7 @@ describePg('model work on the queue', () => {
       get: threads.get.bind(threads),
       list: threads.list.bind(threads),
       history: threads.history,
+      counts: threads.counts.bind(threads),
       saveDecision: async (tx, change) => {
         if (change.from === 'drafting' && failOnce) {
           failOnce = false;

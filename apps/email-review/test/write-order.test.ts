@@ -19,6 +19,7 @@ function crashingIndex(threads: ThreadStore, crashesOn: (thread: Thread) => bool
     get: (threadId) => threads.get(threadId),
     list: (query) => threads.list(query),
     history: threads.history,
+    counts: () => threads.counts(),
     saveDecision: async (tx, change) => {
       crash(change.view);
       return threads.saveDecision(tx, change);

@@ -1,16 +1,15 @@
 import { modelCallMetrics } from '@repo/http-kit';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { DeliveryOutcome } from '../delivery/delivery-store.js';
-import type { Persistence } from '../persistence/persistence.js';
+import type { ThreadStore } from '../threads/thread-store.js';
 import { THREAD_STATUSES } from '../threads/thread.js';
-import { indexCounts } from './index-counts.js';
 
 /**
  * email-review's own metrics (the README's Metrics section): the model calls' report, delivery
  * attempts counted on the store, and gauges read from the index on each scrape.
  */
-export function emailReviewMetrics(registry: Registry, persistence: Persistence) {
-  const read = oncePerScrape(indexCounts(persistence));
+export function emailReviewMetrics(registry: Registry, threads: Pick<ThreadStore, 'counts'>) {
+  const read = oncePerScrape(() => threads.counts());
   new Gauge({
     name: 'email_review_threads',
     help: 'Threads in the index by status (drafting, awaiting_review, sent, rejected, failed).',

@@ -2,7 +2,7 @@ import type { Tracing } from '@repo/http-kit';
 import type OpenAI from 'openai';
 import type { Registry } from 'prom-client';
 import type { MailTransport } from '../delivery/mail-transport.js';
-import type { Persistence } from '../persistence/persistence.js';
+import type { ThreadStore } from '../threads/thread-store.js';
 import { emailReviewMetrics } from './email-review-metrics.js';
 import { GraphSpans } from './graph-spans.js';
 import { modelCallFetch } from './model-call-fetch.js';
@@ -15,9 +15,9 @@ import { tracedTransport } from './traced-transport.js';
 export function emailReviewTelemetry(options: {
   registry?: Registry | undefined;
   tracing?: Tracing | undefined;
-  persistence: Persistence;
+  threads: ThreadStore;
 }) {
-  const metrics = options.registry && emailReviewMetrics(options.registry, options.persistence);
+  const metrics = options.registry && emailReviewMetrics(options.registry, options.threads);
   const tracing = options.tracing?.enabled ? options.tracing : undefined;
   const graphSpans = tracing && new GraphSpans();
   return {

@@ -1,5 +1,5 @@
 import type { HistoryEvent, ThreadHistory } from './thread-history.js';
-import type { Thread } from './thread.js';
+import { countsByStatus, type Thread } from './thread.js';
 import type { ChangeFeed } from '../changes/change-feed.js';
 import type { ThreadWebhooks } from '../webhooks/thread-webhooks.js';
 import type {
@@ -82,6 +82,15 @@ export class MemoryThreadStore implements ThreadStore {
       last = position;
     }
     return { threads };
+  }
+
+  async counts() {
+    const views = [...this.threads.values()];
+    const count = (match: (thread: Thread) => boolean) => views.filter(match).length;
+    return {
+      threads: countsByStatus((status) => count((thread) => thread.status === status)),
+      queuedDeliveries: count((thread) => thread.delivery?.status === 'queued'),
+    };
   }
 
   private report(type: 'thread.created' | 'thread.updated', thread: Thread, before?: Thread) {

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Transaction } from '../persistence/transaction.js';
 import type { ThreadWebhooks } from '../webhooks/thread-webhooks.js';
 import type { HistoryEvent, ThreadHistory } from './thread-history.js';
-import type { Thread } from './thread.js';
+import { countsByStatus, type Thread } from './thread.js';
 import type {
   ListQuery,
   NewThread,
@@ -42,7 +42,7 @@ type ViewRow = { view: Thread };
 /** The thread index in PostgreSQL (`email_threads`), beside the checkpoint tables, and the history. */
 export class PostgresThreadStore implements ThreadStore {
   private readonly sql: Record<
-    'insert' | 'decide' | 'byKey' | 'get' | 'list' | 'history' | 'append',
+    'insert' | 'decide' | 'byKey' | 'get' | 'list' | 'counts' | 'history' | 'append',
     string
   >;
 
@@ -76,6 +76,10 @@ export class PostgresThreadStore implements ThreadStore {
              WHERE ($1::text IS NULL OR status = $1) AND ($2::bigint IS NULL OR seq < $2)
                AND ($4::text IS NULL OR delivery_status = $4)
              ORDER BY seq DESC LIMIT $3`,
+      // Two indexed counts in one round trip: the status index and the due-deliveries partial index.
+      counts: `SELECT status, count(*)::int AS n FROM ${threads} GROUP BY status
+               UNION ALL
+               SELECT '~queued', count(*)::int FROM ${table(schema, 'email_deliveries')} WHERE status = 'queued'`,
       history: `SELECT event FROM ${historyTable(schema)} WHERE thread_id = $1 ORDER BY seq`,
       append: `INSERT INTO ${historyTable(schema)} (thread_id, type, event) VALUES ($1, $2, $3)`,
     };
@@ -147,6 +151,15 @@ export class PostgresThreadStore implements ThreadStore {
     return {
       threads: rows.map((row) => row.view),
       ...(more ? { next: Number(rows[rows.length - 1]!.seq) } : {}),
+    };
+  }
+
+  async counts() {
+    const { rows } = await this.pool.query<{ status: string; n: number }>(this.sql.counts);
+    const counted = new Map(rows.map(({ status, n }) => [status, n]));
+    return {
+      threads: countsByStatus((status) => counted.get(status) ?? 0),
+      queuedDeliveries: counted.get('~queued') ?? 0,
     };
   }
 }

@@ -15,6 +15,13 @@ export const THREAD_STATUSES = [
 export const threadStatusSchema = z.enum(THREAD_STATUSES);
 export type ThreadStatus = z.infer<typeof threadStatusSchema>;
 
+/** Threads by status, as `count` gives them. */
+export const countsByStatus = (count: (status: ThreadStatus) => number) =>
+  Object.fromEntries(THREAD_STATUSES.map((status) => [status, count(status)])) as Record<
+    ThreadStatus,
+    number
+  >;
+
 export const threadErrorSchema = z.object({
   code: z.string().describe('Stable machine-readable reason, e.g. `llm_unavailable`.'),
   message: z.string(),
