@@ -102,7 +102,7 @@ export function createEmailReview(deps: EmailReviewDeps) {
       retrieval: { passages: DRAFT_PASSAGES, help_center: Boolean(deps.helpCenter?.dir) },
       guidelines: GUIDELINE_SELECTION,
     }),
-    ...(deps.llmRetryBudgetMs !== undefined ? { retry: { budgetMs: deps.llmRetryBudgetMs } } : {}),
+    retry: { budgetMs: deps.llmRetryBudgetMs },
     clock: deps.clock,
   });
   const graph = telemetry.graph(compileEmailGraph(builder, deps.persistence.checkpointer));

@@ -3,7 +3,6 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import type { JobRunner } from '../jobs/job-runner.js';
-import { DEFAULT_RETRY_BUDGET_MS } from '../llm/model-call.js';
 import type { ThreadStore } from '../threads/thread-store.js';
 import { deriveGuidelines, type DerivationInput } from './derive-guidelines.js';
 import {
@@ -63,7 +62,6 @@ export function openReviewerGuidelines(deps: {
   clock?: (() => Date) | undefined;
   settings?: DerivationSettings | undefined;
 }) {
-  const budgetMs = deps.settings?.modelBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
   const clock = deps.clock ?? (() => new Date());
   const store = deps.database
     ? new PostgresGuidelines(deps.database.pool, deps.database.schema)
@@ -79,7 +77,7 @@ export function openReviewerGuidelines(deps: {
       // Read only to strip the customer's words from what the model is shown.
       const inbound = (await deps.threads.get(input.thread_id))?.inbound;
       const rules = await deriveGuidelines(
-        { llm: deps.llm, model: deps.model, retry: { budgetMs } },
+        { llm: deps.llm, model: deps.model, retry: { budgetMs: deps.settings?.modelBudgetMs } },
         input,
         inbound,
       );

@@ -6,10 +6,10 @@ import { ModelOutputInvalid, ModelUnavailable } from './llm-errors.js';
 /** How a step's model call is retried (as often as the client's maxRetries, each within its timeout). */
 export interface ModelRetryPolicy {
   /** The most time a step spends waiting to retry and on retries, so answers come before a proxy gives up. */
-  budgetMs: number;
+  budgetMs?: number | undefined;
 }
 
-export const DEFAULT_RETRY_BUDGET_MS = 20_000;
+const DEFAULT_RETRY_BUDGET_MS = 20_000;
 /** Waits between a model call's attempts, up to a quarter of each random. */
 const MODEL_RETRIES: Backoff = { firstMs: 500, maxMs: 8_000, jitter: [0.75, 1] };
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
@@ -22,12 +22,12 @@ const RETRYABLE_STATUS = new Set([408, 409, 429]);
  */
 export async function callModel<T>(
   llm: Pick<OpenAI, 'maxRetries' | 'timeout'>,
-  policy: ModelRetryPolicy,
+  policy: ModelRetryPolicy | undefined,
   /** One attempt: the SDK retries nothing itself (this function does), within its timeout. */
   call: (options: { maxRetries: 0; timeout: number }) => Promise<T>,
 ): Promise<T> {
   const { maxRetries: retries, timeout: timeoutMs } = llm;
-  const deadline = Date.now() + policy.budgetMs;
+  const deadline = Date.now() + (policy?.budgetMs ?? DEFAULT_RETRY_BUDGET_MS);
   for (let attempt = 0; ; attempt += 1) {
     const remaining = deadline - Date.now();
     // The first attempt gets the full timeout; retries only what is left of the budget.

@@ -9,7 +9,7 @@ import type { EmailPrompts } from './prompts.js';
 export interface WorkflowDeps {
   llm: OpenAI;
   model: string;
-  /** How model calls are retried (default: the client's retries, within DEFAULT_RETRY_BUDGET_MS). */
+  /** How model calls are retried (default: the client's retries, within 20 s by default). */
   retry?: ModelRetryPolicy;
   /**
    * Told of each run of `send` by LangGraph's own tooling (see sendNode; Studio logs them); the

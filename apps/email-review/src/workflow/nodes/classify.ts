@@ -4,7 +4,7 @@ import type { WorkflowDeps } from '../deps.js';
 import { classifyMessages, DEFAULT_PROMPTS } from '../prompts.js';
 import type { EmailStateUpdate, EmailStateValues } from '../state.js';
 import { ModelOutputInvalid } from '../../llm/llm-errors.js';
-import { callModel, DEFAULT_RETRY_BUDGET_MS } from '../../llm/model-call.js';
+import { callModel } from '../../llm/model-call.js';
 
 /**
  * classify — reads `inbound` and `subject`; writes `classification`: one call with strict
@@ -13,14 +13,13 @@ import { callModel, DEFAULT_RETRY_BUDGET_MS } from '../../llm/model-call.js';
 export function classifyNode(
   deps: Pick<WorkflowDeps, 'llm' | 'model' | 'retry' | 'prompts' | 'labels'>,
 ) {
-  const policy = deps.retry ?? { budgetMs: DEFAULT_RETRY_BUDGET_MS };
   const responseFormat = zodResponseFormat(
     classificationSchemaFor(deps.labels ?? DEFAULT_LABELS),
     'classification',
   );
   const prompts = deps.prompts ?? DEFAULT_PROMPTS;
   return async (state: EmailStateValues): Promise<EmailStateUpdate> => {
-    const completion = await callModel(deps.llm, policy, (options) =>
+    const completion = await callModel(deps.llm, deps.retry, (options) =>
       deps.llm.chat.completions.parse(
         {
           model: deps.model,

@@ -3,7 +3,7 @@ import type { WorkflowDeps } from '../deps.js';
 import { DEFAULT_PROMPTS, draftMessages } from '../prompts.js';
 import type { EmailStateUpdate, EmailStateValues } from '../state.js';
 import { ModelOutputInvalid } from '../../llm/llm-errors.js';
-import { callModel, DEFAULT_RETRY_BUDGET_MS } from '../../llm/model-call.js';
+import { callModel } from '../../llm/model-call.js';
 import { storableText } from '../model-text.js';
 
 /**
@@ -25,7 +25,6 @@ export function draftNode(
     | 'clock'
   >,
 ) {
-  const policy = deps.retry ?? { budgetMs: DEFAULT_RETRY_BUDGET_MS };
   const prompts = deps.prompts ?? DEFAULT_PROMPTS;
   return async (state: EmailStateValues): Promise<EmailStateUpdate> => {
     const [passages, guidelines] = await Promise.all([
@@ -37,7 +36,7 @@ export function draftNode(
         category: state.classification?.category ?? null,
       }),
     ]);
-    const completion = await callModel(deps.llm, policy, (options) =>
+    const completion = await callModel(deps.llm, deps.retry, (options) =>
       deps.llm.chat.completions.create(
         {
           model: deps.model,
