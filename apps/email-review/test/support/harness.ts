@@ -222,12 +222,7 @@ export async function startInstance(options: {
         server.closeAllConnections();
         await new Promise((resolve) => server!.close(resolve));
       }
-      await service.mailbox.stop();
-      await service.helpCenter.close();
-      await service.delivery.stop();
-      await service.retention.stop();
-      await service.guidelines.stop();
-      await persistence.close();
+      await service.close();
     },
   };
 }
