@@ -10,19 +10,18 @@ interface Learning {
   guidelines?: GuidelineDerivation | undefined;
 }
 
-/** What the quality ledger and the guideline derivation take from a decided thread. */
-function recordBase(thread: Thread) {
+/** A quality record's fields from the thread decided `at`: its labels, the time since its draft. */
+function recordBase(thread: Thread, at: string) {
   const stamp = thread.drafted_with ?? null;
   return {
     thread_id: thread.thread_id,
+    decided_at: at,
+    decision_ms: stamp ? Date.parse(at) - Date.parse(stamp.at) : null,
     category: thread.classification?.category ?? null,
     model: stamp?.model ?? null,
     pipeline_version: stamp?.pipeline_version ?? null,
   };
 }
-
-const sinceDraft = (thread: Thread, at: string) =>
-  thread.drafted_with ? Date.parse(at) - Date.parse(thread.drafted_with.at) : null;
 
 /**
  * Inside an approval's transaction: the quality record (edited or not, how much, how long it took)
@@ -40,12 +39,10 @@ export async function learnFromApproval(
   if (!stamp) return;
   const changed = approved !== stamp.text;
   await deps.quality?.record(tx, {
-    ...recordBase(thread),
+    ...recordBase(thread, decision.at),
     outcome: 'approved',
-    decided_at: decision.at,
     edited: changed || stamp.redrafted,
     edit_distance: normalizedEditDistance(stamp.text, approved),
-    decision_ms: sinceDraft(thread, decision.at),
     reason: null,
     note: null,
   });
@@ -86,12 +83,10 @@ export async function learnFromRejection(
 ): Promise<void> {
   const known = (REJECT_REASONS as readonly string[]).includes(decision.reason ?? '');
   await deps.quality?.record(tx, {
-    ...recordBase(thread),
+    ...recordBase(thread, decision.at),
     outcome: 'rejected',
-    decided_at: decision.at,
     edited: null,
     edit_distance: null,
-    decision_ms: sinceDraft(thread, decision.at),
     reason: known ? (decision.reason as RejectReason) : 'other',
     note: decision.note ?? ((!known && decision.reason) || null),
   });
