@@ -103,7 +103,6 @@ export function openReviewerGuidelines(deps: {
       )
     : inProcessDerivation(run, deps.logger);
   return {
-    store,
     derivation,
     forDraft: {
       async forDraft({ from, category }) {

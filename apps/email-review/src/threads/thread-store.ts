@@ -17,12 +17,6 @@ export interface ThreadPage {
   next?: number;
 }
 
-/** What the index says right now: threads by status, and replies waiting in the delivery queue. */
-export interface IndexCounts {
-  threads: Record<ThreadStatus, number>;
-  queuedDeliveries: number;
-}
-
 /** A new thread, its idempotency key (if any) and its first history events. */
 export interface NewThread {
   thread: Thread;
@@ -56,6 +50,6 @@ export interface ThreadStore {
   list(query: ListQuery): Promise<ThreadPage>;
   /** Each thread's history, appended by this store's writes and the deliveries'. */
   readonly history: ThreadHistory;
-  /** Read on each metrics scrape rather than kept in step with every change. */
-  counts(): Promise<IndexCounts>;
+  /** Threads by status, and replies waiting in the delivery queue: read on each metrics scrape. */
+  counts(): Promise<{ threads: Record<ThreadStatus, number>; queuedDeliveries: number }>;
 }
