@@ -103,6 +103,7 @@ export function openReviewerGuidelines(deps: {
       )
     : inProcessDerivation(run, deps.logger);
   return {
+    store,
     derivation,
     forDraft: {
       async forDraft({ from, category }) {
