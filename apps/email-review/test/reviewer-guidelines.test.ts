@@ -212,13 +212,11 @@ describe.each(modes)('reviewer guidelines (%s)', (mode) => {
       try {
         // This instance reads the guidelines of Ivy's scopes once: none yet.
         await create('Ivy <ivy@shared.test>', 'Hello, where is my parcel?');
-        const taught = await request(other.app)
-          .post('/threads')
-          .send({
-            from: 'Jo <jo@shared.test>',
-            subject: 'My order',
-            inbound: 'Where is my parcel?',
-          });
+        const taught = await request(other.app).post('/threads').send({
+          from: 'Jo <jo@shared.test>',
+          subject: 'My order',
+          inbound: 'Where is my parcel?',
+        });
         const threadId = taught.body.thread_id as string;
         const draft = reviewed(taught.body.draft as string, 'Jo', 'S-1');
         expect(
